@@ -1,0 +1,258 @@
+//! Command line: argument parsing, configuration, exit codes. The edge where `anyhow` lives.
+//!
+//! Exit codes: 0 clean, 1 changes needed or findings, 2 usage or fatal error.
+//! stdout carries data only (reports, YAML); messages go to stderr.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::{Channel, Config, IngressMode, Target};
+use crate::pipeline;
+use crate::report::{self, Report};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gateway-migrate",
+    version,
+    about = "Rewrite a GitOps repository from Istio Gateway/VirtualService and Kubernetes Ingress to the Gateway API",
+    long_about = "Scans a manifests repository, translates every Istio Gateway, VirtualService, \
+DestinationRule and Kubernetes Ingress to Gateway API objects, validates them offline and writes \
+them next to their sources.\n\nExit codes: 0 clean, 1 changes needed or findings, 2 usage or fatal error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Scan, translate and validate; print what apply would do. Writes nothing.
+    Plan(PlanArgs),
+    /// Like plan, then write the generated files into the repository.
+    Apply(ApplyArgs),
+    /// For CI and pre-commit: exit 1 when translation is needed, generated files are stale, or
+    /// Gateway API objects in the repository are invalid.
+    Check(CheckArgs),
+    /// Translate one stream (files or stdin) and print Gateway API YAML to stdout.
+    Convert(ConvertArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Options every command shares.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Report format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+    /// Configuration file (default: <PATH>/.gateway-migrate.yaml when present).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N", global = true)]
+    pub jobs: Option<usize>,
+    /// Only scan paths matching this glob (gitignore syntax, repeatable).
+    #[arg(long, value_name = "GLOB", global = true)]
+    pub include: Vec<String>,
+    /// Skip paths matching this glob (gitignore syntax, repeatable).
+    #[arg(long, value_name = "GLOB", global = true)]
+    pub exclude: Vec<String>,
+    /// Print nothing but errors.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also list fully translated objects and info notes.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Gateway API release channel the cluster runs.
+    #[arg(long, value_enum, global = true)]
+    pub channel: Option<Channel>,
+    /// How Ingress objects are translated: create Gateways (migrate) or attach to existing ones (mount).
+    #[arg(long, value_enum, global = true)]
+    pub ingress_mode: Option<IngressMode>,
+    /// Implementation the output is tuned for.
+    #[arg(long, value_enum, global = true)]
+    pub target: Option<Target>,
+    /// gatewayClassName of generated Gateways (default: istio).
+    #[arg(long, value_name = "NAME", global = true)]
+    pub gateway_class: Option<String>,
+    /// Treat references to objects outside the repository as errors.
+    #[arg(long, global = true)]
+    pub strict: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// Repository root to scan.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Also print the unified diff of every planned change.
+    #[arg(long)]
+    pub diff: bool,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ApplyArgs {
+    /// Repository root to scan and write.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Replace translated documents inside their source files instead of writing new files
+    /// next to them (other bytes of the file stay as they are).
+    #[arg(long)]
+    pub in_place: bool,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Repository root to check.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Write the missing or stale files too (still exits 1 when it had to).
+    #[arg(long)]
+    pub fix: bool,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Files to read as one stream; `-` or nothing reads stdin.
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// Runs the command line and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a parsed command; returns the exit code (0 or 1), or an error for exit code 2.
+pub fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Plan(args) => plan(args),
+        Command::Apply(args) => apply(args),
+        Command::Check(args) => check(args),
+        Command::Convert(args) => convert(args),
+    }
+}
+
+fn load_config(root: &Path, common: &CommonArgs) -> Result<Config> {
+    let mut config = Config::load(root, common.config.as_deref())?;
+    if let Some(c) = common.channel {
+        config.channel = c;
+    }
+    if let Some(m) = common.ingress_mode {
+        config.ingress_mode = m;
+    }
+    if let Some(t) = common.target {
+        config.target = t;
+    }
+    if let Some(g) = &common.gateway_class {
+        config.gateway_class_name = g.clone();
+    }
+    if common.strict {
+        config.strict = true;
+    }
+    config.include.extend(common.include.iter().cloned());
+    config.exclude.extend(common.exclude.iter().cloned());
+    Ok(config)
+}
+
+fn jobs(common: &CommonArgs) -> usize {
+    common.jobs.unwrap_or(0)
+}
+
+fn print_report(report: &Report, common: &CommonArgs) -> Result<()> {
+    let text = match common.format {
+        Format::Json => report::json::render(report),
+        Format::Text if common.quiet => return Ok(()),
+        Format::Text => report::text::render(report, common.verbose),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .context("writing to stdout")?;
+    Ok(())
+}
+
+fn plan(args: PlanArgs) -> Result<u8> {
+    let config = load_config(&args.path, &args.common)?;
+    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
+    let results = pipeline::translate(&scan, &config);
+    let report = pipeline::report(&scan, &results, Vec::new(), &config);
+    print_report(&report, &args.common)?;
+    let changes = results.iter().any(|r| !r.generated.is_empty());
+    Ok(u8::from(changes || report.has_errors()))
+}
+
+fn apply(_args: ApplyArgs) -> Result<u8> {
+    bail!("apply is not implemented yet")
+}
+
+fn check(_args: CheckArgs) -> Result<u8> {
+    bail!("check is not implemented yet")
+}
+
+fn convert(args: ConvertArgs) -> Result<u8> {
+    let config = load_config(Path::new("."), &args.common)?;
+    let mut inputs = Vec::new();
+    if args.files.is_empty() || args.files.iter().any(|f| f.as_os_str() == "-") {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("reading stdin")?;
+        inputs.push(("<stdin>".to_string(), buf));
+    }
+    for file in args.files.iter().filter(|f| f.as_os_str() != "-") {
+        let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+        inputs.push((file.display().to_string(), bytes));
+    }
+    let scan = pipeline::scan_inputs(&inputs, &config);
+    let results = pipeline::translate(&scan, &config);
+    let report = pipeline::report(&scan, &results, Vec::new(), &config);
+    let mut generated: Vec<_> = results.iter().flat_map(|r| r.generated.iter()).collect();
+    generated.sort_by_key(|g| g.sort_key());
+    let yaml = pipeline::render_stream(generated);
+    match args.common.format {
+        Format::Json => print_report(&report, &args.common)?,
+        Format::Text => {
+            std::io::stdout()
+                .lock()
+                .write_all(yaml.as_bytes())
+                .context("writing to stdout")?;
+            if !args.common.quiet {
+                eprint!("{}", report::text::render(&report, args.common.verbose));
+            }
+        }
+    }
+    Ok(u8::from(report.has_errors()))
+}

@@ -1,0 +1,263 @@
+//! The cross-file facts translation and validation need, built once after loading and then
+//! shared read-only: objects by kind and `namespace/name`, Services and their ports, Namespace
+//! labels, kustomizations (which file is a resource, which a patch, which namespace applies).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::config::Config;
+use crate::model::kustomize::Kustomization;
+use crate::model::{SourceBody, SourceObject, istio, k8s};
+
+/// `(namespace, name)`.
+pub type Key = (String, String);
+
+#[derive(Debug, Default)]
+pub struct Index {
+    /// Every decoded object, ordered by file then document.
+    pub objects: Vec<SourceObject>,
+    pub kustomizations: Vec<Kustomization>,
+    by_kind: BTreeMap<&'static str, BTreeMap<Key, Vec<usize>>>,
+    namespaces: BTreeMap<String, BTreeMap<String, String>>,
+    /// Files used as kustomize patches: their documents are not whole objects.
+    patch_files: BTreeSet<String>,
+}
+
+/// Index buckets. Gateway API kinds are keyed by their kind name.
+const ISTIO_GATEWAY: &str = "istio/Gateway";
+const VIRTUAL_SERVICE: &str = "istio/VirtualService";
+const DESTINATION_RULE: &str = "istio/DestinationRule";
+const SERVICE: &str = "Service";
+const SECRET: &str = "Secret";
+const INGRESS: &str = "Ingress";
+const INGRESS_CLASS: &str = "IngressClass";
+
+impl Index {
+    /// Builds the index. Objects without a namespace get the one their kustomization sets
+    /// (when every kustomization that includes the file agrees), else `config.default_namespace`.
+    pub fn build(
+        mut objects: Vec<SourceObject>,
+        kustomizations: Vec<Kustomization>,
+        config: &Config,
+    ) -> Index {
+        objects.sort_by(|a, b| a.source.cmp(&b.source));
+        let file_namespaces = kustomize_namespaces(&kustomizations);
+        let mut patch_files = BTreeSet::new();
+        for k in &kustomizations {
+            for p in &k.patches {
+                if let Some(path) = k.resolve(p) {
+                    patch_files.insert(path);
+                }
+            }
+        }
+        let mut index = Index {
+            kustomizations,
+            patch_files,
+            ..Default::default()
+        };
+        for (i, obj) in objects.iter_mut().enumerate() {
+            obj.namespace = match &obj.meta.namespace {
+                Some(ns) if !ns.is_empty() => ns.clone(),
+                _ => file_namespaces
+                    .get(&obj.source.file)
+                    .cloned()
+                    .unwrap_or_else(|| config.default_namespace.clone()),
+            };
+            let bucket: Option<&'static str> = match &obj.body {
+                SourceBody::IstioGateway(_) => Some(ISTIO_GATEWAY),
+                SourceBody::VirtualService(_) => Some(VIRTUAL_SERVICE),
+                SourceBody::DestinationRule(_) => Some(DESTINATION_RULE),
+                SourceBody::Service(_) => Some(SERVICE),
+                SourceBody::Secret(_) => Some(SECRET),
+                SourceBody::Ingress(_) => Some(INGRESS),
+                SourceBody::IngressClass(_) => Some(INGRESS_CLASS),
+                SourceBody::Namespace => {
+                    index
+                        .namespaces
+                        .insert(obj.meta.name.clone(), obj.meta.labels.clone());
+                    None
+                }
+                SourceBody::GatewayApi(_) => gateway_api_bucket(&obj.kind),
+            };
+            if let Some(bucket) = bucket {
+                // Cluster-scoped kinds (IngressClass) are keyed with an empty namespace.
+                let ns = if bucket == INGRESS_CLASS {
+                    String::new()
+                } else {
+                    obj.namespace.clone()
+                };
+                index
+                    .by_kind
+                    .entry(bucket)
+                    .or_default()
+                    .entry((ns, obj.meta.name.clone()))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        index.objects = objects;
+        index
+    }
+
+    fn lookup(&self, bucket: &str, namespace: &str, name: &str) -> Option<&SourceObject> {
+        let ids = self
+            .by_kind
+            .get(bucket)?
+            .get(&(namespace.to_string(), name.to_string()))?;
+        ids.first().map(|&i| &self.objects[i])
+    }
+
+    fn all(&self, bucket: &str) -> impl Iterator<Item = &SourceObject> {
+        self.by_kind
+            .get(bucket)
+            .into_iter()
+            .flat_map(|m| m.values().flatten())
+            .map(|&i| &self.objects[i])
+    }
+
+    pub fn istio_gateway(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Option<(&SourceObject, &istio::Gateway)> {
+        let obj = self.lookup(ISTIO_GATEWAY, namespace, name)?;
+        match &obj.body {
+            SourceBody::IstioGateway(g) => Some((obj, g)),
+            _ => None,
+        }
+    }
+
+    pub fn istio_gateways(&self) -> impl Iterator<Item = (&SourceObject, &istio::Gateway)> {
+        self.all(ISTIO_GATEWAY).filter_map(|o| match &o.body {
+            SourceBody::IstioGateway(g) => Some((o, g)),
+            _ => None,
+        })
+    }
+
+    pub fn virtual_service(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Option<(&SourceObject, &istio::VirtualService)> {
+        let obj = self.lookup(VIRTUAL_SERVICE, namespace, name)?;
+        match &obj.body {
+            SourceBody::VirtualService(v) => Some((obj, v)),
+            _ => None,
+        }
+    }
+
+    pub fn destination_rules(
+        &self,
+    ) -> impl Iterator<Item = (&SourceObject, &istio::DestinationRule)> {
+        self.all(DESTINATION_RULE).filter_map(|o| match &o.body {
+            SourceBody::DestinationRule(d) => Some((o, d)),
+            _ => None,
+        })
+    }
+
+    pub fn service(&self, namespace: &str, name: &str) -> Option<&k8s::Service> {
+        match &self.lookup(SERVICE, namespace, name)?.body {
+            SourceBody::Service(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn secret(&self, namespace: &str, name: &str) -> Option<&k8s::SecretMeta> {
+        match &self.lookup(SECRET, namespace, name)?.body {
+            SourceBody::Secret(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn ingress_classes(
+        &self,
+    ) -> impl Iterator<Item = (&SourceObject, &crate::model::ingress::IngressClass)> {
+        self.all(INGRESS_CLASS).filter_map(|o| match &o.body {
+            SourceBody::IngressClass(c) => Some((o, c)),
+            _ => None,
+        })
+    }
+
+    /// Gateway API objects of `kind` already in the repository, as JSON.
+    pub fn gateway_api(
+        &self,
+        kind: &str,
+    ) -> impl Iterator<Item = (&SourceObject, &serde_json::Value)> {
+        let bucket = gateway_api_bucket(kind).unwrap_or("");
+        self.all(bucket).filter_map(|o| match &o.body {
+            SourceBody::GatewayApi(v) => Some((o, v)),
+            _ => None,
+        })
+    }
+
+    /// Labels of a Namespace defined in the repository; `None` when the repository does not
+    /// define it (its labels are unknown, except `kubernetes.io/metadata.name`).
+    pub fn namespace_labels(&self, name: &str) -> Option<&BTreeMap<String, String>> {
+        self.namespaces.get(name)
+    }
+
+    /// Whether `file` is used as a kustomize patch (its documents are partial objects).
+    pub fn is_patch_file(&self, file: &str) -> bool {
+        self.patch_files.contains(file)
+    }
+
+    /// Kustomizations that list `file` directly in `resources:`.
+    pub fn kustomizations_listing(&self, file: &str) -> impl Iterator<Item = &Kustomization> {
+        self.kustomizations.iter().filter(move |k| {
+            k.resources
+                .iter()
+                .any(|r| k.resolve(r).as_deref() == Some(file))
+        })
+    }
+}
+
+fn gateway_api_bucket(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "Gateway" => "gwapi/Gateway",
+        "GatewayClass" => "gwapi/GatewayClass",
+        "HTTPRoute" => "gwapi/HTTPRoute",
+        "GRPCRoute" => "gwapi/GRPCRoute",
+        "TLSRoute" => "gwapi/TLSRoute",
+        "TCPRoute" => "gwapi/TCPRoute",
+        "UDPRoute" => "gwapi/UDPRoute",
+        "ReferenceGrant" => "gwapi/ReferenceGrant",
+        "BackendTLSPolicy" => "gwapi/BackendTLSPolicy",
+        "ListenerSet" => "gwapi/ListenerSet",
+        _ => return None,
+    })
+}
+
+/// For every file included (directly or through directory resources) by kustomizations, the
+/// namespace those kustomizations set, when they all agree.
+fn kustomize_namespaces(kustomizations: &[Kustomization]) -> BTreeMap<String, String> {
+    let by_dir: BTreeMap<&str, &Kustomization> =
+        kustomizations.iter().map(|k| (k.dir.as_str(), k)).collect();
+    let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for k in kustomizations {
+        let Some(ns) = &k.namespace else { continue };
+        // Walk the resources, following directory entries into the kustomizations they name.
+        let mut stack: Vec<&Kustomization> = vec![k];
+        let mut visited: BTreeSet<&str> = BTreeSet::new();
+        while let Some(cur) = stack.pop() {
+            if !visited.insert(cur.dir.as_str()) {
+                continue;
+            }
+            for entry in &cur.resources {
+                let Some(path) = cur.resolve(entry) else {
+                    continue;
+                };
+                match by_dir.get(path.as_str()) {
+                    Some(sub) => stack.push(sub),
+                    None => {
+                        seen.entry(path).or_default().insert(ns.clone());
+                    }
+                }
+            }
+        }
+    }
+    seen.into_iter()
+        .filter_map(|(file, namespaces)| {
+            (namespaces.len() == 1)
+                .then(|| (file, namespaces.into_iter().next().unwrap_or_default()))
+        })
+        .collect()
+}

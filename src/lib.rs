@@ -1,0 +1,18 @@
+//! gateway-migrate: rewrite GitOps repositories from Istio and Ingress to the Gateway API.
+//!
+//! The pipeline is one module per stage:
+//! `walk → load → index → translate → validate → plan → write → report → publish`.
+//! See `ARCHITECTURE.md` for the invariant each module keeps.
+
+pub mod cli;
+pub mod config;
+pub mod gwapi;
+pub mod index;
+pub mod load;
+pub mod model;
+pub mod note;
+pub mod pipeline;
+pub mod report;
+pub mod translate;
+pub mod walk;
+pub mod yaml;

@@ -1,0 +1,158 @@
+//! From a parsed document (JSON-shaped) to typed source objects.
+
+use serde_json::Value;
+
+use crate::model::ingress::{self, IngressClass};
+use crate::model::k8s::SecretMeta;
+use crate::model::kustomize::Kustomization;
+use crate::model::{ObjectMeta, SourceBody, SourceObject, SourceRef};
+
+/// What one document decodes to.
+#[derive(Debug)]
+pub enum Decoded {
+    Object(Box<SourceObject>),
+    Kustomization(Kustomization),
+}
+
+/// A document that has the shape of an object we read but cannot be decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    pub kind: String,
+    pub message: String,
+}
+
+const ISTIO_VERSIONS: [&str; 3] = [
+    "networking.istio.io/v1",
+    "networking.istio.io/v1beta1",
+    "networking.istio.io/v1alpha3",
+];
+const INGRESS_VERSIONS: [&str; 3] = [
+    "networking.k8s.io/v1",
+    "networking.k8s.io/v1beta1",
+    "extensions/v1beta1",
+];
+
+/// Decodes one document. `file` is root-relative; its base name decides whether an object
+/// without `apiVersion` is a kustomization. Returns nothing for kinds the tool ignores.
+/// `List` documents are expanded into their items.
+pub fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decoded, DecodeError>>) {
+    let api_version = doc
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let kind = doc
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let base = source.file.rsplit('/').next().unwrap_or("");
+    let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
+
+    if kind == "Kustomization" || (is_kustomization_file && kind.is_empty()) {
+        if is_kustomization_file {
+            out.push(
+                Kustomization::from_json(&source.file, doc)
+                    .map(Decoded::Kustomization)
+                    .map_err(|message| DecodeError {
+                        kind: "Kustomization".into(),
+                        message,
+                    }),
+            );
+        }
+        return;
+    }
+    if kind == "List" || (kind.ends_with("List") && doc.get("items").is_some()) {
+        if let Some(Value::Array(items)) = doc.get("items").cloned() {
+            for item in items {
+                decode(item, source, out);
+            }
+        }
+        return;
+    }
+    let body = match decode_body(&api_version, &kind, &doc) {
+        Ok(Some(body)) => body,
+        Ok(None) => return,
+        Err(message) => {
+            out.push(Err(DecodeError { kind, message }));
+            return;
+        }
+    };
+    let meta: ObjectMeta = match doc
+        .get("metadata")
+        .cloned()
+        .map(serde_json::from_value)
+        .transpose()
+    {
+        Ok(meta) => meta.unwrap_or_default(),
+        Err(e) => {
+            out.push(Err(DecodeError {
+                kind,
+                message: format!("metadata: {e}"),
+            }));
+            return;
+        }
+    };
+    out.push(Ok(Decoded::Object(Box::new(SourceObject {
+        source: source.clone(),
+        api_version,
+        kind,
+        namespace: meta.namespace.clone().unwrap_or_default(),
+        meta,
+        body,
+    }))));
+}
+
+fn spec(doc: &Value) -> Value {
+    doc.get("spec")
+        .cloned()
+        .unwrap_or(Value::Object(Default::default()))
+}
+
+fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_json::from_value(value).map_err(|e| format!("spec: {e}"))
+}
+
+fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<SourceBody>, String> {
+    let body = if ISTIO_VERSIONS.contains(&api_version) {
+        match kind {
+            "Gateway" => SourceBody::IstioGateway(typed(spec(doc))?),
+            "VirtualService" => SourceBody::VirtualService(typed(spec(doc))?),
+            "DestinationRule" => SourceBody::DestinationRule(typed(spec(doc))?),
+            _ => return Ok(None),
+        }
+    } else if INGRESS_VERSIONS.contains(&api_version) && kind == "Ingress" {
+        SourceBody::Ingress(Box::new(ingress::decode_ingress(api_version, doc.clone())?))
+    } else if api_version.starts_with("networking.k8s.io/") && kind == "IngressClass" {
+        let annotations = doc.pointer("/metadata/annotations");
+        let is_default = annotations
+            .and_then(|a| a.get(ingress::DEFAULT_CLASS_ANNOTATION))
+            .map(|v| v.as_str() == Some("true") || v.as_bool() == Some(true))
+            .unwrap_or(false);
+        SourceBody::IngressClass(IngressClass {
+            controller: doc
+                .pointer("/spec/controller")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            is_default,
+        })
+    } else if api_version == "v1" {
+        match kind {
+            "Service" => {
+                SourceBody::Service(serde_json::from_value(doc.clone()).map_err(|e| e.to_string())?)
+            }
+            "Secret" => SourceBody::Secret(SecretMeta {
+                type_: doc.get("type").and_then(Value::as_str).map(str::to_string),
+            }),
+            "Namespace" => SourceBody::Namespace,
+            _ => return Ok(None),
+        }
+    } else if api_version.starts_with("gateway.networking.k8s.io/")
+        || api_version.starts_with("gateway.networking.x-k8s.io/")
+    {
+        SourceBody::GatewayApi(doc.clone())
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(body))
+}

@@ -1,0 +1,41 @@
+//! Core Kubernetes objects the index needs: Services (ports), Secret metadata, Namespaces.
+
+pub use k8s_openapi::api::core::v1::{Service, ServicePort};
+
+/// A Secret without its data: the translator and validator only need to know it exists and
+/// what type it has. Secret values are never read into memory beyond the parse.
+#[derive(Debug, Clone, Default)]
+pub struct SecretMeta {
+    pub type_: Option<String>,
+}
+
+/// The port of `service` that a route would reach with `port`, by number.
+pub fn find_port(service: &Service, number: i32) -> Option<&ServicePort> {
+    service
+        .spec
+        .as_ref()?
+        .ports
+        .as_ref()?
+        .iter()
+        .find(|p| p.port == number)
+}
+
+/// The port of `service` named `name`.
+pub fn find_named_port<'a>(service: &'a Service, name: &str) -> Option<&'a ServicePort> {
+    service
+        .spec
+        .as_ref()?
+        .ports
+        .as_ref()?
+        .iter()
+        .find(|p| p.name.as_deref() == Some(name))
+}
+
+/// The only port of a single-port Service.
+pub fn single_port(service: &Service) -> Option<&ServicePort> {
+    let ports = service.spec.as_ref()?.ports.as_ref()?;
+    match ports.as_slice() {
+        [only] => Some(only),
+        _ => None,
+    }
+}

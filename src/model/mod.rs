@@ -1,0 +1,60 @@
+//! Typed models of the source objects the tool reads.
+//!
+//! Every object remembers where it came from ([`SourceRef`]) so that each diagnostic can name a
+//! file and a line. Istio models capture fields they do not know in `extra`, so nothing is lost
+//! silently: the translator turns every unknown field into a note.
+
+pub mod ingress;
+pub mod istio;
+pub mod k8s;
+pub mod kustomize;
+pub mod meta;
+
+pub use meta::{ObjectMeta, SourceRef};
+
+/// One decoded Kubernetes object of a kind the tool cares about.
+#[derive(Debug, Clone)]
+pub struct SourceObject {
+    pub source: SourceRef,
+    pub api_version: String,
+    pub kind: String,
+    pub meta: ObjectMeta,
+    /// The namespace the object lands in: its own, else the one a kustomization sets, else
+    /// the configured default. Filled in by the index.
+    pub namespace: String,
+    pub body: SourceBody,
+}
+
+impl SourceObject {
+    /// `group/Kind`, the key used in report summaries (`networking.istio.io/VirtualService`).
+    pub fn group_kind(&self) -> String {
+        let group = self
+            .api_version
+            .rsplit_once('/')
+            .map(|(g, _)| g)
+            .unwrap_or("core");
+        format!("{group}/{}", self.kind)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.meta.name
+    }
+}
+
+/// The typed content of a [`SourceObject`].
+#[derive(Debug, Clone)]
+pub enum SourceBody {
+    IstioGateway(istio::Gateway),
+    VirtualService(istio::VirtualService),
+    DestinationRule(istio::DestinationRule),
+    /// Any Ingress version, normalised to `networking.k8s.io/v1`.
+    Ingress(Box<ingress::Ingress>),
+    IngressClass(ingress::IngressClass),
+    Service(k8s::Service),
+    /// Secrets keep metadata and type only; their data is never read.
+    Secret(k8s::SecretMeta),
+    Namespace,
+    /// A Gateway API object already in the repository, kept as JSON for validation and for
+    /// Ingress `mount` mode.
+    GatewayApi(serde_json::Value),
+}

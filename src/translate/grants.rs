@@ -1,0 +1,94 @@
+//! ReferenceGrants: one per (target namespace, source namespace) pair, merged from every
+//! request, attached to the first source object (in file order) that asked for it.
+//!
+//! Gateway API needs a grant for cross-namespace backendRefs and certificateRefs only; route →
+//! Gateway attachment is governed by the listener's `allowedRoutes`, never by a grant.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{GrantRequest, SourceResult};
+use crate::gwapi::{
+    self, Generated, Metadata, Object, ReferenceGrantFrom, ReferenceGrantSpec, ReferenceGrantTo,
+};
+use crate::index::Index;
+use crate::note::Note;
+
+/// Builds the ReferenceGrants the results asked for and adds each to the first result that
+/// needed it. Requests already satisfied by a ReferenceGrant in the repository are dropped.
+pub fn attach_reference_grants(index: &Index, results: &mut [SourceResult]) {
+    // (to_ns, from_ns) → (first result position, froms, tos)
+    type Pair = (String, String);
+    let mut pairs: BTreeMap<
+        Pair,
+        (
+            usize,
+            BTreeSet<ReferenceGrantFrom>,
+            BTreeSet<ReferenceGrantTo>,
+        ),
+    > = BTreeMap::new();
+    for (pos, result) in results.iter().enumerate() {
+        for req in &result.grants {
+            if req.from_namespace == req.to_namespace || existing_grant_allows(index, req) {
+                continue;
+            }
+            let entry = pairs
+                .entry((req.to_namespace.clone(), req.from_namespace.clone()))
+                .or_insert_with(|| (pos, BTreeSet::new(), BTreeSet::new()));
+            entry.1.insert(ReferenceGrantFrom {
+                group: gwapi::GROUP.into(),
+                kind: req.from_kind.clone(),
+                namespace: req.from_namespace.clone(),
+            });
+            entry.2.insert(ReferenceGrantTo {
+                group: req.to_group.clone(),
+                kind: req.to_kind.clone(),
+                name: Some(req.to_name.clone()),
+            });
+        }
+    }
+    for ((to_ns, from_ns), (pos, from, to)) in pairs {
+        let name = format!("gateway-migrate-from-{from_ns}");
+        let grant = Object::new(
+            gwapi::V1BETA1,
+            "ReferenceGrant",
+            Metadata::new(name.clone(), to_ns.clone()),
+            ReferenceGrantSpec {
+                from: from.into_iter().collect(),
+                to: to.into_iter().collect(),
+            },
+        );
+        let result = &mut results[pos];
+        result.notes.push(Note::info(
+            "gateway-api/reference-grant",
+            format!(
+                "ReferenceGrant {to_ns}/{name} lets objects in namespace {from_ns} refer to objects in {to_ns}; Gateway API requires it for cross-namespace backendRefs and certificateRefs"
+            ),
+        ));
+        result.generated.push(Generated::ReferenceGrant(grant));
+    }
+}
+
+/// Whether a ReferenceGrant already in the repository permits `req`.
+fn existing_grant_allows(index: &Index, req: &GrantRequest) -> bool {
+    index.gateway_api("ReferenceGrant").any(|(obj, doc)| {
+        if obj.namespace != req.to_namespace {
+            return false;
+        }
+        let spec = &doc["spec"];
+        let from_ok = spec["from"].as_array().is_some_and(|froms| {
+            froms.iter().any(|f| {
+                f["group"].as_str() == Some(gwapi::GROUP)
+                    && f["kind"].as_str() == Some(req.from_kind.as_str())
+                    && f["namespace"].as_str() == Some(req.from_namespace.as_str())
+            })
+        });
+        let to_ok = spec["to"].as_array().is_some_and(|tos| {
+            tos.iter().any(|t| {
+                t["group"].as_str().unwrap_or("") == req.to_group
+                    && t["kind"].as_str() == Some(req.to_kind.as_str())
+                    && t["name"].as_str().is_none_or(|n| n == req.to_name)
+            })
+        });
+        from_ok && to_ok
+    })
+}

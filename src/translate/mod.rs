@@ -1,0 +1,60 @@
+//! Translation: pure functions from the index to Gateway API objects and notes. No IO.
+//!
+//! Each source kind has its own module (`istio`, `ingress`) with one file per feature. A
+//! translator returns one [`SourceResult`] per source object it looked at. Cross-object
+//! outputs (ReferenceGrants) are requested with [`GrantRequest`] and merged here, per
+//! namespace pair, so two sources never overwrite each other's grant.
+
+pub mod grants;
+pub mod ingress;
+pub mod istio;
+
+use crate::config::Config;
+use crate::gwapi::Generated;
+use crate::index::Index;
+use crate::note::Note;
+
+/// What translation made of one source object.
+#[derive(Debug, Clone, Default)]
+pub struct SourceResult {
+    /// Position of the source object in [`Index::objects`].
+    pub object: usize,
+    pub generated: Vec<Generated>,
+    pub notes: Vec<Note>,
+    /// ReferenceGrants the generated objects need; merged by [`translate`].
+    pub grants: Vec<GrantRequest>,
+    /// Set when the object was deliberately not translated (e.g. a kustomize patch).
+    pub skipped: Option<String>,
+}
+
+impl SourceResult {
+    pub fn new(object: usize) -> Self {
+        SourceResult {
+            object,
+            ..Default::default()
+        }
+    }
+}
+
+/// "Objects of `from_kind` in `from_namespace` refer to `to_kind` `to_name` in `to_namespace`":
+/// Gateway API needs a ReferenceGrant in `to_namespace` for that.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GrantRequest {
+    /// `HTTPRoute`, `TLSRoute`, `Gateway`, ...
+    pub from_kind: String,
+    pub from_namespace: String,
+    /// `""` for core (`Service`, `Secret`).
+    pub to_group: String,
+    pub to_kind: String,
+    pub to_namespace: String,
+    pub to_name: String,
+}
+
+/// Translates every Istio and Ingress object of the index.
+pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
+    let mut results = istio::translate(index, config);
+    results.extend(ingress::translate(index, config));
+    results.sort_by_key(|r| r.object);
+    grants::attach_reference_grants(index, &mut results);
+    results
+}

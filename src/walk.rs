@@ -1,0 +1,189 @@
+//! Walking: which files of the repository are read. `.gitignore`-aware (also outside a git
+//! checkout), `.git/info/exclude` too; hidden files and directories are skipped like ripgrep
+//! does. Helm chart directories, symlinks, oversized and binary files are skipped and reported.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use ignore::overrides::OverrideBuilder;
+use ignore::{DirEntry, WalkBuilder};
+use serde::Serialize;
+
+/// A path the walk passed over, and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: String,
+}
+
+/// A file to load.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WalkedFile {
+    /// Root-relative, `/`-separated.
+    pub rel: String,
+    pub abs: PathBuf,
+}
+
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub files: Vec<WalkedFile>,
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WalkError {
+    #[error("{0} is not a directory")]
+    NotADirectory(String),
+    #[error("invalid --include/--exclude glob {glob:?}: {message}")]
+    BadGlob { glob: String, message: String },
+}
+
+/// Whether a file name is one the tool reads.
+pub fn is_manifest_name(name: &str) -> bool {
+    name.ends_with(".yaml")
+        || name.ends_with(".yml")
+        || name.ends_with(".json")
+        || name == "Kustomization"
+}
+
+/// Root-relative `/`-separated form of `path`.
+pub fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Whether `dir` is a Helm chart: a `Chart.yaml` next to a `templates/` directory.
+fn is_helm_chart(dir: &Path) -> bool {
+    dir.join("Chart.yaml").is_file() && dir.join("templates").is_dir()
+}
+
+/// Lists the files under `root` to load, sorted by path.
+pub fn walk(
+    root: &Path,
+    include: &[String],
+    exclude: &[String],
+    max_file_size: u64,
+) -> Result<Walk, WalkError> {
+    if !root.is_dir() {
+        return Err(WalkError::NotADirectory(root.display().to_string()));
+    }
+    let mut overrides = OverrideBuilder::new(root);
+    for glob in include {
+        overrides.add(glob).map_err(|e| WalkError::BadGlob {
+            glob: glob.clone(),
+            message: e.to_string(),
+        })?;
+    }
+    for glob in exclude {
+        overrides
+            .add(&format!("!{glob}"))
+            .map_err(|e| WalkError::BadGlob {
+                glob: glob.clone(),
+                message: e.to_string(),
+            })?;
+    }
+    let overrides = overrides.build().map_err(|e| WalkError::BadGlob {
+        glob: String::new(),
+        message: e.to_string(),
+    })?;
+
+    let skipped: Arc<Mutex<Vec<Skipped>>> = Arc::new(Mutex::new(Vec::new()));
+    let root_buf = root.to_path_buf();
+    let walker = WalkBuilder::new(root)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false)
+        .overrides(overrides)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry({
+            let skipped = Arc::clone(&skipped);
+            let root = root_buf.clone();
+            move |entry: &DirEntry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                if is_dir && entry.depth() > 0 && is_helm_chart(entry.path()) {
+                    if let Ok(mut s) = skipped.lock() {
+                        s.push(Skipped {
+                            path: relative(&root, entry.path()),
+                            reason: "Helm chart (Chart.yaml with templates/): render it and scan the output".into(),
+                        });
+                    }
+                    return false;
+                }
+                true
+            }
+        })
+        .build();
+
+    let mut files = Vec::new();
+    let mut skipped_files = Vec::new();
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(err) => {
+                skipped_files.push(Skipped {
+                    path: String::new(),
+                    reason: format!("cannot read: {err}"),
+                });
+                continue;
+            }
+        };
+        let Some(file_type) = entry.file_type() else {
+            continue;
+        };
+        let name = entry.file_name().to_string_lossy();
+        if !is_manifest_name(&name) {
+            continue;
+        }
+        let rel = relative(root, entry.path());
+        if file_type.is_symlink() {
+            let reason = match entry.path().canonicalize() {
+                Ok(target) if target.starts_with(&canonical_root) => {
+                    "symlink inside the repository: its target is scanned on its own".to_string()
+                }
+                Ok(_) => "symlink pointing outside the repository: not followed".to_string(),
+                Err(_) => "dangling symlink".to_string(),
+            };
+            skipped_files.push(Skipped { path: rel, reason });
+            continue;
+        }
+        if !file_type.is_file() {
+            continue;
+        }
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        if size > max_file_size {
+            skipped_files.push(Skipped {
+                path: rel,
+                reason: format!(
+                    "file is {size} bytes, over the {max_file_size}-byte limit (max_file_size)"
+                ),
+            });
+            continue;
+        }
+        files.push(WalkedFile {
+            rel,
+            abs: entry.path().to_path_buf(),
+        });
+    }
+    let mut all_skipped = skipped
+        .lock()
+        .map(|mut s| std::mem::take(&mut *s))
+        .unwrap_or_default();
+    all_skipped.extend(skipped_files);
+    all_skipped.sort();
+    files.sort();
+    Ok(Walk {
+        files,
+        skipped: all_skipped,
+    })
+}
+
+/// Whether the bytes look binary (a NUL byte in the first 8 KiB, as git decides).
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    bytes.iter().take(8192).any(|&b| b == 0)
+}

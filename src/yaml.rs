@@ -1,0 +1,56 @@
+//! The YAML codec: parse one document into JSON-shaped data, and emit objects as YAML.
+//!
+//! serde-saphyr is pure safe Rust with budgets against alias bombs and deep nesting, and it
+//! quotes YAML-1.1-ambiguous scalars (`on`, `yes`, `12:30`) on output, which Kubernetes'
+//! YAML 1.1 decoder would otherwise misread.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// A parse failure, with the 1-based line inside the parsed text when the parser knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_depth: 200,
+            max_aliases: 10_000,
+            max_anchors: 10_000,
+            max_nodes: 2_000_000,
+            max_total_scalar_bytes: 64 * 1024 * 1024,
+        },
+    }
+}
+
+/// Parses one YAML document. `Ok(None)` for an empty document (only comments or markers).
+pub fn parse_document(text: &str) -> Result<Option<Value>, YamlError> {
+    serde_saphyr::from_str_with_options::<Option<Value>>(text, options()).map_err(|e| {
+        let line = e.location().map(|l| l.line() as usize).filter(|&l| l > 0);
+        // The first line of the message is the parser's own; the rest is a rendered snippet.
+        let message = e
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("invalid YAML")
+            .to_string();
+        YamlError { line, message }
+    })
+}
+
+/// Emits one object as a YAML document body (no leading `---`).
+pub fn to_yaml<T: Serialize>(value: &T) -> String {
+    let opts = serde_saphyr::ser_options! {
+        prefer_block_scalars: false,
+    };
+    let mut out = String::new();
+    match serde_saphyr::to_fmt_writer_with_options(&mut out, value, opts) {
+        Ok(()) => out,
+        // Our generated types contain only strings, numbers, lists and string-keyed maps, so
+        // serialisation does not fail; should it ever, fall back to JSON, which is YAML too.
+        Err(_) => serde_json::to_string_pretty(value).unwrap_or_default(),
+    }
+}
