@@ -12,6 +12,7 @@ pub mod load;
 pub mod model;
 pub mod note;
 pub mod pipeline;
+pub mod plan;
 pub mod report;
 pub mod translate;
 pub mod walk;
