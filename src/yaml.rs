@@ -25,10 +25,14 @@ fn strip_position_prefix(message: &str) -> &str {
     }
 }
 
+/// Parser budgets. Nesting is capped at 64 levels (serde-saphyr's own default, sized to the
+/// stack of a worker thread; Kubernetes objects the tool reads nest far less); alias, node and
+/// scalar budgets bound memory against alias bombs and huge documents.
 fn options() -> serde_saphyr::Options {
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
-            max_depth: 200,
+            max_depth: 64,
+            flow_nesting_limit: 64,
             max_aliases: 10_000,
             max_anchors: 10_000,
             max_nodes: 2_000_000,
