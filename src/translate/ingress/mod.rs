@@ -1,10 +1,157 @@
 //! Kubernetes Ingress → Gateway API, in `migrate` or `mount` mode; ingress-nginx annotations.
+//!
+//! Stages: every Ingress becomes an [`ir::IngressPlan`] (class, per-host rules, backends,
+//! TLS, annotation effects); canary plans merge into their primaries; the mode attaches the
+//! hosts to Gateways (`migrate` creates one per IngressClass, `mount` selects among the
+//! repository's); `emit` writes the routes. One [`SourceResult`] per Ingress.
 
-use crate::config::Config;
+pub mod backends;
+pub mod class;
+pub mod emit;
+pub mod ir;
+pub mod migrate;
+pub mod mount;
+pub mod names;
+pub mod nginx;
+pub mod routes;
+pub mod wildcard;
+
+use std::collections::BTreeSet;
+
+use crate::config::{Config, IngressMode};
+use crate::gwapi::Generated;
 use crate::index::Index;
+use crate::model::SourceBody;
+use crate::model::ingress::Ingress;
+use crate::note::Note;
 use crate::translate::SourceResult;
 
+use ir::{IngressPlan, RouteKind};
+
 /// Translates every Ingress of the index.
-pub fn translate(_index: &Index, _config: &Config) -> Vec<SourceResult> {
-    Vec::new()
+pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
+    let mut results = Vec::new();
+    let mut plans = Vec::new();
+    for (pos, obj) in index.objects.iter().enumerate() {
+        let SourceBody::Ingress(ing) = &obj.body else {
+            continue;
+        };
+        if index.is_patch_file(&obj.source.file) {
+            let mut r = SourceResult::new(pos);
+            r.skipped = Some(
+                "kustomize patch: a partial Ingress is translated together with the resource it patches"
+                    .into(),
+            );
+            results.push(r);
+            continue;
+        }
+        plans.push(plan(index, config, pos, &obj.meta.name, &obj.namespace, ing));
+    }
+    nginx::canary::merge(&mut plans);
+    let attachments = match config.ingress_mode {
+        IngressMode::Migrate => migrate::attach(&mut plans, config),
+        IngressMode::Mount => mount::attach(&mut plans, index),
+    };
+    let mut names = names::NameAllocator::default();
+    for (plan, att) in plans.iter_mut().zip(&attachments) {
+        emit::emit(plan, att, &mut names);
+    }
+    dedupe_policies(&mut plans);
+    results.extend(plans.into_iter().map(|p| p.result));
+    results.sort_by_key(|r| r.object);
+    results
+}
+
+/// Builds the plan of one Ingress.
+fn plan(
+    index: &Index,
+    config: &Config,
+    pos: usize,
+    name: &str,
+    namespace: &str,
+    ing: &Ingress,
+) -> IngressPlan {
+    let mut notes = Vec::new();
+    let class = class::resolve(index, ing, &mut notes);
+    let hosts = routes::build_hosts(
+        index,
+        namespace,
+        ing,
+        config.ingress_mode,
+        config.require_hostname,
+        &mut notes,
+    );
+    for h in &hosts {
+        if let Some(host) = h.host.as_deref().filter(|h| h.starts_with("*.")) {
+            notes.push(wildcard::note(host, &h.field));
+        }
+    }
+    let spec = ing.spec.as_ref();
+    let default_backend = spec
+        .and_then(|s| s.default_backend.as_ref())
+        .and_then(|b| backends::convert(index, namespace, b, "spec.defaultBackend", &mut notes));
+    let tls = spec
+        .and_then(|s| s.tls.as_ref())
+        .map(|entries| {
+            let mut out = Vec::new();
+            for t in entries {
+                let secret = t.secret_name.clone().filter(|s| !s.is_empty());
+                match t.hosts.as_ref().filter(|h| !h.is_empty()) {
+                    Some(hosts) => {
+                        for h in hosts {
+                            out.push((Some(h.to_ascii_lowercase()), secret.clone()));
+                        }
+                    }
+                    None => out.push((None, secret)),
+                }
+            }
+            out
+        })
+        .unwrap_or_default();
+    class::note_class_annotations(ing, &class, &mut notes);
+    let mut result = SourceResult::new(pos);
+    result.notes = notes;
+    let mut plan = IngressPlan {
+        pos,
+        name: names::dns_label_chars(name),
+        namespace: namespace.to_string(),
+        class,
+        hosts,
+        kind: RouteKind::Http,
+        passthrough: false,
+        default_backend,
+        tls,
+        force_ssl_redirect: false,
+        ssl_redirect_disabled: false,
+        ssl_redirect_default: false,
+        canary: None,
+        result,
+    };
+    let ann = nginx::Annotations::of(ing);
+    let family = plan.class.family;
+    if family == class::Family::Nginx || (family == class::Family::Unknown && !ann.is_empty()) {
+        nginx::apply(&mut plan, &ann, config);
+    }
+    if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
+        plan.result.notes.push(Note::warning(
+            "ingress/nothing-to-route",
+            "the Ingress has no rule with a usable path and no defaultBackend; nothing is generated",
+        ));
+    }
+    plan
+}
+
+/// Two Ingresses using the same HTTPS backend Service ask for the same BackendTLSPolicy: keep
+/// the first.
+fn dedupe_policies(plans: &mut [IngressPlan]) {
+    let mut seen = BTreeSet::new();
+    for plan in plans {
+        plan.result.generated.retain(|g| match g {
+            Generated::BackendTlsPolicy(p) => seen.insert((
+                p.metadata.namespace.clone(),
+                p.metadata.name.clone(),
+            )),
+            _ => true,
+        });
+    }
 }

@@ -1,0 +1,1 @@
+pub mod ingress_crd_schema;
