@@ -95,6 +95,21 @@ fn the_schema_check_rejects_invalid_objects() {
         },
     ));
     let errors = schemas.errors("standard", &bad);
+    // A misspelt field is pruned by the API server, so the check must report it.
+    let misspelt = serde_json::json!({
+        "apiVersion": "gateway.networking.k8s.io/v1",
+        "kind": "BackendTLSPolicy",
+        "metadata": {"name": "p", "namespace": "ns"},
+        "spec": {
+            "targetRefs": [{"group": "", "kind": "Service", "name": "s"}],
+            "validation": {"wellKnownCaCertificates": "System", "hostname": "s.ns.svc"}
+        }
+    });
+    let json_errors = schemas.json_errors("standard", &misspelt);
+    assert!(
+        json_errors.iter().any(|e| e.contains("wellKnownCaCertificates: unknown field")),
+        "{json_errors:?}"
+    );
     assert!(errors.iter().any(|e| e.contains("Glob")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("hostnames")), "{errors:?}");
 }

@@ -9,14 +9,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
 use crate::gwapi::{
-    self, AllowedRoutes, Generated, GatewaySpec, LabelSelector, LabelSelectorRequirement,
+    self, AllowedRoutes, Generated, GatewaySpec, HttpPathMatch, LabelSelector, LabelSelectorRequirement,
     Listener, ListenerTls, Metadata, Object, RouteNamespaces, SecretObjectReference,
 };
 use crate::note::Note;
 use crate::translate::GrantRequest;
 
 use super::emit::{Attachment, PlanAttachments, parent_ref};
-use super::ir::IngressPlan;
+use super::ir::{IngressPlan, Rule};
+use super::routes;
 use super::names::{self, NameAllocator};
 use super::wildcard;
 
@@ -101,8 +102,42 @@ fn gateway_name(class: Option<&str>, classes: usize, config: &Config) -> String 
     names::fit(&wanted, names::MAX_GATEWAY_NAME)
 }
 
+/// ingress-nginx serves an Ingress's `defaultBackend` for paths of its hosts that no rule
+/// matches: each host route without a `PathPrefix /` rule gets one to the default backend.
+fn default_backend_rules(plan: &mut IngressPlan) {
+    let Some(backend) = plan.default_backend.clone() else {
+        return;
+    };
+    if plan.passthrough {
+        return;
+    }
+    for host in &mut plan.hosts {
+        let has_root = host
+            .rules
+            .iter()
+            .any(|r| r.path.type_ == routes::PATH_PREFIX && r.path.value == "/" && r.headers.is_empty());
+        if !has_root && !host.rules.is_empty() {
+            host.rules.push(Rule {
+                path: HttpPathMatch {
+                    type_: routes::PATH_PREFIX.into(),
+                    value: "/".into(),
+                },
+                source_path: "/".into(),
+                source_type: "Prefix".into(),
+                field: "spec.defaultBackend".into(),
+                backends: vec![backend.clone()],
+                ..Default::default()
+            });
+            routes::sort_rules(&mut host.rules);
+        }
+    }
+}
+
 /// Creates the Gateways (on the owner plans' results) and returns each plan's attachments.
 pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments> {
+    for plan in plans.iter_mut() {
+        default_backend_rules(plan);
+    }
     let classes: BTreeSet<Option<String>> = plans
         .iter()
         .filter(|p| !p.hosts.is_empty() || p.default_backend.is_some())
@@ -248,7 +283,7 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
                 Note::info(
                     "ingress/default-backend",
                     format!(
-                        "defaultBackend {} → catch-all HTTPRoute {}-default-backend on the hostless listener; it serves hosts that no other listener names, not unmatched paths of this Ingress's hosts",
+                        "defaultBackend {} → catch-all HTTPRoute {}-default-backend on the hostless listener (hosts no other listener names) and a PathPrefix / rule on each host route without one (unmatched paths of this Ingress's hosts, as ingress-nginx does)",
                         backend.name, plan.name
                     ),
                 )

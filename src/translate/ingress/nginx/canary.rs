@@ -158,8 +158,14 @@ pub fn merge(plans: &mut [IngressPlan]) {
             let Some(pi) = primary else {
                 let mut standalone = host.clone();
                 let mut rules = Vec::new();
+                // Without a primary there is nothing for a `never` header or a weight to
+                // fall back to.
+                let alone = Canary {
+                    weight: None,
+                    ..canary.clone()
+                };
                 for r in &standalone.rules {
-                    let header = header_rules(&canary, r, &r.backends);
+                    let header = header_rules(&alone, r, &r.backends);
                     if header.is_empty() {
                         rules.push(r.clone());
                     } else {

@@ -61,7 +61,11 @@ pub fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, String)> 
 pub fn regex_path(rule: &Rule) -> HttpPathMatch {
     HttpPathMatch {
         type_: REGEX.into(),
-        value: format!("(?i){}.*", rule.source_path),
+        value: if rule.source_path.ends_with(".*") || rule.source_path.ends_with('$') {
+            format!("(?i){}", rule.source_path)
+        } else {
+            format!("(?i){}.*", rule.source_path)
+        },
     }
 }
 
@@ -125,17 +129,28 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                     let full = without_captures(target);
                     if routes::valid_gateway_path(&full) {
                         rule.rewrite_path = Some(HttpPathModifier::full_path(full.clone()));
+                        plan.result.notes.push(
+                            Note::warning(
+                                "ingress-nginx/rewrite-target",
+                                format!(
+                                    "rewrite-target {target:?} refers to captures path {:?} does not have: nginx rewrites every request to {full:?}, and so does URLRewrite ReplaceFullPath (probably not what was meant)",
+                                    rule.source_path
+                                ),
+                            )
+                            .at(field("rewrite-target")),
+                        );
+                    } else {
+                        plan.result.notes.push(
+                            Note::error(
+                                "ingress-nginx/rewrite-target-unsupported",
+                                format!(
+                                    "rewrite-target {target:?} on path {:?} rewrites to {full:?}, which is not a path URLRewrite can set (query strings, variables); not translated",
+                                    rule.source_path
+                                ),
+                            )
+                            .at(field("rewrite-target")),
+                        );
                     }
-                    plan.result.notes.push(
-                        Note::warning(
-                            "ingress-nginx/rewrite-target",
-                            format!(
-                                "rewrite-target {target:?} refers to captures path {:?} does not have: nginx rewrites every request to {full:?}, and so does URLRewrite ReplaceFullPath (probably not what was meant)",
-                                rule.source_path
-                            ),
-                        )
-                        .at(field("rewrite-target")),
-                    );
                 } else if target.contains('$') {
                     plan.result.notes.push(
                         Note::error(
