@@ -132,7 +132,7 @@ fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<Str
         _ => false,
     };
     if !ns_ok {
-        let known = if index.namespace_labels(ns).is_some() {
+        let known = if from != "Selector" || index.namespace_labels(ns).is_some() {
             ""
         } else {
             " (the Namespace is not defined in the repository, so only its kubernetes.io/metadata.name label is known)"
@@ -269,7 +269,7 @@ pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> 
                         Note::warning(
                             "ingress/mount-no-gateway",
                             format!(
-                                "host {}: no Gateway accepts a {kind} for it ({why}); no route is written for this host",
+                                "host {}: no Gateway listener accepts {kind}s for it ({why}); no route is written for this host",
                                 h.unwrap_or("(none)")
                             ),
                         )
