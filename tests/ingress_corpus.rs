@@ -45,7 +45,10 @@ fn every_corpus_ingress_translates_to_schema_valid_objects() {
                 .iter()
                 .filter(|r| matches!(scan.index.objects[r.object].body, SourceBody::Ingress(_)))
                 .count();
-            assert_eq!(translated, count, "{source} {mode:?}: one result per Ingress");
+            assert_eq!(
+                translated, count,
+                "{source} {mode:?}: one result per Ingress"
+            );
             if mode == IngressMode::Migrate {
                 ingresses += count;
             }
@@ -64,16 +67,27 @@ fn every_corpus_ingress_translates_to_schema_valid_objects() {
             }
         }
     }
-    assert!(ingresses >= 80, "only {ingresses} Ingresses found in the corpus");
+    assert!(
+        ingresses >= 80,
+        "only {ingresses} Ingresses found in the corpus"
+    );
     assert!(objects > 100, "only {objects} objects generated");
-    assert!(failures.is_empty(), "{} schema errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} schema errors:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!("corpus: {ingresses} Ingresses, {objects} generated objects, all schema-valid");
 }
 
 /// The schema check itself must be able to fail.
 #[test]
 fn the_schema_check_rejects_invalid_objects() {
-    use gateway_migrate::gwapi::{self, Generated, HttpPathMatch, HttpRouteMatch, HttpRouteRule, HttpRouteSpec, Metadata, Object};
+    use gateway_migrate::gwapi::{
+        self, Generated, HttpPathMatch, HttpRouteMatch, HttpRouteRule, HttpRouteSpec, Metadata,
+        Object,
+    };
     let schemas = CrdSchemas::load();
     let bad = Generated::HttpRoute(Object::new(
         gwapi::V1,
@@ -107,7 +121,9 @@ fn the_schema_check_rejects_invalid_objects() {
     });
     let json_errors = schemas.json_errors("standard", &misspelt);
     assert!(
-        json_errors.iter().any(|e| e.contains("wellKnownCaCertificates: unknown field")),
+        json_errors
+            .iter()
+            .any(|e| e.contains("wellKnownCaCertificates: unknown field")),
         "{json_errors:?}"
     );
     assert!(errors.iter().any(|e| e.contains("Glob")), "{errors:?}");

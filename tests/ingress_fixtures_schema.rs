@@ -16,7 +16,11 @@ fn ingress_fixture_outputs_are_schema_valid() {
     let mut cases = 0;
     let mut objects = 0;
     let mut failures = Vec::new();
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     dirs.sort();
     for dir in dirs {
         let Ok(input) = std::fs::read(dir.join("input.yaml")) else {
@@ -37,6 +41,9 @@ fn ingress_fixture_outputs_are_schema_valid() {
         }
     }
     assert!(cases >= 30, "only {cases} Ingress fixture cases");
-    assert!(objects >= cases, "only {objects} objects from {cases} cases");
+    assert!(
+        objects >= cases,
+        "only {objects} objects from {cases} cases"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

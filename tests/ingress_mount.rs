@@ -96,7 +96,9 @@ fn write(root: &Path, rel: &str, text: &str) {
 }
 
 /// `(route name, hostnames, parentRefs as gateway-ns/gateway/section)` of every HTTPRoute.
-fn routes(results: &[gateway_migrate::translate::SourceResult]) -> Vec<(String, Vec<String>, Vec<String>)> {
+fn routes(
+    results: &[gateway_migrate::translate::SourceResult],
+) -> Vec<(String, Vec<String>, Vec<String>)> {
     let mut out = Vec::new();
     for r in results {
         for g in &r.generated {
@@ -108,7 +110,9 @@ fn routes(results: &[gateway_migrate::translate::SourceResult]) -> Vec<(String, 
                     .map(|p| {
                         format!(
                             "{}/{}/{}",
-                            p.namespace.clone().unwrap_or_else(|| g.namespace().to_string()),
+                            p.namespace
+                                .clone()
+                                .unwrap_or_else(|| g.namespace().to_string()),
                             p.name,
                             p.section_name.clone().unwrap_or_default()
                         )
@@ -130,12 +134,24 @@ fn mount_mode_attaches_each_host_to_the_right_listener_and_reports_refusals() {
     write(
         root,
         "apps/team-a/shop.yaml",
-        &ingress("shop", "team-a", &["shop.example.com", "blog.apps.example.com", "other.example.com"]),
+        &ingress(
+            "shop",
+            "team-a",
+            &[
+                "shop.example.com",
+                "blog.apps.example.com",
+                "other.example.com",
+            ],
+        ),
     );
     write(
         root,
         "apps/team-b/tools.yaml",
-        &ingress("tools", "team-b", &["wiki.apps.example.com", "tools.example.com"]),
+        &ingress(
+            "tools",
+            "team-b",
+            &["wiki.apps.example.com", "tools.example.com"],
+        ),
     );
     write(root, ".gateway-migrate.yaml", "ingressMode: mount\n");
     let config = Config::load(root, None).unwrap();
@@ -190,7 +206,11 @@ fn mount_mode_attaches_each_host_to_the_right_listener_and_reports_refusals() {
         .map(|n| n.message.as_str())
         .collect();
     assert_eq!(refusals.len(), 1, "{refusals:?}");
-    assert!(refusals[0].contains("host tools.example.com"), "{}", refusals[0]);
+    assert!(
+        refusals[0].contains("host tools.example.com"),
+        "{}",
+        refusals[0]
+    );
     assert!(
         refusals[0].contains("infra/shared listener catch-all: allowedRoutes.namespaces.from Selector does not admit namespace team-b"),
         "{}",

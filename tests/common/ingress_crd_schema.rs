@@ -31,9 +31,12 @@ fn unknown_fields(schema: &Value, value: &Value, path: &str, out: &mut Vec<Strin
             for (k, v) in map {
                 match props.and_then(|p| p.get(k)) {
                     Some(s) => unknown_fields(s, v, &format!("{path}/{k}"), out),
-                    None if schema.get("additionalProperties").is_some() => {
-                        unknown_fields(&schema["additionalProperties"], v, &format!("{path}/{k}"), out)
-                    }
+                    None if schema.get("additionalProperties").is_some() => unknown_fields(
+                        &schema["additionalProperties"],
+                        v,
+                        &format!("{path}/{k}"),
+                        out,
+                    ),
                     None => out.push(format!("{path}/{k}: unknown field")),
                 }
             }
@@ -69,8 +72,14 @@ impl CrdSchemas {
                 if crd["kind"] != "CustomResourceDefinition" {
                     continue;
                 }
-                let group = crd["spec"]["group"].as_str().unwrap_or_default().to_string();
-                let kind = crd["spec"]["names"]["kind"].as_str().unwrap_or_default().to_string();
+                let group = crd["spec"]["group"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                let kind = crd["spec"]["names"]["kind"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
                 for version in crd["spec"]["versions"].as_array().into_iter().flatten() {
                     let name = version["name"].as_str().unwrap_or_default();
                     let schema = &version["schema"]["openAPIV3Schema"];

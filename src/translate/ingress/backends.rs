@@ -49,11 +49,15 @@ pub fn convert(
     let name = service.name.clone();
     let manifest = index.service(namespace, &name);
     let port = service.port.as_ref();
-    let number = match (port.and_then(|p| p.number), port.and_then(|p| p.name.clone())) {
+    let number = match (
+        port.and_then(|p| p.number),
+        port.and_then(|p| p.name.clone()),
+    ) {
         (Some(n), _) => {
-            if let Some(svc) = manifest {
-                if k8s::find_port(svc, n).is_none() {
-                    notes.push(
+            if let Some(svc) = manifest
+                && k8s::find_port(svc, n).is_none()
+            {
+                notes.push(
                         Note::warning(
                             "ingress/service-port-not-found",
                             format!(
@@ -62,7 +66,6 @@ pub fn convert(
                         )
                         .at(&field),
                     );
-                }
             }
             Some(n)
         }
@@ -100,11 +103,10 @@ pub fn convert(
                 }
             }
         }
-        (None, None) => {
-            match manifest.and_then(k8s::single_port) {
-                Some(p) => Some(p.port),
-                None => {
-                    notes.push(
+        (None, None) => match manifest.and_then(k8s::single_port) {
+            Some(p) => Some(p.port),
+            None => {
+                notes.push(
                         Note::error(
                             "ingress/named-port-unresolved",
                             format!(
@@ -113,10 +115,9 @@ pub fn convert(
                         )
                         .at(&field),
                     );
-                    None
-                }
+                None
             }
-        }
+        },
     }?;
     let Ok(port) = u32::try_from(number) else {
         notes.push(

@@ -169,3 +169,24 @@ pub fn note_class_annotations(ing: &Ingress, class: &ClassInfo, notes: &mut Vec<
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_come_from_the_controller_then_the_class_name() {
+        assert_eq!(
+            family_of(Some("public"), Some("k8s.io/ingress-nginx")),
+            Family::Nginx
+        );
+        assert_eq!(family_of(Some("nginx-internal"), None), Family::Nginx);
+        assert_eq!(family_of(Some("gce"), None), Family::Gce);
+        assert_eq!(
+            family_of(Some("web"), Some("traefik.io/ingress-controller")),
+            Family::Traefik
+        );
+        assert_eq!(family_of(Some("company"), None), Family::Unknown);
+        assert_eq!(family_of(None, None), Family::Unknown);
+    }
+}

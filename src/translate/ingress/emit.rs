@@ -9,7 +9,7 @@ use crate::gwapi::{
 };
 use crate::note::Note;
 
-use super::ir::{HostRoutes, IngressPlan, Rule, RouteKind};
+use super::ir::{HostRoutes, IngressPlan, RouteKind, Rule};
 use super::names::{self, NameAllocator};
 use super::routes::{self, MAX_RULES, PATH_PREFIX};
 
@@ -137,7 +137,12 @@ fn chunk_names(
         .collect()
 }
 
-fn http_routes(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names: &mut NameAllocator) {
+fn http_routes(
+    plan: &mut IngressPlan,
+    host: &HostRoutes,
+    a: &Attachment,
+    names: &mut NameAllocator,
+) {
     let h = host.host.as_deref();
     let wants_redirect = plan.wants_ssl_redirect(h);
     let split = wants_redirect && !a.https.is_empty() && !a.http.is_empty();
@@ -179,8 +184,13 @@ fn http_routes(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names:
                 ..Default::default()
             })
             .collect();
-        let redirect_names =
-            chunk_names(plan, "HTTPRoute", &format!("{base}-ssl-redirect"), rules.len(), names);
+        let redirect_names = chunk_names(
+            plan,
+            "HTTPRoute",
+            &format!("{base}-ssl-redirect"),
+            rules.len(),
+            names,
+        );
         for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
             push_http(plan, name, h, a.http.clone(), chunk);
         }
@@ -202,7 +212,12 @@ fn http_routes(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names:
     }
 }
 
-fn grpc_routes(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names: &mut NameAllocator) {
+fn grpc_routes(
+    plan: &mut IngressPlan,
+    host: &HostRoutes,
+    a: &Attachment,
+    names: &mut NameAllocator,
+) {
     let base = base_name(plan, host);
     let route_names = chunk_names(plan, "GRPCRoute", &base, host.rules.len(), names);
     for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
@@ -212,7 +227,9 @@ fn grpc_routes(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names:
             hostnames: host.host.clone().into_iter().collect(),
             rules: routes::render_grpc(chunk, &mut notes),
         };
-        plan.result.notes.extend(notes.into_iter().map(|n| n.at(&host.field)));
+        plan.result
+            .notes
+            .extend(notes.into_iter().map(|n| n.at(&host.field)));
         plan.result.generated.push(Generated::GrpcRoute(Object::new(
             gwapi::V1,
             "GRPCRoute",
@@ -220,7 +237,13 @@ fn grpc_routes(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names:
             spec,
         )));
     }
-    if host.rules.iter().any(|r| r.redirect.is_some() || r.rewrite_path.is_some() || r.rewrite_host.is_some() || r.cors.is_some() || r.timeouts.is_some()) {
+    if host.rules.iter().any(|r| {
+        r.redirect.is_some()
+            || r.rewrite_path.is_some()
+            || r.rewrite_host.is_some()
+            || r.cors.is_some()
+            || r.timeouts.is_some()
+    }) {
         plan.result.notes.push(
             Note::warning(
                 "ingress-nginx/grpc-filters",

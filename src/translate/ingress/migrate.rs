@@ -9,16 +9,17 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
 use crate::gwapi::{
-    self, AllowedRoutes, Generated, GatewaySpec, HttpPathMatch, LabelSelector, LabelSelectorRequirement,
-    Listener, ListenerTls, Metadata, Object, RouteNamespaces, SecretObjectReference,
+    self, AllowedRoutes, GatewaySpec, Generated, HttpPathMatch, LabelSelector,
+    LabelSelectorRequirement, Listener, ListenerTls, Metadata, Object, RouteNamespaces,
+    SecretObjectReference,
 };
 use crate::note::Note;
 use crate::translate::GrantRequest;
 
 use super::emit::{Attachment, PlanAttachments, parent_ref};
 use super::ir::{IngressPlan, Rule};
-use super::routes;
 use super::names::{self, NameAllocator};
+use super::routes;
 use super::wildcard;
 
 /// Most listeners a Gateway may have.
@@ -112,10 +113,9 @@ fn default_backend_rules(plan: &mut IngressPlan) {
         return;
     }
     for host in &mut plan.hosts {
-        let has_root = host
-            .rules
-            .iter()
-            .any(|r| r.path.type_ == routes::PATH_PREFIX && r.path.value == "/" && r.headers.is_empty());
+        let has_root = host.rules.iter().any(|r| {
+            r.path.type_ == routes::PATH_PREFIX && r.path.value == "/" && r.headers.is_empty()
+        });
         if !has_root && !host.rules.is_empty() {
             host.rules.push(Rule {
                 path: HttpPathMatch {
@@ -149,17 +149,19 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
         if plan.hosts.is_empty() && plan.default_backend.is_none() {
             continue;
         }
-        let gw = gateways.entry(plan.class.name.clone()).or_insert_with(|| GatewayBuild {
-            name: gateway_name(plan.class.name.as_deref(), classes.len(), config),
-            namespace: config
-                .ingress_gateway_namespace
-                .clone()
-                .unwrap_or_else(|| plan.namespace.clone()),
-            class: plan.class.name.clone(),
-            owner: pi,
-            listeners: Vec::new(),
-            listener_names: NameAllocator::default(),
-        });
+        let gw = gateways
+            .entry(plan.class.name.clone())
+            .or_insert_with(|| GatewayBuild {
+                name: gateway_name(plan.class.name.as_deref(), classes.len(), config),
+                namespace: config
+                    .ingress_gateway_namespace
+                    .clone()
+                    .unwrap_or_else(|| plan.namespace.clone()),
+                class: plan.class.name.clone(),
+                owner: pi,
+                listeners: Vec::new(),
+                listener_names: NameAllocator::default(),
+            });
         let ns = plan.namespace.clone();
         for host in &plan.hosts {
             let h = host.host.as_deref();
@@ -206,17 +208,15 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
             gw.ensure(None, Proto::Http, &ns);
         }
         // TLS hosts with no rule: nothing routes there.
-        for (t, _) in &plan.tls {
-            if let Some(t) = t {
-                if !plan.hosts.iter().any(|h| h.host.as_deref() == Some(t.as_str())) {
-                    plan.result.notes.push(
-                        Note::info(
-                            "ingress/tls-host-without-rule",
-                            format!("spec.tls host {t} has no rule in this Ingress; no listener is created for it"),
-                        )
-                        .at("spec.tls"),
-                    );
-                }
+        for t in plan.tls.iter().filter_map(|(t, _)| t.as_deref()) {
+            if !plan.hosts.iter().any(|h| h.host.as_deref() == Some(t)) {
+                plan.result.notes.push(
+                    Note::info(
+                        "ingress/tls-host-without-rule",
+                        format!("spec.tls host {t} has no rule in this Ingress; no listener is created for it"),
+                    )
+                    .at("spec.tls"),
+                );
             }
         }
         if plan.tls.iter().any(|(t, _)| t.is_none()) {
@@ -240,9 +240,16 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
             continue;
         };
         let pref = |i: Option<usize>| -> Vec<_> {
-            i.map(|i| parent_ref(&gw.name, &gw.namespace, &gw.listeners[i].name, &plan.namespace))
-                .into_iter()
-                .collect()
+            i.map(|i| {
+                parent_ref(
+                    &gw.name,
+                    &gw.namespace,
+                    &gw.listeners[i].name,
+                    &plan.namespace,
+                )
+            })
+            .into_iter()
+            .collect()
         };
         let hosts = plan
             .hosts
@@ -304,7 +311,11 @@ fn build_gateway(
     let mut order: Vec<&ListenerBuild> = gw.listeners.iter().collect();
     // Stable, readable order: by hostname (catch-all last), then HTTP, HTTPS, passthrough.
     order.sort_by(|a, b| {
-        (a.hostname.is_none(), &a.hostname, a.proto).cmp(&(b.hostname.is_none(), &b.hostname, b.proto))
+        (a.hostname.is_none(), &a.hostname, a.proto).cmp(&(
+            b.hostname.is_none(),
+            &b.hostname,
+            b.proto,
+        ))
     });
     for l in order {
         let (port, protocol, tls) = match l.proto {
@@ -390,7 +401,12 @@ fn build_gateway(
             ),
         ));
     }
-    let hosts = gw.listeners.iter().filter_map(|l| l.hostname.as_deref()).collect::<BTreeSet<_>>().len();
+    let hosts = gw
+        .listeners
+        .iter()
+        .filter_map(|l| l.hostname.as_deref())
+        .collect::<BTreeSet<_>>()
+        .len();
     notes.push(Note::info(
         "ingress/gateway-created",
         format!(

@@ -45,7 +45,14 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             results.push(r);
             continue;
         }
-        plans.push(plan(index, config, pos, &obj.meta.name, &obj.namespace, ing));
+        plans.push(plan(
+            index,
+            config,
+            pos,
+            &obj.meta.name,
+            &obj.namespace,
+            ing,
+        ));
     }
     nginx::canary::merge(&mut plans);
     let attachments = match config.ingress_mode {
@@ -147,10 +154,9 @@ fn dedupe_policies(plans: &mut [IngressPlan]) {
     let mut seen = BTreeSet::new();
     for plan in plans {
         plan.result.generated.retain(|g| match g {
-            Generated::BackendTlsPolicy(p) => seen.insert((
-                p.metadata.namespace.clone(),
-                p.metadata.name.clone(),
-            )),
+            Generated::BackendTlsPolicy(p) => {
+                seen.insert((p.metadata.namespace.clone(), p.metadata.name.clone()))
+            }
             _ => true,
         });
     }

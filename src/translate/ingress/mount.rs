@@ -141,17 +141,20 @@ fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<Str
             "allowedRoutes.namespaces.from {from} does not admit namespace {ns}{known}"
         ));
     }
-    if let Some(kinds) = l.allowed_routes.get("kinds").and_then(Value::as_array) {
-        if !kinds.is_empty()
-            && !kinds.iter().any(|k| {
-                k.get("kind").and_then(Value::as_str) == Some(kind)
-                    && k.get("group")
-                        .and_then(Value::as_str)
-                        .is_none_or(|g| g == crate::gwapi::GROUP)
-            })
-        {
-            return Some(format!("allowedRoutes.kinds does not include {kind}"));
-        }
+    let kinds = l
+        .allowed_routes
+        .get("kinds")
+        .and_then(Value::as_array)
+        .filter(|k| !k.is_empty());
+    if let Some(kinds) = kinds
+        && !kinds.iter().any(|k| {
+            k.get("kind").and_then(Value::as_str) == Some(kind)
+                && k.get("group")
+                    .and_then(Value::as_str)
+                    .is_none_or(|g| g == crate::gwapi::GROUP)
+        })
+    {
+        return Some(format!("allowedRoutes.kinds does not include {kind}"));
     }
     None
 }
@@ -185,7 +188,10 @@ pub fn select(
         }
         match refusal(index, l, ns, kind) {
             None => admitted.push((rank, s, l)),
-            Some(why) => refused.push(format!("{}/{} listener {}: {why}", l.namespace, l.gateway, l.name)),
+            Some(why) => refused.push(format!(
+                "{}/{} listener {}: {why}",
+                l.namespace, l.gateway, l.name
+            )),
         }
     }
     let Some(best) = admitted.iter().map(|(r, _, _)| *r).max() else {
@@ -261,7 +267,10 @@ pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> 
                 }
                 Err(reasons) => {
                     let why = if reasons.is_empty() {
-                        format!("no {} listener of any Gateway in the repository matches that hostname", kind_protocols(kind))
+                        format!(
+                            "no {} listener of any Gateway in the repository matches that hostname",
+                            kind_protocols(kind)
+                        )
                     } else {
                         reasons.join("; ")
                     };
@@ -317,5 +326,57 @@ fn kind_protocols(kind: &str) -> &'static str {
         "TLS Passthrough"
     } else {
         "HTTP or HTTPS"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn selectors_follow_kubernetes_semantics() {
+        let labels: BTreeMap<String, String> = [
+            ("team".to_string(), "a".to_string()),
+            (
+                "kubernetes.io/metadata.name".to_string(),
+                "apps".to_string(),
+            ),
+        ]
+        .into();
+        assert!(selector_matches(
+            &json!({"matchLabels": {"team": "a"}}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchLabels": {"team": "b"}}),
+            &labels
+        ));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["apps", "x"]}]}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchExpressions": [{"key": "team", "operator": "NotIn", "values": ["a"]}]}),
+            &labels
+        ));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "env", "operator": "DoesNotExist"}]}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}),
+            &labels
+        ));
+    }
+
+    #[test]
+    fn hostname_ranks_prefer_exact_then_wildcard_then_catch_all() {
+        let h = Some("a.example.com");
+        assert_eq!(hostname_rank(Some("a.example.com"), h), 3);
+        assert_eq!(hostname_rank(Some("*.example.com"), h), 2);
+        assert_eq!(hostname_rank(None, h), 1);
+        assert_eq!(hostname_rank(Some("b.example.com"), h), 0);
+        assert_eq!(hostname_rank(Some("a.example.com"), None), 0);
     }
 }

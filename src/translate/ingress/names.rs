@@ -96,7 +96,10 @@ mod tests {
         assert_eq!(host_part(Some("Foo.Bar.com")), "foo-bar-com");
         assert_eq!(host_part(Some("*.foo.com")), "wildcard-foo-com");
         assert_eq!(host_part(None), "all-hosts");
-        assert_eq!(dns_label_chars("ingressClass_ingress1"), "ingressclass-ingress1");
+        assert_eq!(
+            dns_label_chars("ingressClass_ingress1"),
+            "ingressclass-ingress1"
+        );
     }
 
     #[test]

@@ -52,8 +52,12 @@ pub fn valid_gateway_path(path: &str) -> bool {
 /// Whether a path uses regular-expression syntax (not counting a trailing `/*` glob).
 pub fn looks_like_regex(path: &str) -> bool {
     let body = path.strip_suffix("/*").unwrap_or(path);
-    body.chars()
-        .any(|c| matches!(c, '^' | '$' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '?' | '+' | '\\' | '*'))
+    body.chars().any(|c| {
+        matches!(
+            c,
+            '^' | '$' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '?' | '+' | '\\' | '*'
+        )
+    })
 }
 
 /// Converts one Ingress path. Returns the match and notes about approximations.
@@ -71,7 +75,11 @@ pub fn convert_path(
     };
     match path_type {
         "Exact" | "Prefix" => {
-            let t = if path_type == "Exact" { EXACT } else { PATH_PREFIX };
+            let t = if path_type == "Exact" {
+                EXACT
+            } else {
+                PATH_PREFIX
+            };
             if valid_gateway_path(path) {
                 return make(t, path.to_string());
             }
@@ -176,9 +184,10 @@ pub fn build_hosts(
             );
             continue;
         }
-        if let Some(h) = &host {
-            if !super::wildcard::valid_hostname(h) {
-                notes.push(
+        if let Some(h) = &host
+            && !super::wildcard::valid_hostname(h)
+        {
+            notes.push(
                     Note::error(
                         "ingress/invalid-host",
                         format!(
@@ -187,8 +196,7 @@ pub fn build_hosts(
                     )
                     .at(&field),
                 );
-                continue;
-            }
+            continue;
         }
         let slot = match hosts.iter().position(|h| h.host == host) {
             Some(p) => p,
@@ -303,7 +311,11 @@ pub fn render_http(rules: &[Rule]) -> Vec<HttpRouteRule> {
                 } else {
                     r.backends.clone()
                 },
-                timeouts: if redirecting { None } else { r.timeouts.clone() },
+                timeouts: if redirecting {
+                    None
+                } else {
+                    r.timeouts.clone()
+                },
                 ..Default::default()
             }
         })
@@ -316,7 +328,11 @@ pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Note>) -> Vec<GrpcRouteRule> 
     let mut out = Vec::new();
     for r in rules {
         let value = r.path.value.trim_end_matches(".*");
-        let parts: Vec<&str> = value.trim_matches('/').split('/').filter(|s| !s.is_empty()).collect();
+        let parts: Vec<&str> = value
+            .trim_matches('/')
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect();
         let method = match (r.path.type_.as_str(), parts.as_slice()) {
             (_, []) => None,
             (EXACT, [service, method]) => Some(GrpcMethodMatch {

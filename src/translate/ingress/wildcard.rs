@@ -14,9 +14,7 @@ static HOSTNAME: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether `host` is a valid Gateway API `Hostname` (no IP addresses).
 pub fn valid_hostname(host: &str) -> bool {
-    host.len() <= 253
-        && HOSTNAME.is_match(host)
-        && host.parse::<std::net::Ipv4Addr>().is_err()
+    host.len() <= 253 && HOSTNAME.is_match(host) && host.parse::<std::net::Ipv4Addr>().is_err()
 }
 
 /// Ingress semantics: whether the Ingress host or TLS host `pattern` covers `host`

@@ -75,8 +75,8 @@ fn backend_tls(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
         .filter(|b| b.kind.is_none())
         .map(|b| b.name.clone())
         .collect();
-    let verify = ann.flag("proxy-ssl-verify").unwrap_or(false)
-        || ann.get("proxy-ssl-verify") == Some("on");
+    let verify =
+        ann.flag("proxy-ssl-verify").unwrap_or(false) || ann.get("proxy-ssl-verify") == Some("on");
     let ca = ann.get("proxy-ssl-secret").map(|s| {
         // `namespace/name`; the policy can only name an object in its own namespace.
         s.rsplit_once('/').map_or(s, |(_, n)| n).to_string()

@@ -75,7 +75,9 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
         }
     }
     let methods = without_lone_star(methods);
-    let headers = without_lone_star(list(ann.get("cors-allow-headers").unwrap_or(DEFAULT_HEADERS)));
+    let headers = without_lone_star(list(
+        ann.get("cors-allow-headers").unwrap_or(DEFAULT_HEADERS),
+    ));
     let expose = without_lone_star(list(ann.get("cors-expose-headers").unwrap_or("")));
     let credentials = ann.flag("cors-allow-credentials").unwrap_or(true);
     let max_age = ann

@@ -44,7 +44,10 @@ pub fn parse_target(url: &str) -> Option<Target> {
         None if url.starts_with('/') => (None, url),
         None => return None,
     };
-    if scheme.as_deref().is_some_and(|s| s != "http" && s != "https") {
+    if scheme
+        .as_deref()
+        .is_some_and(|s| s != "http" && s != "https")
+    {
         return None;
     }
     let (authority, path_query) = match (scheme.is_some(), rest.find('/')) {
@@ -234,7 +237,10 @@ mod tests {
                 query: true,
             })
         );
-        assert_eq!(parse_target("https://example.com").map(|t| t.path), Some("/".into()));
+        assert_eq!(
+            parse_target("https://example.com").map(|t| t.path),
+            Some("/".into())
+        );
         assert_eq!(parse_target("https://$host/x"), None);
         assert_eq!(parse_target("ftp://x.com/"), None);
     }

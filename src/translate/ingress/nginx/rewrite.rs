@@ -25,9 +25,9 @@ pub const KEYS: &[&str] = &["use-regex", "rewrite-target"];
 static STRIP_IDIOMS: LazyLock<[(Regex, u8); 3]> = LazyLock::new(|| {
     let re = |p: &str| Regex::new(p).expect("constant regex compiles");
     [
-        (re(r"^(/[A-Za-z0-9._~/-]*?)/?\(/\|\$\)\(\.\*\)$"), 2),
-        (re(r"^(/[A-Za-z0-9._~/-]*?)/\?\(\.\*\)$"), 1),
-        (re(r"^(/[A-Za-z0-9._~/-]*?)/\(\.\*\)$"), 1),
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/?\(/\|\$\)\(\.\*\)$"), 2),
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\?\(\.\*\)$"), 1),
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\(\.\*\)$"), 1),
     ]
 });
 
@@ -73,7 +73,8 @@ pub fn regex_path(rule: &Rule) -> HttpPathMatch {
 fn forget_path_notes(notes: &mut Vec<Note>, rule_field: &str) {
     notes.retain(|n| {
         !(n.field.as_deref() == Some(rule_field)
-            && (n.code == "ingress/implementation-specific-path" || n.code == "ingress/invalid-path"))
+            && (n.code == "ingress/implementation-specific-path"
+                || n.code == "ingress/invalid-path"))
     });
 }
 
@@ -91,7 +92,11 @@ fn without_captures(target: &str) -> String {
         out.push(c);
     }
     let collapsed = out.replace("//", "/");
-    if collapsed.is_empty() { "/".into() } else { collapsed }
+    if collapsed.is_empty() {
+        "/".into()
+    } else {
+        collapsed
+    }
 }
 
 pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
@@ -221,6 +226,9 @@ mod tests {
         );
         assert_eq!(strip_prefix_idiom("/something(/|$)(.*)", "/$1"), None);
         assert_eq!(strip_prefix_idiom("/a(/|$)(.*)", "/x$2"), None);
-        assert_eq!(strip_prefix_idiom("/(.*)", "/$1"), Some(("/".into(), "/".into())));
+        assert_eq!(
+            strip_prefix_idiom("/(.*)", "/$1"),
+            Some(("/".into(), "/".into()))
+        );
     }
 }

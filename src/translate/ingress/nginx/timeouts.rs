@@ -8,7 +8,11 @@ use crate::note::Note;
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &["proxy-read-timeout", "proxy-send-timeout", "proxy-connect-timeout"];
+pub const KEYS: &[&str] = &[
+    "proxy-read-timeout",
+    "proxy-send-timeout",
+    "proxy-connect-timeout",
+];
 
 /// nginx timeout annotations are seconds (`"60"`, tolerated: `"60s"`).
 fn seconds(value: &str) -> Option<u64> {

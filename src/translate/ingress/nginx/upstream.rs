@@ -49,7 +49,9 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
         plan.result.notes.push(
             Note::info(
                 "ingress-nginx/x-forwarded-prefix",
-                format!("x-forwarded-prefix: RequestHeaderModifier sets X-Forwarded-Prefix: {prefix}"),
+                format!(
+                    "x-forwarded-prefix: RequestHeaderModifier sets X-Forwarded-Prefix: {prefix}"
+                ),
             )
             .at(field("x-forwarded-prefix")),
         );
