@@ -74,6 +74,19 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
         .get("canary-by-header")
         .filter(|h| !h.is_empty())
         .map(str::to_string);
+    let header = match header {
+        Some(h) if !valid_header_name(&h) => {
+            notes.push(
+                Note::error(
+                    "ingress-nginx/canary-by-header",
+                    format!("canary-by-header {h:?} is not a valid HTTP header name; the header canary is not translated"),
+                )
+                .at(field("canary-by-header")),
+            );
+            None
+        }
+        other => other,
+    };
     let header_pattern = ann
         .get("canary-by-header-pattern")
         .filter(|h| !h.is_empty())
@@ -107,6 +120,15 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
         header_value,
         header_pattern,
     });
+}
+
+/// The CRD's `HeaderName` rule.
+fn valid_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 256
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
 }
 
 /// The header rules a canary adds next to `primary`: each routes to `canary_backends`, except
