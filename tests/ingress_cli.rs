@@ -43,17 +43,29 @@ fn convert(mode: &str) -> String {
         .arg(&file)
         .output()
         .unwrap();
-    assert!(out.status.success() || out.status.code() == Some(1), "{out:?}");
+    assert!(
+        out.status.success() || out.status.code() == Some(1),
+        "{out:?}"
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
 fn ingress_mode_flag_selects_migrate_or_mount() {
     let migrate = convert("migrate");
-    assert!(migrate.contains("kind: Gateway\nmetadata:\n  name: nginx"), "{migrate}");
-    assert!(migrate.contains("sectionName: web-example-com-http"), "{migrate}");
+    assert!(
+        migrate.contains("kind: Gateway\nmetadata:\n  name: nginx"),
+        "{migrate}"
+    );
+    assert!(
+        migrate.contains("sectionName: web-example-com-http"),
+        "{migrate}"
+    );
 
     let mount = convert("mount");
     assert!(!mount.contains("kind: Gateway\n"), "{mount}");
-    assert!(mount.contains("- name: existing\n    sectionName: web\n"), "{mount}");
+    assert!(
+        mount.contains("- name: existing\n    sectionName: web\n"),
+        "{mount}"
+    );
 }

@@ -28,7 +28,9 @@ fn ours(case: &str) -> Vec<Value> {
 
 /// The golden `.all.yaml`: `{Gateways: [...], HTTPRoutes: [...]}`.
 fn golden(case: &str) -> (Vec<Value>, Vec<Value>) {
-    let text = std::fs::read_to_string(dir().join(format!("out/from-ingress-to-{case}-gwapi.all.yaml"))).unwrap();
+    let text =
+        std::fs::read_to_string(dir().join(format!("out/from-ingress-to-{case}-gwapi.all.yaml")))
+            .unwrap();
     let v: Value = serde_saphyr::from_str(&text).unwrap();
     let list = |k: &str| v[k].as_array().cloned().unwrap_or_default();
     (list("Gateways"), list("HTTPRoutes"))
@@ -84,9 +86,20 @@ fn multi_gateway_golden_matches_except_documented_differences() {
         // Documented: `<ingress>-<host>` instead of `<host>`; sectionName on the parentRef.
         let host = g["spec"]["hostnames"][0].as_str().unwrap();
         assert_eq!(g["metadata"]["name"], host);
-        assert!(o["metadata"]["name"].as_str().unwrap().ends_with(&format!("-{host}")));
-        assert_eq!(o["spec"]["parentRefs"][0]["name"], g["spec"]["parentRefs"][0]["name"]);
-        assert_eq!(o["spec"]["parentRefs"][0]["sectionName"], format!("{host}-http"));
+        assert!(
+            o["metadata"]["name"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("-{host}"))
+        );
+        assert_eq!(
+            o["spec"]["parentRefs"][0]["name"],
+            g["spec"]["parentRefs"][0]["name"]
+        );
+        assert_eq!(
+            o["spec"]["parentRefs"][0]["sectionName"],
+            format!("{host}-http")
+        );
         assert!(g["spec"]["parentRefs"][0].get("sectionName").is_none());
     }
 }
@@ -119,7 +132,10 @@ fn canary_golden_differs_as_documented() {
     // one route per Ingress (ingress-nginx has nothing to merge them into) and warn.
     assert_eq!(routes.len(), 1);
     let r = of_kind(&ours, "HTTPRoute");
-    let names: Vec<&str> = r.iter().map(|x| x["metadata"]["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = r
+        .iter()
+        .map(|x| x["metadata"]["name"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
         [
@@ -136,7 +152,10 @@ fn canary_golden_differs_as_documented() {
         .flat_map(|x| content(x)["rules"].as_array().unwrap().clone())
         .collect();
     let mut expected = golden_rules.clone();
-    expected[2]["backendRefs"][0].as_object_mut().unwrap().remove("weight");
+    expected[2]["backendRefs"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("weight");
     our_rules.sort_by_key(|v| v.to_string());
     expected.sort_by_key(|v| v.to_string());
     assert_eq!(our_rules, expected);

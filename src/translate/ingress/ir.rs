@@ -68,6 +68,9 @@ pub struct IngressPlan {
     pub ssl_redirect_disabled: bool,
     /// Whether a missing `ssl-redirect` annotation means "redirect when TLS" (ingress-nginx).
     pub ssl_redirect_default: bool,
+    /// `use-regex` or `rewrite-target`: ingress-nginx then matches every path of the Ingress's
+    /// hosts — in every Ingress — as a regex.
+    pub regex_paths: bool,
     /// Set for canary Ingresses (merged into their primary by `nginx::canary`).
     pub canary: Option<super::nginx::canary::Canary>,
     pub result: SourceResult,

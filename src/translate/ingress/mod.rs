@@ -54,6 +54,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             ing,
         ));
     }
+    note_host_wide_regex(&mut plans);
     nginx::canary::merge(&mut plans);
     let attachments = match config.ingress_mode {
         IngressMode::Migrate => migrate::attach(&mut plans, config),
@@ -131,6 +132,7 @@ fn plan(
         force_ssl_redirect: false,
         ssl_redirect_disabled: false,
         ssl_redirect_default: false,
+        regex_paths: false,
         canary: None,
         result,
     };
@@ -146,6 +148,50 @@ fn plan(
         ));
     }
     plan
+}
+
+/// ingress-nginx switches every location of a host to regex matching as soon as one Ingress
+/// of that host (same class) uses `use-regex` or `rewrite-target`; the other Ingresses of the
+/// host are translated with their own path types, and the difference is noted on them.
+fn note_host_wide_regex(plans: &mut [IngressPlan]) {
+    let regex_hosts: BTreeSet<(Option<String>, String, String)> = plans
+        .iter()
+        .filter(|p| p.regex_paths)
+        .flat_map(|p| {
+            p.hosts.iter().filter_map(|h| {
+                h.host
+                    .clone()
+                    .map(|host| (p.class.name.clone(), host, p.name.clone()))
+            })
+        })
+        .collect();
+    for plan in plans
+        .iter_mut()
+        .filter(|p| !p.regex_paths && p.class.family.reads_nginx_annotations())
+    {
+        for host in &plan.hosts {
+            let Some(h) = host.host.as_deref() else {
+                continue;
+            };
+            let culprit = regex_hosts
+                .iter()
+                .find(|(c, rh, _)| *c == plan.class.name && rh == h)
+                .map(|(_, _, n)| n.clone());
+            if let Some(other) = culprit
+                && host.rules.iter().any(|r| r.source_type != "Exact")
+            {
+                plan.result.notes.push(
+                    Note::warning(
+                        "ingress-nginx/use-regex-host-wide",
+                        format!(
+                            "host {h}: Ingress {other} uses use-regex/rewrite-target, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too; they are translated with their own path types (Prefix now matches whole segments, case-sensitively)"
+                        ),
+                    )
+                    .at(&host.field),
+                );
+            }
+        }
+    }
 }
 
 /// Two Ingresses using the same HTTPS backend Service ask for the same BackendTLSPolicy: keep

@@ -4,7 +4,7 @@
 //! expressions anchored at the start (`location ~* "^<path>"`), emitted as
 //! `RegularExpression (?i)<path>.*`. A rewrite replaces the whole URI with the target
 //! (nginx `rewrite`), captures interpolated. The canonical strip-prefix idiom
-//! `/x(/|$)(.*)` → `/$2` (and `/x/?(.*)`, `/x/(.*)` → `/$1`) is recognised and becomes
+//! `/x(/|$)(.*)` → `/$2` (and `/x/?(.*)`, `/x/(.*)`, `/x/(.+)` → `/$1`) is recognised and becomes
 //! `PathPrefix /x` + `ReplacePrefixMatch /`, which is portable; a target without captures
 //! becomes `ReplaceFullPath`; other capture uses have no Gateway API equivalent.
 
@@ -27,7 +27,7 @@ static STRIP_IDIOMS: LazyLock<[(Regex, u8); 3]> = LazyLock::new(|| {
     [
         (re(r"^((?:/[A-Za-z0-9._~-]+)*)/?\(/\|\$\)\(\.\*\)$"), 2),
         (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\?\(\.\*\)$"), 1),
-        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\(\.\*\)$"), 1),
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\(\.[*+]\)$"), 1),
     ]
 });
 
@@ -105,6 +105,7 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     if !use_regex && target.is_none() {
         return;
     }
+    plan.regex_paths = true;
     let mut regexed = Vec::new();
     for host in &mut plan.hosts {
         for rule in &mut host.rules {
@@ -223,6 +224,10 @@ mod tests {
         assert_eq!(
             strip_prefix_idiom("/api/?(.*)", "/v2/$1"),
             Some(("/api".into(), "/v2".into()))
+        );
+        assert_eq!(
+            strip_prefix_idiom("/foo/bar/(.+)", "/$1"),
+            Some(("/foo/bar".into(), "/".into()))
         );
         assert_eq!(strip_prefix_idiom("/something(/|$)(.*)", "/$1"), None);
         assert_eq!(strip_prefix_idiom("/a(/|$)(.*)", "/x$2"), None);
