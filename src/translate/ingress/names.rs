@@ -48,7 +48,10 @@ pub fn fit(name: &str, max: usize) -> String {
     }
     let digest = Sha256::digest(name.as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    let keep = max.saturating_sub(hash.len() + 1);
+    let mut keep = max.saturating_sub(hash.len() + 1);
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
     let head = name[..keep].trim_end_matches(['-', '.']);
     format!("{head}-{hash}")
 }
@@ -108,6 +111,8 @@ mod tests {
         let fitted = fit(&long, MAX_NAME);
         assert_eq!(fitted.len(), MAX_NAME);
         assert_ne!(fit(&format!("{long}b"), MAX_NAME), fitted);
+        // Never cuts inside a character.
+        assert!(fit(&"é".repeat(200), MAX_NAME).len() <= MAX_NAME);
     }
 
     #[test]

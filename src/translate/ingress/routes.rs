@@ -322,6 +322,23 @@ pub fn render_http(rules: &[Rule]) -> Vec<HttpRouteRule> {
         .collect()
 }
 
+/// The CRD's GRPCMethodMatch rules: a proto service name (`pkg.Service`) and method name.
+fn grpc_service_ok(s: &str) -> bool {
+    s.split('.').all(|part| {
+        part.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+fn grpc_method_ok(m: &str) -> bool {
+    m.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Renders rules as GRPCRoute rules: `/pkg.Service/Method` paths become method matches, a
 /// catch-all path matches everything; other paths cannot be expressed and are noted.
 pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Note>) -> Vec<GrpcRouteRule> {
@@ -335,12 +352,14 @@ pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Note>) -> Vec<GrpcRouteRule> 
             .collect();
         let method = match (r.path.type_.as_str(), parts.as_slice()) {
             (_, []) => None,
-            (EXACT, [service, method]) => Some(GrpcMethodMatch {
-                type_: Some("Exact".into()),
-                service: Some((*service).to_string()),
-                method: Some((*method).to_string()),
-            }),
-            (PATH_PREFIX, [service]) => Some(GrpcMethodMatch {
+            (EXACT, [service, method]) if grpc_service_ok(service) && grpc_method_ok(method) => {
+                Some(GrpcMethodMatch {
+                    type_: Some("Exact".into()),
+                    service: Some((*service).to_string()),
+                    method: Some((*method).to_string()),
+                })
+            }
+            (PATH_PREFIX, [service]) if grpc_service_ok(service) => Some(GrpcMethodMatch {
                 type_: Some("Exact".into()),
                 service: Some((*service).to_string()),
                 method: None,
