@@ -79,11 +79,7 @@ pub struct IngressPlan {
 impl IngressPlan {
     /// Whether the Ingress's own `spec.tls` covers `host`.
     pub fn tls_covers(&self, host: Option<&str>) -> bool {
-        self.tls.iter().any(|(h, _)| match (h.as_deref(), host) {
-            (None, _) => true,
-            (Some(t), Some(h)) => super::wildcard::host_matches(t, h),
-            (Some(_), None) => false,
-        })
+        super::tls::certificates(&self.tls, host).is_some()
     }
 
     /// Whether plain-HTTP requests for `host` are redirected to HTTPS.

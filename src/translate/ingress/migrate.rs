@@ -20,7 +20,7 @@ use super::emit::{Attachment, PlanAttachments, parent_ref};
 use super::ir::{IngressPlan, Rule};
 use super::names::{self, NameAllocator};
 use super::routes;
-use super::wildcard;
+use super::tls;
 
 /// Most listeners a Gateway may have.
 const MAX_LISTENERS: usize = 64;
@@ -172,20 +172,9 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
                 continue;
             }
             gw.ensure(h, Proto::Http, &ns);
-            let secrets: Vec<Option<String>> = plan
-                .tls
-                .iter()
-                .filter(|(t, _)| match (t.as_deref(), h) {
-                    (None, _) => true,
-                    (Some(t), Some(h)) => wildcard::host_matches(t, h),
-                    (Some(_), None) => false,
-                })
-                .map(|(_, s)| s.clone())
-                .collect();
-            if secrets.is_empty() {
+            let Some(named) = tls::certificates(&plan.tls, h) else {
                 continue;
-            }
-            let named: Vec<String> = secrets.iter().flatten().cloned().collect();
+            };
             if named.is_empty() {
                 plan.result.notes.push(
                     Note::error(
@@ -207,27 +196,7 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
         if plan.default_backend.is_some() {
             gw.ensure(None, Proto::Http, &ns);
         }
-        // TLS hosts with no rule: nothing routes there.
-        for t in plan.tls.iter().filter_map(|(t, _)| t.as_deref()) {
-            if !plan.hosts.iter().any(|h| h.host.as_deref() == Some(t)) {
-                plan.result.notes.push(
-                    Note::info(
-                        "ingress/tls-host-without-rule",
-                        format!("spec.tls host {t} has no rule in this Ingress; no listener is created for it"),
-                    )
-                    .at("spec.tls"),
-                );
-            }
-        }
-        if plan.tls.iter().any(|(t, _)| t.is_none()) {
-            plan.result.notes.push(
-                Note::info(
-                    "ingress/tls-without-hosts",
-                    "a spec.tls entry lists no hosts: its certificate is used for every host of the Ingress",
-                )
-                .at("spec.tls"),
-            );
-        }
+        tls::note_unused_entries(plan);
     }
     // Pass 2: attachments.
     let mut out = Vec::with_capacity(plans.len());

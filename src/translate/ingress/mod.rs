@@ -14,6 +14,7 @@ pub mod mount;
 pub mod names;
 pub mod nginx;
 pub mod routes;
+pub mod tls;
 pub mod wildcard;
 
 use std::collections::BTreeSet;
@@ -98,24 +99,7 @@ fn plan(
     let default_backend = spec
         .and_then(|s| s.default_backend.as_ref())
         .and_then(|b| backends::convert(index, namespace, b, "spec.defaultBackend", &mut notes));
-    let tls = spec
-        .and_then(|s| s.tls.as_ref())
-        .map(|entries| {
-            let mut out = Vec::new();
-            for t in entries {
-                let secret = t.secret_name.clone().filter(|s| !s.is_empty());
-                match t.hosts.as_ref().filter(|h| !h.is_empty()) {
-                    Some(hosts) => {
-                        for h in hosts {
-                            out.push((Some(h.to_ascii_lowercase()), secret.clone()));
-                        }
-                    }
-                    None => out.push((None, secret)),
-                }
-            }
-            out
-        })
-        .unwrap_or_default();
+    let tls = tls::entries(ing);
     class::note_class_annotations(ing, &class, &mut notes);
     let mut result = SourceResult::new(pos);
     result.notes = notes;
