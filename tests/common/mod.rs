@@ -1,6 +1,8 @@
 //! Helpers shared by integration tests.
 #![allow(dead_code)]
 
+pub mod ingress_crd_schema;
+
 use std::path::{Path, PathBuf};
 
 /// `../shared/corpus`, next to the crate (CI has it there).
