@@ -192,7 +192,9 @@ pub fn publish(
     opts: &PublishOptions,
 ) -> Result<PublishOutcome, PublishError> {
     let redactor = Redactor::new([&opts.token]);
-    match run(repo, plan, body, opts) {
+    // The body is report text built from repository content; mask the token there too.
+    let body = redactor.redact(body);
+    match run(repo, plan, &body, opts) {
         Ok(mut outcome) => {
             outcome.url = outcome.url.map(|u| redactor.redact(&u));
             Ok(outcome)
