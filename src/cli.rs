@@ -40,7 +40,7 @@ pub enum Command {
     /// Translate one stream (files or stdin) and print Gateway API YAML to stdout.
     Convert(ConvertArgs),
     /// Apply on a branch, commit, push, and open or update the pull request (body: the report).
-    Pr(crate::publish::PrArgs),
+    Pr(Box<crate::publish::PrArgs>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -164,7 +164,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Apply(args) => apply(args),
         Command::Check(args) => check(args),
         Command::Convert(args) => convert(args),
-        Command::Pr(args) => pr(args),
+        Command::Pr(args) => pr(*args),
     }
 }
 

@@ -18,3 +18,8 @@ fn wrong_token_is_an_auth_error_after_bounded_attempts() {
 fn rejected_ref_is_an_error() {
     scenarios::http_remote_rejects_ref();
 }
+
+#[test]
+fn credentials_in_the_remote_url_are_not_shown() {
+    scenarios::http_remote_url_with_credentials();
+}

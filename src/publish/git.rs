@@ -322,9 +322,24 @@ impl Transport<'_> {
     ) -> Result<(), PublishError> {
         let refspec = format!("+{local_ref}:refs/heads/{branch}");
         let rejected: RefCell<Option<String>> = RefCell::new(None);
+        let remote_said = RefCell::new(String::new());
         self.with_retries(&format!("push {branch}"), |asked| {
             let mut remote = repo.remote_anonymous(self.url)?;
             let mut cb = self.callbacks(asked);
+            // Servers explain refusals on the sideband ("remote: error: GH006: Protected
+            // branch update failed ..."); keep the last lines for the error message.
+            cb.sideband_progress(|data| {
+                let mut said = remote_said.borrow_mut();
+                said.push_str(&String::from_utf8_lossy(data));
+                if said.len() > 4096 {
+                    let cut = said.len() - 4096;
+                    let cut = (cut..said.len())
+                        .find(|&i| said.is_char_boundary(i))
+                        .unwrap_or(0);
+                    said.drain(..cut);
+                }
+                true
+            });
             cb.push_update_reference(|refname, status| {
                 if let Some(msg) = status {
                     *rejected.borrow_mut() = Some(format!("{refname}: {msg}"));
@@ -336,10 +351,25 @@ impl Transport<'_> {
             remote.push(&[refspec.as_str()], Some(&mut po))
         })?;
         if let Some(reason) = rejected.into_inner() {
+            let said: Vec<String> = remote_said
+                .into_inner()
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect();
+            let said = if said.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; the remote said: {}",
+                    said[said.len().saturating_sub(5)..].join(" / ")
+                )
+            };
             return Err(PublishError::new(
                 ErrorKind::PushRejected,
                 format!(
-                    "the remote {} refused the push of {branch} ({reason})",
+                    "the remote {} refused the push of {branch} ({reason}){said}",
                     self.url
                 ),
                 format!(

@@ -341,26 +341,25 @@ impl GitHub {
                      and the pull request and finishes the job",
                 ));
             }
-            if status == StatusCode::FORBIDDEN || status == StatusCode::TOO_MANY_REQUESTS {
-                if let Some(wait) =
+            if (status == StatusCode::FORBIDDEN || status == StatusCode::TOO_MANY_REQUESTS)
+                && let Some(wait) =
                     rate_limit_wait(status, &headers, &json, &self.policy, SystemTime::now())
-                {
-                    if wait > self.policy.max_wait || attempt >= self.policy.attempts {
-                        return Err(PublishError::new(
-                            ErrorKind::RateLimited,
-                            format!(
-                                "GitHub's rate limit stopped the request to {what} ({status}); \
+            {
+                if wait > self.policy.max_wait || attempt >= self.policy.attempts {
+                    return Err(PublishError::new(
+                        ErrorKind::RateLimited,
+                        format!(
+                            "GitHub's rate limit stopped the request to {what} ({status}); \
                                  it asks to wait {} s{}",
-                                wait.as_secs(),
-                                message_suffix(&json)
-                            ),
-                            "re-run after that time; run fewer jobs with the same token at once \
+                            wait.as_secs(),
+                            message_suffix(&json)
+                        ),
+                        "re-run after that time; run fewer jobs with the same token at once \
                              (GitHub allows about 80 content-creating requests a minute)",
-                        ));
-                    }
-                    tokio::time::sleep(wait).await;
-                    continue;
+                    ));
                 }
+                tokio::time::sleep(wait).await;
+                continue;
             }
             return Ok(Reply { status, json });
         }

@@ -805,13 +805,198 @@ pub fn http_remote_rejects_ref() -> Transcript {
     t.github(&gh);
     assert_eq!(e.kind, ErrorKind::PushRejected, "{e}");
     assert!(e.to_string().contains(BRANCH), "{e}");
+    assert!(
+        e.to_string().contains("branch creation is restricted"),
+        "the server's reason is passed on: {e}"
+    );
     assert_eq!(fx.remote_tip(BRANCH), None);
     drop(server);
     t
 }
 
+/// A remote URL with the token embedded (as some CI setups configure it) and a server that
+/// refuses it: the error names the remote without the credentials.
+pub fn http_remote_url_with_credentials() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let server = GitHttpServer::start(fx.dir.path(), "the-right-password");
+    let authority = server.base_url.trim_start_matches("http://");
+    fx.set_origin(&format!(
+        "http://x-access-token:{TOKEN}@{authority}/remote.git"
+    ));
+    let gh = FakeGitHub::start();
+    let e = run(
+        &fx,
+        &migration_plan("web.example.com"),
+        BODY1,
+        &fx.options(&gh.uri()),
+        &mut t,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Auth, "{e}");
+    assert!(
+        e.to_string()
+            .contains(&format!("http://***@{authority}/remote.git")),
+        "{e}"
+    );
+    drop(server);
+    t
+}
+
+/// Output of one run of the `gateway-migrate` binary.
+pub struct CliRun {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub github_output: String,
+}
+
+/// Runs `gateway-migrate pr` on the fixture as GitHub Actions would (environment only).
+pub fn run_cli(
+    fx: &Fixture,
+    api_url: &str,
+    token: Option<&str>,
+    extra: &[&str],
+    t: &mut Transcript,
+) -> CliRun {
+    let out_file = fx.dir.path().join("github_output");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gateway-migrate"));
+    cmd.arg("pr")
+        .arg(&fx.work)
+        .args(["--branch", BRANCH])
+        .args(extra)
+        .env_remove("GITHUB_TOKEN")
+        .env("GITHUB_API_URL", api_url)
+        .env("GITHUB_REPOSITORY", format!("{OWNER}/{REPO}"))
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_OUTPUT", &out_file);
+    if let Some(token) = token {
+        cmd.env("GITHUB_TOKEN", token);
+    }
+    let out = cmd.output().unwrap();
+    let run = CliRun {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        github_output: std::fs::read_to_string(&out_file).unwrap_or_default(),
+    };
+    t.texts.push(run.stdout.clone());
+    t.texts.push(run.stderr.clone());
+    t.texts.push(run.github_output.clone());
+    run
+}
+
+/// The binary with nothing to change closes the open PR (`--close-stale`), prints JSON and
+/// writes the step outputs.
+pub fn cli_close_stale_json() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let gh = FakeGitHub::start();
+    let open = pr_json(7, TITLE, BODY1, &[]);
+    let mut closed = open.clone();
+    closed["state"] = json!("closed");
+    gh.mount(
+        list_prs()
+            .respond_with(ok_json(200, json!([open])))
+            .expect(1),
+    );
+    gh.mount(
+        patch_pr(7, json!({"state": "closed"}))
+            .respond_with(ok_json(200, closed))
+            .expect(1),
+    );
+    let run = run_cli(
+        &fx,
+        &gh.uri(),
+        Some(TOKEN),
+        &["--close-stale", "--format", "json"],
+        &mut t,
+    );
+    gh.verify();
+    t.github(&gh);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["operation"], "closed");
+    assert_eq!(v["number"], 7);
+    assert_eq!(v["url"], "https://github.com/acme/deploy/pull/7");
+    assert!(
+        run.github_output
+            .contains("pull-request-operation=closed\n"),
+        "{}",
+        run.github_output
+    );
+    assert!(run.github_output.contains("pull-request-number=7\n"));
+    t
+}
+
+/// The binary with nothing to change and no PR: `none`, exit 0, text on stdout.
+pub fn cli_none_text() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let gh = FakeGitHub::start();
+    gh.mount(list_prs().respond_with(ok_json(200, json!([]))).expect(1));
+    gh.mount(
+        any("POST")
+            .respond_with(ResponseTemplate::new(500))
+            .expect(0),
+    );
+    let run = run_cli(&fx, &gh.uri(), Some(TOKEN), &[], &mut t);
+    gh.verify();
+    t.github(&gh);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("none: nothing to change against main"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.github_output.contains("pull-request-operation=none\n"));
+    t
+}
+
+/// Failures of the binary: exit 2 and a message that says what to do.
+pub fn cli_failures() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let gh = FakeGitHub::start();
+    let run = run_cli(&fx, &gh.uri(), None, &[], &mut t);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("no token: GITHUB_TOKEN is empty or not set"),
+        "{}",
+        run.stderr
+    );
+
+    gh.mount(list_prs().respond_with(ok_json(401, json!({"message": "Bad credentials"}))));
+    let run = run_cli(&fx, &gh.uri(), Some(TOKEN), &[], &mut t);
+    t.github(&gh);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("Bad credentials"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("hint: set GITHUB_TOKEN"),
+        "{}",
+        run.stderr
+    );
+
+    let server = GitHttpServer::start(fx.dir.path(), "the-right-password");
+    fx.set_origin(&format!("{}/remote.git", server.base_url));
+    let run = run_cli(&fx, &gh.uri(), Some(TOKEN), &[], &mut t);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("rejected the token from GITHUB_TOKEN"),
+        "{}",
+        run.stderr
+    );
+    drop(server);
+    t
+}
+
+/// A scenario: runs, asserts, returns what it saw.
+pub type Scenario = fn() -> Transcript;
+
 /// Every scenario, for the redaction test.
-pub const ALL: &[(&str, fn() -> Transcript)] = &[
+pub const ALL: &[(&str, Scenario)] = &[
     ("new_pr", new_pr),
     ("rerun_updates_same_pr", rerun_updates_same_pr),
     ("no_change", no_change),
@@ -838,4 +1023,11 @@ pub const ALL: &[(&str, fn() -> Transcript)] = &[
     ("http_remote_push", http_remote_push),
     ("http_remote_wrong_token", http_remote_wrong_token),
     ("http_remote_rejects_ref", http_remote_rejects_ref),
+    (
+        "http_remote_url_with_credentials",
+        http_remote_url_with_credentials,
+    ),
+    ("cli_close_stale_json", cli_close_stale_json),
+    ("cli_none_text", cli_none_text),
+    ("cli_failures", cli_failures),
 ];
