@@ -74,3 +74,23 @@ fn bad_credentials_say_which_variable() {
 fn token_in_report_is_masked() {
     scenarios::token_in_report_is_masked();
 }
+
+#[test]
+fn plan_paths_are_relative_to_a_subdirectory_root() {
+    scenarios::subdirectory_root();
+}
+
+#[test]
+fn enterprise_api_root_prefixes_every_call() {
+    scenarios::enterprise_base_path();
+}
+
+#[test]
+fn unreachable_github_is_retried_then_reported() {
+    scenarios::github_unreachable();
+}
+
+#[test]
+fn shallow_clone_is_refused_with_a_hint() {
+    scenarios::shallow_clone_refused();
+}

@@ -1,10 +1,17 @@
 //! The git side of `pr`, with git2 (libgit2).
 //!
 //! Design: the commit is built from the base branch's tree plus the planned blobs, in an
-//! in-memory index. Nothing is checked out, HEAD and the work tree are never touched, and the
-//! commit can only contain the planned files (whatever else is in the work tree). The branch
-//! is pushed from a private ref (`refs/gateway-migrate/push`), so no local branch is created
-//! or moved either; the base branch is never written, locally or remotely.
+//! in-memory index. Nothing is checked out, and the commit can only contain the planned files
+//! (whatever else is in the work tree). Fetching, committing and pushing happen in a
+//! temporary bare [`Scratch`] repository that borrows the clone's objects through
+//! `objects/info/alternates`: the user's clone (HEAD, index, work tree, refs, `.git/shallow`)
+//! is only read, never written, and the base branch is never written, locally or remotely.
+//! (libgit2's local transport rewrites `.git/shallow` on fetch; the scratch repository keeps
+//! such surprises away from the clone.)
+//!
+//! Shallow clones are refused up front: libgit2's push walks the parents of the commits the
+//! remote already has and fails on the ones a shallow clone lacks ("git does it gently here,
+//! but we don't like missing objects", libgit2 `revwalk.c`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,10 +30,72 @@ use super::{ErrorKind, PublishError, RetryPolicy};
 pub const TRAILER_KEY: &str = "Generated-by";
 pub const TRAILER_VALUE: &str = "gateway-migrate";
 
-/// Private refs: where fetched heads land and where the new commit is pushed from.
+/// Refs of the scratch repository: where fetched heads land, what the new commit is pushed
+/// from, and the clone's HEAD (so fetches negotiate from what is already there).
 pub const FETCHED_BASE_REF: &str = "refs/gateway-migrate/fetched-base";
 pub const FETCHED_BRANCH_REF: &str = "refs/gateway-migrate/fetched-branch";
 pub const PUSH_REF: &str = "refs/gateway-migrate/push";
+pub const HAVE_REF: &str = "refs/gateway-migrate/have";
+
+/// A temporary bare repository that reads the clone's objects through alternates and holds
+/// everything `pr` fetches and writes. Removed on drop.
+pub struct Scratch {
+    pub repo: Repository,
+    dir: std::path::PathBuf,
+}
+
+impl Scratch {
+    pub fn new(clone: &Repository) -> Result<Scratch, PublishError> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "gateway-migrate-{}-{stamp}.git",
+            std::process::id()
+        ));
+        let io = |e: std::io::Error| {
+            PublishError::new(
+                ErrorKind::Git,
+                format!(
+                    "cannot prepare a scratch repository in {}: {e}",
+                    dir.display()
+                ),
+                "make the temporary directory writable (TMPDIR)",
+            )
+        };
+        let repo = Repository::init_bare(&dir)
+            .map_err(|e| git_error("create a scratch repository", &e))?;
+        // From here on, dropping `scratch` removes the directory.
+        let mut scratch = Scratch {
+            repo,
+            dir: dir.clone(),
+        };
+        let objects = clone.path().join("objects");
+        let objects = objects.canonicalize().unwrap_or(objects);
+        std::fs::create_dir_all(dir.join("objects/info")).map_err(io)?;
+        std::fs::write(
+            dir.join("objects/info/alternates"),
+            format!("{}\n", objects.display()),
+        )
+        .map_err(io)?;
+        // Reopen so libgit2 reads the alternates.
+        scratch.repo = Repository::open_bare(&dir)
+            .map_err(|e| git_error("open the scratch repository", &e))?;
+        if let Some(head) = clone.head().ok().and_then(|h| h.target()) {
+            let _ = scratch
+                .repo
+                .reference(HAVE_REF, head, true, "gateway-migrate");
+        }
+        Ok(scratch)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
 
 /// Used when neither `--author` nor git's `user.name`/`user.email` say who commits (the
 /// usual case on CI runners).
@@ -555,15 +624,6 @@ pub fn set_ref(repo: &Repository, name: &str, id: Oid) -> Result<(), PublishErro
     repo.reference(name, id, true, "gateway-migrate")
         .map(|_| ())
         .map_err(|e| git_error(&format!("set {name}"), &e))
-}
-
-/// Removes the private refs (best effort: they only keep objects alive).
-pub fn cleanup_refs(repo: &Repository) {
-    for name in [FETCHED_BASE_REF, FETCHED_BRANCH_REF, PUSH_REF] {
-        if let Ok(mut r) = repo.find_reference(name) {
-            let _ = r.delete();
-        }
-    }
 }
 
 pub fn git_error(what: &str, e: &git2::Error) -> PublishError {

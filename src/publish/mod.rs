@@ -3,8 +3,8 @@
 //!
 //! Contract (after peter-evans/create-pull-request, see `docs/publishing.md`):
 //! - one fixed branch per configuration (`gateway-migrate/<config-hash>`), never the base;
-//! - the commit is the base branch head's tree plus the planned files, built in memory
-//!   (no checkout: HEAD, the index and the work tree stay as they are);
+//! - the commit is the base branch head's tree plus the planned files, built in memory in a
+//!   temporary scratch repository (no checkout; the clone itself is only read);
 //! - the branch is force-pushed only when every commit on it carries
 //!   `Generated-by: gateway-migrate`;
 //! - an open PR from the branch is found, created or updated, never duplicated; with nothing to
@@ -236,6 +236,15 @@ fn run(
         }
     }
 
+    if repo.is_shallow() {
+        return Err(PublishError::new(
+            ErrorKind::Usage,
+            "the clone is shallow (actions/checkout fetches one commit by default); libgit2 \
+             cannot push from a shallow clone",
+            "check out the full history: actions/checkout with `fetch-depth: 0`, or run \
+             `git fetch --unshallow` first",
+        ));
+    }
     let url = git::transport_url(&git::remote_url(&repo, &opts.remote)?);
     let (owner, name) = resolve_repository(opts, &url)?;
     let transport = git::Transport {
@@ -244,7 +253,8 @@ fn run(
         token_env: &opts.token_env,
         policy: &opts.retry,
     };
-    let heads = transport.list(&repo)?;
+    let scratch = git::Scratch::new(&repo)?;
+    let heads = transport.list(&scratch.repo)?;
     let base = match (&opts.base, &heads.default_branch) {
         (Some(b), _) => b.clone(),
         (None, Some(d)) => d.clone(),
@@ -283,9 +293,11 @@ fn run(
             git::FETCHED_BRANCH_REF
         ));
     }
-    transport.fetch(&repo, &refspecs)?;
-    let result = publish_fetched(
-        &repo,
+    transport.fetch(&scratch.repo, &refspecs)?;
+    let clone_head = repo.head().ok().and_then(|h| h.target());
+    let sig = git::signature(&repo, opts.author.as_deref())?;
+    publish_fetched(
+        &scratch.repo,
         &transport,
         &files,
         body,
@@ -296,10 +308,10 @@ fn run(
             base: &base,
             base_head,
             branch_tip,
+            clone_head,
+            sig,
         },
-    );
-    git::cleanup_refs(&repo);
-    result
+    )
 }
 
 struct Target<'a> {
@@ -308,6 +320,9 @@ struct Target<'a> {
     base: &'a str,
     base_head: git2::Oid,
     branch_tip: Option<git2::Oid>,
+    /// The clone's HEAD commit, readable in the scratch repository through alternates.
+    clone_head: Option<git2::Oid>,
+    sig: git2::Signature<'static>,
 }
 
 fn publish_fetched(
@@ -324,7 +339,7 @@ fn publish_fetched(
     let base_tree = base_commit
         .tree()
         .map_err(git_fail("read the base branch tree"))?;
-    check_checkout_matches_base(repo, &base_tree, t.base, t.base_head)?;
+    check_checkout_matches_base(repo, t.clone_head, &base_tree, t.base, t.base_head)?;
     let new_tree = git::build_tree(repo, &base_tree, files)?;
     let changed = new_tree != base_tree.id();
 
@@ -388,9 +403,8 @@ fn publish_fetched(
                 return Err(foreign_commits_error(&opts.branch, &foreign));
             }
         }
-        let sig = git::signature(repo, opts.author.as_deref())?;
         let message = git::with_trailer(&opts.commit_message);
-        let commit = git::commit(repo, new_tree, t.base_head, &sig, &message)?;
+        let commit = git::commit(repo, new_tree, t.base_head, &t.sig, &message)?;
         git::set_ref(repo, git::PUSH_REF, commit)?;
         transport.push(repo, git::PUSH_REF, &opts.branch)?;
         head = Some(commit);
@@ -532,11 +546,12 @@ fn resolve_repository(opts: &PublishOptions, url: &str) -> Result<(String, Strin
 /// revert whatever differs. So HEAD's tree must be the base head's tree.
 fn check_checkout_matches_base(
     repo: &git2::Repository,
+    clone_head: Option<git2::Oid>,
     base_tree: &git2::Tree<'_>,
     base: &str,
     base_head: git2::Oid,
 ) -> Result<(), PublishError> {
-    let head = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    let head = clone_head.and_then(|id| repo.find_commit(id).ok());
     let stale = |detail: String| {
         PublishError::new(
             ErrorKind::StaleCheckout,

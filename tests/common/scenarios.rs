@@ -54,8 +54,18 @@ fn run(
     opts: &PublishOptions,
     t: &mut Transcript,
 ) -> Result<PublishOutcome, PublishError> {
+    run_at(&fx.work, plan, body, opts, t)
+}
+
+fn run_at(
+    root: &std::path::Path,
+    plan: &EditPlan,
+    body: &str,
+    opts: &PublishOptions,
+    t: &mut Transcript,
+) -> Result<PublishOutcome, PublishError> {
     t.options(opts);
-    let r = publish(&fx.work, plan, body, opts);
+    let r = publish(root, plan, body, opts);
     match &r {
         Ok(o) => t.outcome(o),
         Err(e) => {
@@ -992,6 +1002,123 @@ pub fn cli_failures() -> Transcript {
     t
 }
 
+/// `pr apps/` in a clone: plan paths are relative to the scanned directory.
+pub fn subdirectory_root() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let gh = FakeGitHub::start();
+    mount_first_run(&gh, BODY1);
+    let plan = EditPlan {
+        edits: vec![FileEdit {
+            path: "web/app.gateway-api.yaml".into(),
+            action: EditAction::Create,
+            contents: b"kind: HTTPRoute\n".to_vec(),
+        }],
+    };
+    let o = run_at(
+        &fx.work.join("apps"),
+        &plan,
+        BODY1,
+        &fx.options(&gh.uri()),
+        &mut t,
+    )
+    .unwrap();
+    gh.verify();
+    t.github(&gh);
+    assert_eq!(o.operation, Operation::Created);
+    assert_eq!(
+        fx.remote_file(BRANCH, "apps/web/app.gateway-api.yaml")
+            .as_deref(),
+        Some("kind: HTTPRoute\n")
+    );
+    t
+}
+
+/// GitHub Enterprise: the API root has a path (`/api/v3`) that prefixes every call.
+pub fn enterprise_base_path() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let gh = FakeGitHub::start();
+    gh.mount(
+        Mock::given(wiremock::matchers::method("GET"))
+            .and(wiremock::matchers::path(format!(
+                "/api/v3/repos/{OWNER}/{REPO}/pulls"
+            )))
+            .and(wiremock::matchers::query_param(
+                "head",
+                format!("{OWNER}:{BRANCH}").as_str(),
+            ))
+            .and(wiremock::matchers::header(
+                "authorization",
+                format!("Bearer {TOKEN}").as_str(),
+            ))
+            .respond_with(ok_json(200, json!([])))
+            .expect(1),
+    );
+    let opts = fx.options(&format!("{}/api/v3", gh.uri()));
+    let o = run(&fx, &EditPlan::default(), BODY1, &opts, &mut t).unwrap();
+    gh.verify();
+    t.github(&gh);
+    assert_eq!(o.operation, Operation::None);
+    t
+}
+
+/// GitHub unreachable: bounded retries, then a network error that says to re-run.
+pub fn github_unreachable() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let opts = fx.options(&format!("http://127.0.0.1:{port}"));
+    let started = Instant::now();
+    let e = run(&fx, &EditPlan::default(), BODY1, &opts, &mut t).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Network, "{e}");
+    assert!(e.to_string().contains("3 attempts"), "{e}");
+    assert!(e.to_string().contains("re-run"), "{e}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(60),
+        "backed off between attempts"
+    );
+    t
+}
+
+/// Shallow clones (actions/checkout's default) are refused up front with what to do, and
+/// left exactly as they were.
+pub fn shallow_clone_refused() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    fx.human_commit_on_remote("main", "README.md", "# deploy v2\n");
+    let gh = FakeGitHub::start();
+    let clone = fx.dir.path().join("ci-run");
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--depth", "1", "--no-local"])
+        .arg(file_url(&fx.remote))
+        .arg(&clone)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let shallow_before = std::fs::read_to_string(clone.join(".git/shallow")).unwrap();
+    let e = run_at(
+        &clone,
+        &migration_plan("web.example.com"),
+        BODY1,
+        &fx.options(&gh.uri()),
+        &mut t,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Usage, "{e}");
+    assert!(e.to_string().contains("fetch-depth: 0"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(clone.join(".git/shallow")).unwrap(),
+        shallow_before
+    );
+    assert_eq!(fx.remote_tip(BRANCH), None);
+    assert!(gh.requests().is_empty());
+    t
+}
+
 /// A scenario: runs, asserts, returns what it saw.
 pub type Scenario = fn() -> Transcript;
 
@@ -1027,6 +1154,10 @@ pub const ALL: &[(&str, Scenario)] = &[
         "http_remote_url_with_credentials",
         http_remote_url_with_credentials,
     ),
+    ("subdirectory_root", subdirectory_root),
+    ("enterprise_base_path", enterprise_base_path),
+    ("github_unreachable", github_unreachable),
+    ("shallow_clone_refused", shallow_clone_refused),
     ("cli_close_stale_json", cli_close_stale_json),
     ("cli_none_text", cli_none_text),
     ("cli_failures", cli_failures),
