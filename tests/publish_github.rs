@@ -91,6 +91,11 @@ fn unreachable_github_is_retried_then_reported() {
 }
 
 #[test]
-fn shallow_clone_is_refused_with_a_hint() {
-    scenarios::shallow_clone_refused();
+fn shallow_clones_work_and_stay_intact() {
+    scenarios::shallow_clones();
+}
+
+#[test]
+fn checkout_behind_the_base_is_refused() {
+    scenarios::stale_checkout_refused();
 }

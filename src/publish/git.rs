@@ -9,9 +9,10 @@
 //! (libgit2's local transport rewrites `.git/shallow` on fetch; the scratch repository keeps
 //! such surprises away from the clone.)
 //!
-//! Shallow clones are refused up front: libgit2's push walks the parents of the commits the
-//! remote already has and fails on the ones a shallow clone lacks ("git does it gently here,
-//! but we don't like missing objects", libgit2 `revwalk.c`).
+//! Shallow clones (actions/checkout's default): libgit2's push walks the parents of the
+//! commits the remote already has and fails on missing ones ("git does it gently here, but we
+//! don't like missing objects", libgit2 `revwalk.c`). So for a shallow clone the scratch
+//! repository borrows nothing and fetches the base and the branch with their full history.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
@@ -71,21 +72,28 @@ impl Scratch {
             repo,
             dir: dir.clone(),
         };
-        let objects = clone.path().join("objects");
-        let objects = objects.canonicalize().unwrap_or(objects);
-        std::fs::create_dir_all(dir.join("objects/info")).map_err(io)?;
-        std::fs::write(
-            dir.join("objects/info/alternates"),
-            format!("{}\n", objects.display()),
-        )
-        .map_err(io)?;
-        // Reopen so libgit2 reads the alternates.
-        scratch.repo = Repository::open_bare(&dir)
-            .map_err(|e| git_error("open the scratch repository", &e))?;
-        if let Some(head) = clone.head().ok().and_then(|h| h.target()) {
-            let _ = scratch
-                .repo
-                .reference(HAVE_REF, head, true, "gateway-migrate");
+        // A full clone lends its objects (alternates) and its HEAD as a "have", so the
+        // fetch only transfers what is new. A shallow clone lends nothing: libgit2 skips
+        // fetching tips it can already see and its push cannot walk past missing parents, so
+        // the scratch repository fetches the base and the branch with their full history
+        // (what `fetch-depth: 0` would have cost).
+        if !clone.is_shallow() {
+            let objects = clone.path().join("objects");
+            let objects = objects.canonicalize().unwrap_or(objects);
+            std::fs::create_dir_all(dir.join("objects/info")).map_err(io)?;
+            std::fs::write(
+                dir.join("objects/info/alternates"),
+                format!("{}\n", objects.display()),
+            )
+            .map_err(io)?;
+            // Reopen so libgit2 reads the alternates.
+            scratch.repo = Repository::open_bare(&dir)
+                .map_err(|e| git_error("open the scratch repository", &e))?;
+            if let Some(head) = clone.head().ok().and_then(|h| h.target()) {
+                let _ = scratch
+                    .repo
+                    .reference(HAVE_REF, head, true, "gateway-migrate");
+            }
         }
         Ok(scratch)
     }

@@ -236,15 +236,6 @@ fn run(
         }
     }
 
-    if repo.is_shallow() {
-        return Err(PublishError::new(
-            ErrorKind::Usage,
-            "the clone is shallow (actions/checkout fetches one commit by default); libgit2 \
-             cannot push from a shallow clone",
-            "check out the full history: actions/checkout with `fetch-depth: 0`, or run \
-             `git fetch --unshallow` first",
-        ));
-    }
     let url = git::transport_url(&git::remote_url(&repo, &opts.remote)?);
     let (owner, name) = resolve_repository(opts, &url)?;
     let transport = git::Transport {
@@ -294,7 +285,11 @@ fn run(
         ));
     }
     transport.fetch(&scratch.repo, &refspecs)?;
-    let clone_head = repo.head().ok().and_then(|h| h.target());
+    let clone_head = repo
+        .head()
+        .ok()
+        .and_then(|h| h.peel_to_commit().ok())
+        .map(|c| (c.id(), c.tree_id()));
     let sig = git::signature(&repo, opts.author.as_deref())?;
     publish_fetched(
         &scratch.repo,
@@ -320,8 +315,8 @@ struct Target<'a> {
     base: &'a str,
     base_head: git2::Oid,
     branch_tip: Option<git2::Oid>,
-    /// The clone's HEAD commit, readable in the scratch repository through alternates.
-    clone_head: Option<git2::Oid>,
+    /// The clone's HEAD commit and its tree.
+    clone_head: Option<(git2::Oid, git2::Oid)>,
     sig: git2::Signature<'static>,
 }
 
@@ -546,12 +541,11 @@ fn resolve_repository(opts: &PublishOptions, url: &str) -> Result<(String, Strin
 /// revert whatever differs. So HEAD's tree must be the base head's tree.
 fn check_checkout_matches_base(
     repo: &git2::Repository,
-    clone_head: Option<git2::Oid>,
+    clone_head: Option<(git2::Oid, git2::Oid)>,
     base_tree: &git2::Tree<'_>,
     base: &str,
     base_head: git2::Oid,
 ) -> Result<(), PublishError> {
-    let head = clone_head.and_then(|id| repo.find_commit(id).ok());
     let stale = |detail: String| {
         PublishError::new(
             ErrorKind::StaleCheckout,
@@ -566,28 +560,30 @@ fn check_checkout_matches_base(
             ),
         )
     };
-    let Some(head) = head else {
+    let Some((head, head_tree)) = clone_head else {
         return Err(stale("HEAD points at no commit".into()));
     };
-    let head_tree = head
-        .tree()
-        .map_err(|e| git::git_error("read HEAD's tree", &e))?;
-    if head_tree.id() == base_tree.id() {
+    if head_tree == base_tree.id() {
         return Ok(());
     }
-    let diff = repo
-        .diff_tree_to_tree(Some(&head_tree), Some(base_tree), None)
-        .map_err(|e| git::git_error("compare HEAD with the base branch", &e))?;
-    let paths: Vec<String> = diff
-        .deltas()
-        .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    Err(stale(format!(
-        "HEAD {} differs in {}",
-        short(head.id()),
-        list_some(&paths, 5)
-    )))
+    // Name the differing files when the scratch repository can see HEAD's tree.
+    let paths: Vec<String> = repo
+        .find_tree(head_tree)
+        .ok()
+        .and_then(|t| repo.diff_tree_to_tree(Some(&t), Some(base_tree), None).ok())
+        .map(|diff| {
+            diff.deltas()
+                .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let detail = if paths.is_empty() {
+        format!("HEAD {} has a different tree", short(head))
+    } else {
+        format!("HEAD {} differs in {}", short(head), list_some(&paths, 5))
+    };
+    Err(stale(detail))
 }
 
 fn foreign_commits_error(branch: &str, foreign: &[git::ForeignCommit]) -> PublishError {

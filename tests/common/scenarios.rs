@@ -1084,36 +1084,120 @@ pub fn github_unreachable() -> Transcript {
     t
 }
 
-/// Shallow clones (actions/checkout's default) are refused up front with what to do, and
-/// left exactly as they were.
-pub fn shallow_clone_refused() -> Transcript {
+/// Shallow clones (actions/checkout's default), twice: the second time the base moved on and
+/// the tool's old commit sits on a base commit the new clone does not have. The clones stay
+/// as they were.
+pub fn shallow_clones() -> Transcript {
     let mut t = Transcript::default();
     let fx = Fixture::new();
-    fx.human_commit_on_remote("main", "README.md", "# deploy v2\n");
+    fx.human_commit_on_remote("main", "README.md", "# deploy v1\n");
     let gh = FakeGitHub::start();
-    let clone = fx.dir.path().join("ci-run");
-    let status = std::process::Command::new("git")
-        .args(["clone", "-q", "--depth", "1", "--no-local"])
-        .arg(file_url(&fx.remote))
-        .arg(&clone)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let shallow_before = std::fs::read_to_string(clone.join(".git/shallow")).unwrap();
-    let e = run_at(
-        &clone,
+    let shallow = |name: &str| {
+        let dir = fx.dir.path().join(name);
+        let status = std::process::Command::new("git")
+            .args(["clone", "-q", "--depth", "1", "--no-local"])
+            .arg(file_url(&fx.remote))
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let marker = std::fs::read_to_string(dir.join(".git/shallow")).unwrap();
+        (dir, marker)
+    };
+    let still_intact = |dir: &std::path::Path, marker: &str| {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(".git/shallow")).unwrap(),
+            marker,
+            "the clone stays shallow as it was"
+        );
+        let log = std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["log", "--oneline"])
+            .output()
+            .unwrap();
+        assert!(
+            log.status.success(),
+            "{}",
+            String::from_utf8_lossy(&log.stderr)
+        );
+    };
+    let opts = fx.options(&gh.uri());
+    let (first, marker) = shallow("ci-run-1");
+    mount_first_run(&gh, BODY1);
+    let o = run_at(
+        &first,
+        &migration_plan("web.example.com"),
+        BODY1,
+        &opts,
+        &mut t,
+    )
+    .unwrap();
+    gh.verify();
+    t.github(&gh);
+    assert_eq!(o.operation, Operation::Created);
+    still_intact(&first, &marker);
+    gh.reset();
+
+    let new_main = fx.human_commit_on_remote("main", "README.md", "# deploy v2\n");
+    let (second, marker) = shallow("ci-run-2");
+    gh.mount(
+        list_prs()
+            .respond_with(ok_json(
+                200,
+                json!([pr_json(7, TITLE, BODY1, &["gateway-api"])]),
+            ))
+            .expect(1),
+    );
+    gh.mount(
+        any("POST")
+            .respond_with(ResponseTemplate::new(500))
+            .expect(0),
+    );
+    let o = run_at(
+        &second,
+        &migration_plan("web.example.com"),
+        BODY1,
+        &opts,
+        &mut t,
+    )
+    .unwrap();
+    gh.verify();
+    t.github(&gh);
+    assert_eq!(
+        o.operation,
+        Operation::Updated,
+        "rebased onto the new base and pushed"
+    );
+    assert!(o.pushed);
+    let tip = fx.remote_tip(BRANCH).unwrap();
+    assert_eq!(fx.remote_commit(tip).1, vec![new_main]);
+    assert_eq!(
+        fx.remote_file(BRANCH, "README.md").unwrap(),
+        "# deploy v2\n"
+    );
+    still_intact(&second, &marker);
+    t
+}
+
+/// The base moved on since the checkout: the plan would not fit it, so refuse and say how
+/// to catch up.
+pub fn stale_checkout_refused() -> Transcript {
+    let mut t = Transcript::default();
+    let fx = Fixture::new();
+    let gh = FakeGitHub::start();
+    fx.human_commit_on_remote("main", "README.md", "# deploy v2\n");
+    let e = run(
+        &fx,
         &migration_plan("web.example.com"),
         BODY1,
         &fx.options(&gh.uri()),
         &mut t,
     )
     .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Usage, "{e}");
-    assert!(e.to_string().contains("fetch-depth: 0"), "{e}");
-    assert_eq!(
-        std::fs::read_to_string(clone.join(".git/shallow")).unwrap(),
-        shallow_before
-    );
+    assert_eq!(e.kind, ErrorKind::StaleCheckout, "{e}");
+    assert!(e.to_string().contains("README.md"), "{e}");
+    assert!(e.to_string().contains("git fetch origin main"), "{e}");
     assert_eq!(fx.remote_tip(BRANCH), None);
     assert!(gh.requests().is_empty());
     t
@@ -1157,7 +1241,8 @@ pub const ALL: &[(&str, Scenario)] = &[
     ("subdirectory_root", subdirectory_root),
     ("enterprise_base_path", enterprise_base_path),
     ("github_unreachable", github_unreachable),
-    ("shallow_clone_refused", shallow_clone_refused),
+    ("shallow_clones", shallow_clones),
+    ("stale_checkout_refused", stale_checkout_refused),
     ("cli_close_stale_json", cli_close_stale_json),
     ("cli_none_text", cli_none_text),
     ("cli_failures", cli_failures),
