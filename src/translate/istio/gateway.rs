@@ -1,0 +1,138 @@
+//! Istio `Gateway` → Gateway API `Gateway` (from the listener plan), plus the redirect
+//! HTTPRoute for `httpsRedirect` servers.
+
+use super::Ctx;
+use super::listeners::GatewayPlan;
+use crate::gwapi::{
+    self, GatewayAddress, GatewaySpec, Generated, HttpRequestRedirectFilter, HttpRouteFilter,
+    HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
+};
+use crate::model::SourceObject;
+use crate::model::istio::Gateway;
+use crate::note::Note;
+use crate::translate::SourceResult;
+
+/// Istio names the generated Deployment/Service `<gateway>-<class>`, which must fit 63 chars.
+const MAX_GATEWAY_NAME: usize = 57;
+
+pub fn translate(
+    ctx: &Ctx,
+    position: usize,
+    obj: &SourceObject,
+    gateway: &Gateway,
+) -> SourceResult {
+    let mut result = SourceResult::new(position);
+    let Some(plan) = ctx.plan(&obj.namespace, obj.name()) else {
+        return result;
+    };
+    result.notes.extend(plan.notes.iter().cloned());
+    result.grants.extend(plan.grants.iter().cloned());
+    if !gateway.selector.is_empty() {
+        let selector: Vec<String> = gateway
+            .selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let message = if ctx.config.keep_load_balancer {
+            format!(
+                "selector {} is replaced by spec.addresses naming {} (Istio manual deployment keeps the existing load balancer)",
+                selector.join(","),
+                ctx.config.istio_ingress_service
+            )
+        } else {
+            format!(
+                "selector {} is not translated: the Gateway gets its own deployment and load balancer (new address); set keepLoadBalancer to reuse the existing one",
+                selector.join(",")
+            )
+        };
+        result
+            .notes
+            .push(Note::info("istio/gateway-selector", message).at("spec.selector"));
+    }
+    if plan.listeners.is_empty() {
+        result.notes.push(
+            Note::error(
+                "istio/gateway-no-listeners",
+                "no server could be translated; no Gateway generated",
+            )
+            .at("spec.servers"),
+        );
+        return result;
+    }
+    if plan.name.len() > MAX_GATEWAY_NAME && !ctx.config.keep_load_balancer {
+        result.notes.push(Note::warning(
+            "istio/gateway-name-length",
+            format!("Gateway name '{}' is longer than {MAX_GATEWAY_NAME} characters: the deployment Istio creates for it ('<name>-<class>') would exceed 63", plan.name),
+        ));
+    }
+    let addresses = if ctx.config.keep_load_balancer {
+        vec![GatewayAddress {
+            type_: "Hostname".into(),
+            value: ctx.config.istio_ingress_service.clone(),
+        }]
+    } else {
+        Vec::new()
+    };
+    let spec = GatewaySpec {
+        gateway_class_name: ctx.config.gateway_class_name.clone(),
+        addresses,
+        listeners: plan.listeners.iter().map(|l| l.listener.clone()).collect(),
+        tls: None,
+    };
+    result.generated.push(Generated::Gateway(Object::new(
+        gwapi::V1,
+        "Gateway",
+        Metadata::new(plan.name.clone(), obj.namespace.clone()),
+        spec,
+    )));
+    if let Some(route) = redirect_route(plan) {
+        result.notes.push(Note::info(
+            "istio/https-redirect",
+            format!("httpsRedirect becomes HTTPRoute {} (301 to https) bound by sectionName to the plaintext listeners; VirtualService routes are bound to the other listeners so the redirect stays the only route there", route.metadata.name),
+        ));
+        result.generated.push(Generated::HttpRoute(route));
+    }
+    result
+}
+
+fn redirect_route(plan: &GatewayPlan) -> Option<Object<HttpRouteSpec>> {
+    let parent_refs: Vec<ParentReference> = plan
+        .listeners
+        .iter()
+        .filter(|l| l.https_redirect)
+        .map(|l| ParentReference {
+            name: plan.name.clone(),
+            section_name: Some(l.listener.name.clone()),
+            ..Default::default()
+        })
+        .collect();
+    if parent_refs.is_empty() {
+        return None;
+    }
+    let spec = HttpRouteSpec {
+        parent_refs,
+        hostnames: Vec::new(),
+        rules: vec![HttpRouteRule {
+            filters: vec![HttpRouteFilter::request_redirect(
+                HttpRequestRedirectFilter {
+                    scheme: Some("https".into()),
+                    status_code: Some(301),
+                    ..Default::default()
+                },
+            )],
+            ..Default::default()
+        }],
+    };
+    Some(Object::new(
+        gwapi::V1,
+        "HTTPRoute",
+        Metadata::new(
+            super::names::sanitize(
+                &format!("{}-https-redirect", plan.name),
+                super::names::MAX_NAME,
+            ),
+            plan.namespace.clone(),
+        ),
+        spec,
+    ))
+}
