@@ -135,8 +135,18 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         };
         results.push(result);
     }
+    for r in &mut results {
+        dedup_notes(&mut r.notes);
+    }
     make_names_unique(&mut results);
     results
+}
+
+/// Drops repeated identical notes (the same binding problem is found for every route of a
+/// VirtualService), keeping the first.
+fn dedup_notes(notes: &mut Vec<Note>) {
+    let mut seen = BTreeSet::new();
+    notes.retain(|n| seen.insert(n.clone()));
 }
 
 /// Generated objects of one kind must have distinct names per namespace: later ones get `-2`,

@@ -25,7 +25,10 @@ pub fn flatten(
         let ns = d.namespace.clone().unwrap_or_else(|| obj.namespace.clone());
         let name = d.name.clone().unwrap_or_default();
         let Some((_, delegate)) = ctx.index.virtual_service(&ns, &name) else {
-            notes.push(Note::error("istio/delegate-not-found", format!("delegate VirtualService {ns}/{name} is not in the repository; its rules cannot be inlined (Gateway API has no delegation)")).at(format!("{path}.delegate")));
+            notes.push(Note::error("istio/delegate-not-found", format!("delegate VirtualService {ns}/{name} is not in the repository; its rules cannot be inlined (Gateway API has no delegation), the entry is translated without it")).at(format!("{path}.delegate")));
+            let mut own = http.clone();
+            own.delegate = None;
+            out.push((path, own));
             continue;
         };
         notes.push(Note::info("istio/delegate-flattened", format!("delegate {ns}/{name} inlined: its {} rules replace this entry, with the root's match conditions added (Gateway API has no route delegation)", delegate.http.len())).at(format!("{path}.delegate")));

@@ -194,6 +194,13 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
         .map(|sm| methods(sm, &format!("{path}.method"), notes))
         .unwrap_or_default();
     let empty = out == HttpRouteMatch::default();
+    if empty && methods.is_empty() && key == RouteKey::default() && has_conditions(m) {
+        notes.push(
+            Note::error("istio/match-dropped", "no condition of this match can be expressed in Gateway API; the match is dropped rather than widened to match every request")
+                .at(path.to_string()),
+        );
+        return Vec::new();
+    }
     let matched = if empty { None } else { Some(out) };
     if methods.is_empty() {
         return vec![TranslatedMatch { matched, key }];
@@ -209,6 +216,21 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
             }
         })
         .collect()
+}
+
+/// Whether the Istio match restricts requests at all.
+fn has_conditions(m: &HttpMatchRequest) -> bool {
+    m.uri.is_some()
+        || m.scheme.is_some()
+        || m.method.is_some()
+        || m.authority.is_some()
+        || !m.headers.is_empty()
+        || m.port.is_some()
+        || !m.source_labels.is_empty()
+        || !m.query_params.is_empty()
+        || !m.without_headers.is_empty()
+        || m.source_namespace.is_some()
+        || !m.gateways.is_empty()
 }
 
 fn uri_match(

@@ -50,6 +50,16 @@ pub fn translate(
             .flat_map(|(i, m)| matches::translate(m, &format!("{path}.match[{i}]"), notes))
             .collect()
     };
+    if translated.is_empty() {
+        notes.push(
+            Note::error(
+                "istio/rule-dropped",
+                "none of the matches of this entry can be expressed; the entry is dropped",
+            )
+            .at(path.to_string()),
+        );
+        return Vec::new();
+    }
 
     let mut filters: Vec<HttpRouteFilter> = Vec::new();
     if let Some(h) = &http.headers {
@@ -74,6 +84,9 @@ pub fn translate(
             path_mode = PathMode::Uri(prefix);
         }
         redirect_filter = Some(red.filter);
+        if http.direct_response.is_some() {
+            notes.push(Note::warning("istio/direct-response", "directResponse next to redirect: Istio allows only one of them; the redirect is kept").at(format!("{path}.directResponse")));
+        }
         if !http.route.is_empty() {
             notes.push(Note::warning("istio/redirect-with-route", "redirect together with route: Gateway API forbids backendRefs next to a RequestRedirect; the destinations were dropped (Istio also only redirects)").at(format!("{path}.route")));
         }
