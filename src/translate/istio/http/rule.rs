@@ -21,6 +21,25 @@ const MAX_MATCHES: usize = 64;
 /// Most backendRefs in one rule.
 const MAX_BACKENDS: usize = 16;
 
+/// Matches that share a rule: the route they go to, the matches, the path modifier.
+type Group = (RouteKey, Vec<Option<HttpRouteMatch>>, Option<HttpPathModifier>);
+
+/// Adds a match to the last compatible group, or starts a new one.
+fn push_shared(
+    groups: &mut Vec<Group>,
+    key: RouteKey,
+    m: Option<HttpRouteMatch>,
+    modifier: Option<HttpPathModifier>,
+) {
+    match groups
+        .iter_mut()
+        .find(|(k, ms, md)| *k == key && *md == modifier && ms.len() < MAX_MATCHES)
+    {
+        Some(g) => g.1.push(m),
+        None => groups.push((key, vec![m], modifier)),
+    }
+}
+
 /// How the path of a group of matches is modified.
 enum PathMode {
     /// Istio `rewrite.uri` / `redirect.prefixRewrite`: prefix or full path by match type.
@@ -147,27 +166,7 @@ pub fn translate(
     let timeouts = (timeouts != HttpRouteTimeouts::default()).then_some(timeouts);
 
     // Group matches: (key, matches, path modifier).
-    let mut groups: Vec<(
-        RouteKey,
-        Vec<Option<HttpRouteMatch>>,
-        Option<HttpPathModifier>,
-    )> = Vec::new();
-    let push_shared = |groups: &mut Vec<(
-        RouteKey,
-        Vec<Option<HttpRouteMatch>>,
-        Option<HttpPathModifier>,
-    )>,
-                       key: RouteKey,
-                       m: Option<HttpRouteMatch>,
-                       modifier: Option<HttpPathModifier>| {
-        match groups
-            .iter_mut()
-            .find(|(k, ms, md)| *k == key && *md == modifier && ms.len() < MAX_MATCHES)
-        {
-            Some(g) => g.1.push(m),
-            None => groups.push((key, vec![m], modifier)),
-        }
-    };
+    let mut groups: Vec<Group> = Vec::new();
     for tm in translated {
         match &path_mode {
             PathMode::Uri(uri) => {
