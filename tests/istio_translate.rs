@@ -103,14 +103,30 @@ fn one_result_per_istio_object_with_patches_skipped_and_delegates_flattened() {
     assert_eq!(route.namespace(), "shop", "kustomization namespace applies");
     let json = route.to_json();
     let rules = json["spec"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), 2, "delegate rule inlined before the default rule");
+    assert_eq!(
+        rules.len(),
+        2,
+        "delegate rule inlined before the default rule"
+    );
     assert_eq!(rules[0]["backendRefs"][0]["name"], "cart");
     assert_eq!(rules[0]["matches"][0]["path"]["value"], "/cart");
 
     let delegate = &results[3];
-    assert!(delegate.generated.is_empty(), "delegate has no route of its own");
-    assert!(delegate.notes.iter().any(|n| n.code == "istio/delegate-flattened" && n.message.contains("shop/root")));
+    assert!(
+        delegate.generated.is_empty(),
+        "delegate has no route of its own"
+    );
+    assert!(
+        delegate
+            .notes
+            .iter()
+            .any(|n| n.code == "istio/delegate-flattened" && n.message.contains("shop/root"))
+    );
 
     let dr = &results[4];
-    assert!(dr.notes.iter().any(|n| n.code == "istio/subset" && n.message.contains("shop/web-v1")));
+    assert!(
+        dr.notes
+            .iter()
+            .any(|n| n.code == "istio/subset" && n.message.contains("shop/web-v1"))
+    );
 }

@@ -4,8 +4,9 @@
 use super::Ctx;
 use super::listeners::GatewayPlan;
 use crate::gwapi::{
-    self, GatewayAddress, GatewaySpec, Generated, HttpRequestRedirectFilter, HttpRouteFilter,
-    HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
+    self, FrontendTls, GatewayAddress, GatewaySpec, GatewayTls, Generated,
+    HttpRequestRedirectFilter, HttpRouteFilter, HttpRouteRule, HttpRouteSpec, Metadata, Object,
+    ParentReference, TlsConfig, TlsPortConfig,
 };
 use crate::model::SourceObject;
 use crate::model::istio::Gateway;
@@ -77,7 +78,22 @@ pub fn translate(
         gateway_class_name: ctx.config.gateway_class_name.clone(),
         addresses,
         listeners: plan.listeners.iter().map(|l| l.listener.clone()).collect(),
-        tls: None,
+        tls: (!plan.frontend.is_empty()).then(|| GatewayTls {
+            frontend: Some(FrontendTls {
+                // Required by the CRD; empty = no validation on other ports.
+                default: Some(TlsConfig::default()),
+                per_port: plan
+                    .frontend
+                    .iter()
+                    .map(|(port, validation)| TlsPortConfig {
+                        port: *port,
+                        tls: TlsConfig {
+                            validation: Some(validation.clone()),
+                        },
+                    })
+                    .collect(),
+            }),
+        }),
     };
     result.generated.push(Generated::Gateway(Object::new(
         gwapi::V1,

@@ -10,8 +10,8 @@ use super::names;
 use super::unknown;
 use crate::config::{Config, Target};
 use crate::gwapi::{
-    AllowedRoutes, LabelSelector, LabelSelectorRequirement, Listener, ListenerTls, RouteNamespaces,
-    SecretObjectReference,
+    AllowedRoutes, FrontendValidation, LabelSelector, LabelSelectorRequirement, Listener,
+    ListenerTls, ObjectReference, RouteNamespaces, SecretObjectReference,
 };
 use crate::model::SourceObject;
 use crate::model::istio::{Gateway, Server, ServerTls};
@@ -67,6 +67,11 @@ pub struct GatewayPlan {
     pub listeners: Vec<PlannedListener>,
     pub notes: Vec<Note>,
     pub grants: Vec<GrantRequest>,
+    /// Client-certificate validation per port (`spec.tls.frontend.perPort`), for targets
+    /// without Istio's per-listener option.
+    pub frontend: BTreeMap<u32, FrontendValidation>,
+    /// Ports with a SIMPLE (no client certificate) server.
+    pub simple_ports: BTreeSet<u32>,
 }
 
 /// Plans the listeners of one Istio Gateway.
@@ -84,6 +89,21 @@ pub fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> GatewayPl
     }
     for pl in &mut plan.listeners {
         pl.listener.allowed_routes = Some(allowed_routes(pl, &obj.namespace));
+    }
+    let shared: Vec<u32> = plan
+        .frontend
+        .keys()
+        .filter(|p| plan.simple_ports.contains(p))
+        .copied()
+        .collect();
+    for port in shared {
+        plan.notes.push(
+            Note::warning(
+                "istio/frontend-validation-per-port",
+                format!("port {port} has SIMPLE and MUTUAL servers: Gateway API validates client certificates per port, so the SIMPLE hosts on port {port} now require client certificates too (split the port or the Gateway)"),
+            )
+            .at("spec.servers"),
+        );
     }
     if plan.listeners.len() > MAX_LISTENERS {
         plan.notes.push(
@@ -365,6 +385,11 @@ fn server_shape(
             }
             Some(tls) => Some(listener_tls(
                 si,
+                server
+                    .port
+                    .as_ref()
+                    .and_then(|p| p.number)
+                    .unwrap_or_default(),
                 tls,
                 mode.as_deref().unwrap_or("PASSTHROUGH"),
                 config,
@@ -395,6 +420,7 @@ fn server_shape(
 
 fn listener_tls(
     si: usize,
+    port: u32,
     tls: &ServerTls,
     mode: &str,
     config: &Config,
@@ -429,7 +455,14 @@ fn listener_tls(
             }
             false
         }
-        "SIMPLE" => true,
+        "SIMPLE" => {
+            plan.simple_ports.insert(port);
+            true
+        }
+        "MUTUAL" | "OPTIONAL_MUTUAL" if !istio => {
+            frontend_validation(port, mode, tls, &path, plan);
+            true
+        }
         "MUTUAL" | "OPTIONAL_MUTUAL" | "ISTIO_MUTUAL" => {
             if istio {
                 out.options
@@ -548,7 +581,8 @@ fn listener_tls(
             );
         }
     }
-    if let Some(ca) = &tls.ca_cert_credential_name {
+    let ca_used = !istio && matches!(mode, "MUTUAL" | "OPTIONAL_MUTUAL");
+    if let Some(ca) = tls.ca_cert_credential_name.as_ref().filter(|_| !ca_used) {
         plan.notes.push(
             Note::warning(
                 "istio/ca-cert-credential-name",
@@ -626,6 +660,65 @@ fn listener_tls(
         );
     }
     Some(out)
+}
+
+/// MUTUAL / OPTIONAL_MUTUAL for targets without Istio's listener option: Gateway
+/// `spec.tls.frontend.perPort` (standard since v1.5) with the CA as a ConfigMap.
+fn frontend_validation(port: u32, mode: &str, tls: &ServerTls, path: &str, plan: &mut GatewayPlan) {
+    let ca = tls.ca_cert_credential_name.clone().or_else(|| {
+        tls.credential_name
+            .as_ref()
+            .or(tls.credential_names.first())
+            .map(|c| format!("{c}-cacert"))
+    });
+    let Some(ca) = ca else {
+        plan.notes.push(
+            Note::error(
+                "istio/client-certificate-mode",
+                format!("{mode} without credentialName or caCertCredentialName: no CA to validate client certificates with; not translated"),
+            )
+            .at(format!("{path}.mode")),
+        );
+        return;
+    };
+    let validation = FrontendValidation {
+        ca_certificate_refs: vec![ObjectReference {
+            group: String::new(),
+            kind: "ConfigMap".into(),
+            name: ca.clone(),
+            namespace: None,
+        }],
+        mode: (mode == "OPTIONAL_MUTUAL").then(|| "AllowInsecureFallback".to_string()),
+    };
+    if mode == "OPTIONAL_MUTUAL" {
+        plan.notes.push(
+            Note::warning(
+                "istio/frontend-validation",
+                "OPTIONAL_MUTUAL becomes frontend validation mode AllowInsecureFallback, which also accepts invalid client certificates (Istio rejects them)",
+            )
+            .at(format!("{path}.mode")),
+        );
+    }
+    match plan.frontend.get(&port) {
+        Some(existing) if *existing != validation => plan.notes.push(
+            Note::warning(
+                "istio/frontend-validation-per-port",
+                format!("another server on port {port} validates client certificates differently; Gateway API has one validation per port, the first is kept"),
+            )
+            .at(format!("{path}.mode")),
+        ),
+        Some(_) => {}
+        None => {
+            plan.notes.push(
+                Note::info(
+                    "istio/frontend-validation",
+                    format!("{mode} becomes Gateway spec.tls.frontend.perPort[{port}]: client certificates are validated against ConfigMap {}/{ca} (key ca.crt), which must be created from the CA Istio reads", plan.namespace),
+                )
+                .at(format!("{path}.mode")),
+            );
+            plan.frontend.insert(port, validation);
+        }
+    }
 }
 
 /// `allowedRoutes` from the namespace parts of the hosts: `*` admits all namespaces, `.` the

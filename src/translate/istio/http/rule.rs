@@ -22,7 +22,11 @@ const MAX_MATCHES: usize = 64;
 const MAX_BACKENDS: usize = 16;
 
 /// Matches that share a rule: the route they go to, the matches, the path modifier.
-type Group = (RouteKey, Vec<Option<HttpRouteMatch>>, Option<HttpPathModifier>);
+type Group = (
+    RouteKey,
+    Vec<Option<HttpRouteMatch>>,
+    Option<HttpPathModifier>,
+);
 
 /// Adds a match to the last compatible group, or starts a new one.
 fn push_shared(
