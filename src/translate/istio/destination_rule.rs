@@ -101,7 +101,7 @@ pub fn translate(
     }
     for (i, pl) in tp.port_level_settings.iter().enumerate() {
         let field = format!("spec.trafficPolicy.portLevelSettings[{i}]");
-        unknown::report(&pl.extra, &field, notes);
+        extra_policy_notes(&pl.extra, &field, ctx, notes);
         let Some(tls) = &pl.tls else { continue };
         let number = pl.port.as_ref().and_then(|p| p.number);
         let section = number.and_then(|n| {
@@ -271,7 +271,17 @@ fn policy(
 }
 
 fn other_policy_notes(tp: &TrafficPolicy, path: &str, ctx: &Ctx, notes: &mut Vec<Note>) {
-    for key in tp.extra.keys() {
+    extra_policy_notes(&tp.extra, path, ctx, notes);
+}
+
+/// Traffic-policy fields other than tls (also at port level).
+fn extra_policy_notes(
+    extra: &crate::model::istio::Extra,
+    path: &str,
+    ctx: &Ctx,
+    notes: &mut Vec<Note>,
+) {
+    for key in extra.keys() {
         let known = matches!(
             key.as_str(),
             "loadBalancer"

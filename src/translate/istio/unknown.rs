@@ -6,7 +6,12 @@ use crate::note::Note;
 
 /// One `istio/unknown-field` warning per field in `extra`, at `path.<field>`.
 pub fn report(extra: &Extra, path: &str, notes: &mut Vec<Note>) {
-    for key in extra.keys() {
+    report_except(extra, path, &[], notes);
+}
+
+/// Like [`report`], for objects whose `extra` may hold fields the caller handles itself.
+pub fn report_except(extra: &Extra, path: &str, handled: &[&str], notes: &mut Vec<Note>) {
+    for key in extra.keys().filter(|k| !handled.contains(&k.as_str())) {
         notes.push(
             Note::warning(
                 "istio/unknown-field",

@@ -25,7 +25,7 @@ pub fn filters(
                 p.value
             }
             (None, Some(p)) => Some(f64::from(p)),
-            (None, None) => None,
+            (None, None) => http.extra.get("mirror_percent").and_then(|v| v.as_f64()),
         };
         out.extend(one(
             ctx,

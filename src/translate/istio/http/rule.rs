@@ -60,7 +60,8 @@ pub fn translate(
     notes: &mut Vec<Note>,
     grants: &mut Vec<GrantRequest>,
 ) -> Vec<KeyedRule> {
-    unknown::report(&http.extra, path, notes);
+    // `mirror_percent` is the proto name of the deprecated field; the Istio CRD accepts it.
+    unknown::report_except(&http.extra, path, &["mirror_percent"], notes);
     let translated: Vec<TranslatedMatch> = if http.matches.is_empty() {
         vec![TranslatedMatch {
             matched: None,
