@@ -48,6 +48,17 @@ pub fn hostname_problem(host: &str) -> Option<&'static str> {
     }
 }
 
+/// A VirtualService host as Istio matches it: a short name (no dot) is expanded to
+/// `<name>.<namespace>.svc.<cluster domain>`; everything else is lowercased.
+pub fn expand_short(host: &str, namespace: &str, cluster_domain: &str) -> String {
+    let host = host.to_ascii_lowercase();
+    if host != "*" && !host.contains('.') && host.parse::<IpAddr>().is_err() {
+        format!("{host}.{namespace}.svc.{cluster_domain}")
+    } else {
+        host
+    }
+}
+
 /// A destination host resolved to a Kubernetes Service.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostKind {

@@ -156,6 +156,18 @@ fn plan_server(
         );
         return;
     };
+    // Reported once per Gateway: nearly every server names its port.
+    if (server.name.is_some() || port.name.is_some())
+        && !plan.notes.iter().any(|n| n.code == "istio/server-name")
+    {
+        plan.notes.push(
+            Note::info(
+                "istio/server-name",
+                "server and port names are not used: listener names follow the '<protocol>-protocol-<namespace>-ns-<host>' scheme (unique per Gateway)",
+            )
+            .at("spec.servers"),
+        );
+    }
     if port.target_port.is_some() {
         plan.notes.push(
             Note::warning(

@@ -55,7 +55,10 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
         let hosts: Vec<String> = if vs.hosts.is_empty() {
             vec!["*".into()]
         } else {
-            vs.hosts.clone()
+            vs.hosts
+                .iter()
+                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+                .collect()
         };
         let parents = parent_refs::gateway_parent_refs(
             ctx,

@@ -42,7 +42,11 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             );
         }
         if sni.is_empty() {
-            sni = vs.hosts.iter().map(|h| h.to_ascii_lowercase()).collect();
+            sni = vs
+                .hosts
+                .iter()
+                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+                .collect();
         }
         let mut hostnames = Vec::new();
         for h in &sni {

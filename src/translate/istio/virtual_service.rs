@@ -1,6 +1,6 @@
 //! VirtualService → HTTPRoutes, TLSRoutes and TCPRoutes.
 
-use super::{Ctx, hosts, http, tcp_route, tls_route, unknown};
+use super::{Ctx, hosts, http, parent_refs, tcp_route, tls_route, unknown};
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
 use crate::note::Note;
@@ -28,8 +28,19 @@ pub fn translate(
     // Hostnames of gateway-bound routes.
     let mut hostnames = Vec::new();
     let mut wildcard = false;
-    for (i, h) in vs.hosts.iter().enumerate() {
-        let h = h.to_ascii_lowercase();
+    for (i, raw) in vs.hosts.iter().enumerate() {
+        let h = hosts::expand_short(raw, &obj.namespace, &ctx.config.cluster_domain);
+        if !raw.contains('.') && raw != "*" && !parent_refs::gateway_keys(obj, vs).is_empty() {
+            result.notes.push(
+                Note::info(
+                    "istio/short-host",
+                    format!(
+                        "short host '{raw}' is matched by Istio as '{h}'; written as that hostname"
+                    ),
+                )
+                .at(format!("spec.hosts[{i}]")),
+            );
+        }
         if h == "*" {
             wildcard = true;
             continue;

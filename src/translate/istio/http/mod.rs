@@ -125,7 +125,11 @@ pub fn translate(
         };
         let route_hosts: Vec<String> = match &key.authority {
             Some(a) => vec![a.clone()],
-            None => vs.hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
+            None => vs
+                .hosts
+                .iter()
+                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+                .collect(),
         };
         let mut parents = Vec::new();
         if has_gateways {
