@@ -1,11 +1,12 @@
 //! Acceptance 3: every Istio object of the Istio corpora is translated without panic, gets a
 //! result, and every generated object validates against the Gateway API CRD schema of its
-//! channel.
+//! channel and breaks none of the CEL rules written out in `common/cel_rules.rs`.
 
 mod common;
 
 use std::path::Path;
 
+use common::cel_rules;
 use common::crd_schema::CrdSchemas;
 use gateway_migrate::config::{Channel, Config, TcpRouteVersion};
 use gateway_migrate::model::SourceBody;
@@ -66,7 +67,8 @@ fn check_dir(dir: &str) -> (usize, usize) {
             let src = &scan.index.objects[r.object];
             for g in &r.generated {
                 generated += 1;
-                let errors = schemas.errors(&g.to_json());
+                let mut errors = schemas.errors(&g.to_json());
+                errors.extend(cel_rules::violations(&g.to_json()));
                 if !errors.is_empty() {
                     failures.push(format!(
                         "[{channel}] {} ({}/{}) → {} {}/{}: {}",
@@ -118,6 +120,33 @@ fn peer_fixtures_translate_to_valid_objects() {
     assert!(generated > 10, "{generated}");
     let (objects, _) = check_dir("ingress2gateway-history/234cb14");
     assert_eq!(objects, 1);
+}
+
+#[test]
+fn cel_helper_rejects_invalid_objects() {
+    let route = serde_json::json!({
+        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"},
+        "spec": {"rules": [{
+            "matches": [{"headers": [{"name": "a", "value": "b"}]}],
+            "filters": [{"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/x"}}}],
+            "backendRefs": [{"name": "s"}]
+        }]}
+    });
+    let v = cel_rules::violations(&route);
+    assert!(
+        v.iter().any(|m| m.contains("exactly one PathPrefix")),
+        "{v:?}"
+    );
+    assert!(v.iter().any(|m| m.contains("Must have port")), "{v:?}");
+    let gateway = serde_json::json!({
+        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "g"},
+        "spec": {"gatewayClassName": "istio", "listeners": [
+            {"name": "a", "port": 443, "protocol": "HTTPS", "tls": {"mode": "Passthrough"}},
+            {"name": "a", "port": 1, "protocol": "TCP", "hostname": "x.com"}
+        ]}
+    });
+    let v = cel_rules::violations(&gateway);
+    assert_eq!(v.len(), 3, "{v:?}");
 }
 
 #[test]
@@ -200,7 +229,8 @@ fn fixture_outputs_validate_against_their_channel() {
         for r in pipeline::translate(&scan, &config) {
             for g in &r.generated {
                 checked += 1;
-                let errors = schemas.errors(&g.to_json());
+                let mut errors = schemas.errors(&g.to_json());
+                errors.extend(cel_rules::violations(&g.to_json()));
                 if !errors.is_empty() {
                     failures.push(format!(
                         "{}: {} {}: {}",

@@ -1,1 +1,2 @@
+pub mod cel_rules;
 pub mod crd_schema;
