@@ -63,7 +63,8 @@ fn fits(kind: RouteKind, l: &PlannedListener) -> bool {
             _ => false,
         },
         RouteKind::Tls => l.protocol() == "TLS",
-        RouteKind::Tcp => l.protocol() == "TCP",
+        // Istio (and Envoy Gateway) still accept TCPRoutes on TLS listeners that terminate.
+        RouteKind::Tcp => l.protocol() == "TCP" || (l.protocol() == "TLS" && !l.is_passthrough()),
     }
 }
 
@@ -129,6 +130,15 @@ pub fn gateway_parent_refs(
                 .at(&field),
             );
             continue;
+        }
+        if kind == RouteKind::Tcp && matching.iter().any(|l| l.protocol() == "TLS") {
+            notes.push(
+                Note::warning(
+                    "istio/tcp-route-on-tls-listener",
+                    format!("a TCPRoute binds to a TLS listener that terminates (Istio TLS server in SIMPLE/MUTUAL mode): Istio and Envoy Gateway accept this, but Gateway API v1.5 removed TCPRoute from TLS listeners (Gateway {gw_ns}/{gw_name})"),
+                )
+                .at(&field),
+            );
         }
         if matching.len() == plan.listeners.len() {
             refs.push(ParentReference {
