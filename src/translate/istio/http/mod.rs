@@ -20,7 +20,9 @@ mod timeout;
 use super::Ctx;
 use super::destination::From;
 use super::parent_refs::{self, Restriction, RouteKind};
-use crate::gwapi::{self, Generated, HttpRouteRule, HttpRouteSpec, Metadata, Object};
+use crate::gwapi::{
+    self, Generated, HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
+};
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
 use crate::note::Note;
@@ -75,7 +77,6 @@ pub fn translate(
         );
         per_entry.push((path.clone(), rules));
     }
-    // Precedence: compare entries within each route (same key).
     let mut keys: Vec<RouteKey> = Vec::new();
     for (_, rules) in &per_entry {
         for r in rules {
@@ -84,45 +85,11 @@ pub fn translate(
             }
         }
     }
-    for key in &keys {
-        let prec: Vec<precedence::Entry> = per_entry
-            .iter()
-            .filter_map(|(path, rules)| {
-                let matches: Vec<_> = rules
-                    .iter()
-                    .filter(|r| &r.key == key)
-                    .flat_map(|r| {
-                        if r.rule.matches.is_empty() {
-                            vec![None]
-                        } else {
-                            r.rule.matches.iter().map(Some).collect()
-                        }
-                    })
-                    .collect();
-                (!matches.is_empty()).then_some(precedence::Entry { path, matches })
-            })
-            .collect();
-        precedence::check(&prec, &mut result.notes);
-    }
-
     let mesh = parent_refs::binds_mesh(vs);
     let has_gateways = !parent_refs::gateway_keys(obj, vs).is_empty();
-    let base = names::sanitize(obj.name(), names::MAX_NAME);
-    let mut binding_notes_done = false;
+    // Parents per route; identical binding notes of several routes are merged later.
+    let mut bindings: Vec<(RouteKey, Vec<ParentReference>, bool)> = Vec::new();
     for key in &keys {
-        let rules: Vec<HttpRouteRule> = per_entry
-            .iter()
-            .flat_map(|(_, rules)| rules.iter())
-            .filter(|r| &r.key == key)
-            .map(|r| r.rule.clone())
-            .collect();
-        let mut scratch = Vec::new();
-        // Binding notes are the same for every route of the VS; keep the first set only.
-        let notes = if binding_notes_done {
-            &mut scratch
-        } else {
-            &mut result.notes
-        };
         let route_hosts: Vec<String> = match &key.authority {
             Some(a) => vec![a.clone()],
             None => vs
@@ -140,16 +107,60 @@ pub fn translate(
                 RouteKind::Http,
                 &route_hosts,
                 &key.restriction,
-                notes,
+                &mut result.notes,
             ));
         }
         let mut mesh_only = false;
         if mesh {
-            let refs = parent_refs::mesh_parent_refs(ctx, obj, vs, key.restriction.port, notes);
+            let refs = parent_refs::mesh_parent_refs(
+                ctx,
+                obj,
+                vs,
+                key.restriction.port,
+                &mut result.notes,
+            );
             mesh_only = parents.is_empty();
             parents.extend(refs);
         }
-        binding_notes_done = true;
+        bindings.push((key.clone(), parents, mesh_only));
+    }
+
+    // Precedence: every pair of entries whose routes can serve the same request.
+    let mut prec: Vec<precedence::Entry> = Vec::new();
+    for (path, rules) in &per_entry {
+        for (key, parents, _) in &bindings {
+            let matches: Vec<_> = rules
+                .iter()
+                .filter(|r| &r.key == key)
+                .flat_map(|r| {
+                    if r.rule.matches.is_empty() {
+                        vec![None]
+                    } else {
+                        r.rule.matches.iter().map(Some).collect()
+                    }
+                })
+                .collect();
+            if !matches.is_empty() {
+                prec.push(precedence::Entry {
+                    path,
+                    key,
+                    parents,
+                    matches,
+                });
+            }
+        }
+    }
+    precedence::check(&prec, &mut result.notes);
+
+    let base = names::sanitize(obj.name(), names::MAX_NAME);
+    for (key, parents, mesh_only) in bindings {
+        let key = &key;
+        let rules: Vec<HttpRouteRule> = per_entry
+            .iter()
+            .flat_map(|(_, rules)| rules.iter())
+            .filter(|r| &r.key == key)
+            .map(|r| r.rule.clone())
+            .collect();
         if parents.is_empty() {
             result.notes.push(Note::error("istio/route-unbound", "no Gateway listener or Service this VirtualService's HTTP rules can attach to; no HTTPRoute generated").at("spec.gateways"));
             continue;

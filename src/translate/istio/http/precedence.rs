@@ -4,13 +4,42 @@
 
 use regex::Regex;
 
-use crate::gwapi::{HttpHeaderMatch, HttpRouteMatch};
+use super::RouteKey;
+use crate::gwapi::{HttpHeaderMatch, HttpRouteMatch, ParentReference};
 use crate::note::Note;
 
 /// The matches of one Istio entry (`None` = matches everything), with its field path.
 pub struct Entry<'a> {
     pub path: &'a str,
+    /// The route the matches went to: entries in routes that can never serve the same
+    /// request (different authority, port or scheme) are not compared.
+    pub key: &'a RouteKey,
+    /// The parents of that route.
+    pub parents: &'a [ParentReference],
     pub matches: Vec<Option<&'a HttpRouteMatch>>,
+}
+
+/// Whether two routes can receive the same request: a common listener (same parent, and
+/// the same section or port unless one of them binds the whole parent) and compatible
+/// authorities.
+fn routes_overlap(a: &Entry, b: &Entry) -> bool {
+    if a.key.authority.is_some() && b.key.authority.is_some() && a.key.authority != b.key.authority
+    {
+        return false;
+    }
+    fn loose<T: PartialEq>(x: &Option<T>, y: &Option<T>) -> bool {
+        x.is_none() || y.is_none() || x == y
+    }
+    a.parents.iter().any(|p| {
+        b.parents.iter().any(|q| {
+            p.group == q.group
+                && p.kind == q.kind
+                && p.name == q.name
+                && p.namespace == q.namespace
+                && loose(&p.section_name, &q.section_name)
+                && loose(&p.port, &q.port)
+        })
+    })
 }
 
 /// Gateway API rank of a match: larger wins.
@@ -116,10 +145,19 @@ fn describe(m: Option<&HttpRouteMatch>) -> String {
 pub fn check(entries: &[Entry], notes: &mut Vec<Note>) {
     for (i, a) in entries.iter().enumerate() {
         for b in &entries[i + 1..] {
+            if a.path == b.path || !routes_overlap(a, b) {
+                continue;
+            }
+            // A route with an authority hostname beats the VirtualService's other hosts
+            // before matches are compared (Gateway API hostname precedence).
+            let by_hostname = a.key.authority.is_some() != b.key.authority.is_some();
+            if by_hostname && a.key.authority.is_some() {
+                continue;
+            }
             let hit = a.matches.iter().find_map(|ma| {
                 b.matches
                     .iter()
-                    .find(|mb| overlap(*ma, **mb) && rank(**mb) > rank(*ma))
+                    .find(|mb| overlap(*ma, **mb) && (by_hostname || rank(**mb) > rank(*ma)))
                     .map(|mb| (*ma, *mb))
             });
             if let Some((ma, mb)) = hit {
