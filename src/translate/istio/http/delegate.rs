@@ -46,10 +46,32 @@ pub fn flatten(
             }
             let mut merged = dh.clone();
             merged.matches = merge(&http.matches, &dh.matches);
+            qualify_short_hosts(&mut merged, &ns, &ctx.config.cluster_domain);
             out.push((dpath, merged));
         }
     }
     out
+}
+
+/// Short destination hosts of a delegate resolve in the delegate's namespace (Istio's rule):
+/// once inlined into the root they must be written in full.
+fn qualify_short_hosts(http: &mut HttpRoute, namespace: &str, cluster_domain: &str) {
+    let qualify = |d: &mut Option<crate::model::istio::Destination>| {
+        if let Some(dest) = d
+            && let Some(host) = &dest.host
+            && !host.contains('.')
+            && host != "*"
+        {
+            dest.host = Some(format!("{host}.{namespace}.svc.{cluster_domain}"));
+        }
+    };
+    for r in &mut http.route {
+        qualify(&mut r.destination);
+    }
+    qualify(&mut http.mirror);
+    for m in &mut http.mirrors {
+        qualify(&mut m.destination);
+    }
 }
 
 /// Root matches AND delegate matches (cross product).
