@@ -28,16 +28,42 @@ pub struct Restriction {
     pub port: Option<u32>,
     /// Only listeners of this protocol (`match.scheme.exact`: `HTTP` or `HTTPS`).
     pub protocol: Option<String>,
+    /// `match.gateways`: replaces the VirtualService's `gateways` for this match.
+    pub gateways: Vec<String>,
+}
+
+/// The gateways a route binds to: the match's own list, else the VirtualService's.
+fn effective<'a>(vs: &'a VirtualService, r: &'a Restriction) -> &'a [String] {
+    if r.gateways.is_empty() {
+        &vs.gateways
+    } else {
+        &r.gateways
+    }
 }
 
 /// Whether the VS declares the mesh: no `gateways`, or `mesh` among them.
 pub fn binds_mesh(vs: &VirtualService) -> bool {
-    vs.gateways.is_empty() || vs.gateways.iter().any(|g| g == "mesh")
+    binds_mesh_for(vs, &Restriction::default())
+}
+
+/// [`binds_mesh`] for routes whose matches name their own gateways.
+pub fn binds_mesh_for(vs: &VirtualService, r: &Restriction) -> bool {
+    let g = effective(vs, r);
+    g.is_empty() || g.iter().any(|g| g == "mesh")
 }
 
 /// `(namespace, name)` of each Istio Gateway the VS names (not `mesh`).
 pub fn gateway_keys(obj: &SourceObject, vs: &VirtualService) -> Vec<(String, String)> {
-    vs.gateways
+    gateway_keys_for(obj, vs, &Restriction::default())
+}
+
+/// [`gateway_keys`] for routes whose matches name their own gateways.
+pub fn gateway_keys_for(
+    obj: &SourceObject,
+    vs: &VirtualService,
+    r: &Restriction,
+) -> Vec<(String, String)> {
+    effective(vs, r)
         .iter()
         .filter(|g| g.as_str() != "mesh")
         .map(|g| match g.split_once('/') {
@@ -79,8 +105,15 @@ pub fn gateway_parent_refs(
     notes: &mut Vec<Note>,
 ) -> Vec<ParentReference> {
     let mut refs = Vec::new();
-    for (gi, (gw_ns, gw_name)) in gateway_keys(obj, vs).into_iter().enumerate() {
-        let field = format!("spec.gateways[{gi}]");
+    for (gi, (gw_ns, gw_name)) in gateway_keys_for(obj, vs, restriction)
+        .into_iter()
+        .enumerate()
+    {
+        let field = if restriction.gateways.is_empty() {
+            format!("spec.gateways[{gi}]")
+        } else {
+            "match.gateways".to_string()
+        };
         let namespace = (gw_ns != obj.namespace).then(|| gw_ns.clone());
         if !exported_to(vs, &obj.namespace, &gw_ns) {
             notes.push(

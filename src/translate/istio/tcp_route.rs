@@ -45,6 +45,7 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
                 .then(|| ports.iter().next().copied())
                 .flatten(),
             protocol: None,
+            gateways: Vec::new(),
         };
         if ports.len() > 1 {
             result.notes.push(Note::warning("istio/l4-ports", "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));

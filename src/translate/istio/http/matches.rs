@@ -166,9 +166,16 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     }
     if !m.gateways.is_empty() {
         notes.push(
-            Note::warning("istio/match-gateways", "per-match gateways are not translated: the rule applies to every parent of the route")
-                .at(format!("{path}.gateways")),
+            Note::info(
+                "istio/match-gateways",
+                "per-match gateways: the match goes to a route bound to those gateways only",
+            )
+            .at(format!("{path}.gateways")),
         );
+        let mut gateways = m.gateways.clone();
+        gateways.sort();
+        gateways.dedup();
+        key.restriction.gateways = gateways;
     }
     if m.stat_prefix.is_some() {
         notes.push(

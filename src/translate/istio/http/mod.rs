@@ -85,8 +85,6 @@ pub fn translate(
             }
         }
     }
-    let mesh = parent_refs::binds_mesh(vs);
-    let has_gateways = !parent_refs::gateway_keys(obj, vs).is_empty();
     // Parents per route; identical binding notes of several routes are merged later.
     let mut bindings: Vec<(RouteKey, Vec<ParentReference>, bool)> = Vec::new();
     for key in &keys {
@@ -98,6 +96,8 @@ pub fn translate(
                 .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
                 .collect(),
         };
+        let mesh = parent_refs::binds_mesh_for(vs, &key.restriction);
+        let has_gateways = !parent_refs::gateway_keys_for(obj, vs, &key.restriction).is_empty();
         let mut parents = Vec::new();
         if has_gateways {
             parents.extend(parent_refs::gateway_parent_refs(
@@ -183,6 +183,12 @@ pub fn translate(
         }
         if let Some(p) = &key.restriction.protocol {
             stem = format!("{stem}-{}", p.to_ascii_lowercase());
+        }
+        if !key.restriction.gateways.is_empty() {
+            stem = format!(
+                "{stem}-{}",
+                names::sanitize(&key.restriction.gateways.join("-"), 63)
+            );
         }
         let rule_chunks = chunk_rules(rules);
         let host_chunks: Vec<Vec<String>> = if hosts.is_empty() {
