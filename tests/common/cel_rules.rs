@@ -13,7 +13,8 @@ fn arr(v: &Value) -> &[Value] {
 }
 
 fn is_service_ref(r: &Value) -> bool {
-    r["group"].as_str().unwrap_or("") == "" && r["kind"].as_str().unwrap_or("Service") == "Service"
+    r["group"].as_str().unwrap_or("").is_empty()
+        && r["kind"].as_str().unwrap_or("Service") == "Service"
 }
 
 fn nanos(d: &str) -> u128 {

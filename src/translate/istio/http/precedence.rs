@@ -195,13 +195,22 @@ mod tests {
     fn exact_after_prefix_is_reported() {
         let a = path("PathPrefix", "/api");
         let b = path("Exact", "/api/health");
+        let key = RouteKey::default();
+        let parents = [ParentReference {
+            name: "gw".into(),
+            ..Default::default()
+        }];
         let entries = [
             Entry {
                 path: "spec.http[0]",
+                key: &key,
+                parents: &parents,
                 matches: vec![Some(&a)],
             },
             Entry {
                 path: "spec.http[1]",
+                key: &key,
+                parents: &parents,
                 matches: vec![Some(&b)],
             },
         ];
@@ -216,22 +225,69 @@ mod tests {
         let a = path("Exact", "/api/health");
         let b = path("PathPrefix", "/api");
         let c = path("PathPrefix", "/other");
+        let key = RouteKey::default();
+        let parents = [ParentReference {
+            name: "gw".into(),
+            ..Default::default()
+        }];
         let entries = [
             Entry {
                 path: "a",
+                key: &key,
+                parents: &parents,
                 matches: vec![Some(&a)],
             },
             Entry {
                 path: "b",
+                key: &key,
+                parents: &parents,
                 matches: vec![Some(&b)],
             },
             Entry {
                 path: "c",
+                key: &key,
+                parents: &parents,
                 matches: vec![Some(&c)],
             },
             Entry {
                 path: "d",
+                key: &key,
+                parents: &parents,
                 matches: vec![None],
+            },
+        ];
+        let mut notes = Vec::new();
+        check(&entries, &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn routes_on_different_listeners_are_not_compared() {
+        let a = path("PathPrefix", "/api");
+        let b = path("Exact", "/api/health");
+        let (ka, kb) = (RouteKey::default(), RouteKey::default());
+        let pa = [ParentReference {
+            name: "gw".into(),
+            section_name: Some("http".into()),
+            ..Default::default()
+        }];
+        let pb = [ParentReference {
+            name: "gw".into(),
+            section_name: Some("https".into()),
+            ..Default::default()
+        }];
+        let entries = [
+            Entry {
+                path: "spec.http[0]",
+                key: &ka,
+                parents: &pa,
+                matches: vec![Some(&a)],
+            },
+            Entry {
+                path: "spec.http[1]",
+                key: &kb,
+                parents: &pb,
+                matches: vec![Some(&b)],
             },
         ];
         let mut notes = Vec::new();
