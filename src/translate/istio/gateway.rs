@@ -50,6 +50,39 @@ pub fn translate(
             .notes
             .push(Note::info("istio/gateway-selector", message).at("spec.selector"));
     }
+    if !gateway.selector.is_empty() {
+        let sharing: Vec<String> = ctx
+            .index
+            .istio_gateways()
+            .filter(|(o, g)| g.selector == gateway.selector && !std::ptr::eq(*o, obj))
+            .map(|(o, _)| format!("{}/{}", o.namespace, o.name()))
+            .collect();
+        if !sharing.is_empty() {
+            result.notes.push(
+                Note::warning(
+                    "istio/shared-selector",
+                    format!("Istio Gateways {} select the same workload; each becomes its own Gateway API Gateway with its own deployment and address (merge them, or keep the load balancer with keepLoadBalancer)", sharing.join(", ")),
+                )
+                .at("spec.selector"),
+            );
+        }
+    }
+    // The default istio-ingressgateway Service maps 80→8080 and 443→8443; Istio servers often
+    // name the pod port, while a Gateway API listener port is the Service port clients use.
+    if !ctx.config.keep_load_balancer {
+        for l in plan
+            .listeners
+            .iter()
+            .filter(|l| matches!(l.listener.port, 8080 | 8443))
+        {
+            result.notes.push(
+                Note::info(
+                    "istio/listener-port",
+                    format!("listener {} uses port {}: the default Istio ingress Service maps 80→8080 and 443→8443, and a Gateway API listener port is the port of the Service the Gateway gets; use {} if clients connect on that port", l.listener.name, l.listener.port, if l.listener.port == 8080 { 80 } else { 443 }),
+                ),
+            );
+        }
+    }
     if plan.listeners.is_empty() {
         result.notes.push(
             Note::error(
