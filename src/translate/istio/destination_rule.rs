@@ -66,13 +66,8 @@ pub fn translate(
             None => format!("a Service for host {host} subset {sname}"),
         };
         notes.push(Note::warning("istio/subset", format!("subset '{sname}' ({}) has no Gateway API equivalent: create {target} whose selector adds these labels; routes reference it", labels.join(","))).at(field.clone()));
-        if let Some(tp) = &subset.traffic_policy {
+        if subset.traffic_policy.is_some() {
             notes.push(Note::warning("istio/subset-traffic-policy", "subset trafficPolicy is not translated; apply it to the per-version Service (BackendTLSPolicy for tls)").at(format!("{field}.trafficPolicy")));
-            unknown::report(
-                &tp.extra,
-                &format!("{field}.trafficPolicy"),
-                &mut Vec::new(),
-            );
         }
     }
     let Some(tp) = &dr.traffic_policy else {

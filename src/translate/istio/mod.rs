@@ -3,6 +3,17 @@
 //! Spec: the Istio provider spec with its corrections; field table and traps in the mapping
 //! reference. One file per feature; every field either maps or yields a note whose code is
 //! documented in `docs/notes.md` (`## Istio`).
+//!
+//! Shape of the output:
+//! - Istio Gateway → one Gateway (listener per host of each server, `listeners.rs`), plus an
+//!   `<gateway>-https-redirect` HTTPRoute for `httpsRedirect` servers; the listener plan is
+//!   computed once ([`Ctx::plan`]) so VirtualServices can bind by `sectionName`.
+//! - VirtualService → one HTTPRoute per VirtualService whose rules keep Istio's order (`http/`),
+//!   with sibling routes only where matches need another hostname or listener; one TLSRoute /
+//!   TCPRoute per `tls[]` / `tcp[]` entry. Delegates are inlined into their root.
+//! - DestinationRule → BackendTLSPolicy where `tls` maps; everything else is a note.
+//! - Cross-namespace backendRefs and certificateRefs request ReferenceGrants
+//!   ([`crate::translate::GrantRequest`]); route → Gateway attachment uses `allowedRoutes`.
 
 mod destination;
 mod destination_rule;
