@@ -3,6 +3,8 @@
 //! every publish test file shares.
 #![allow(dead_code)]
 
+pub mod cel_rules;
+pub mod crd_schema;
 pub mod http_git;
 pub mod ingress_crd_schema;
 pub mod scenarios;

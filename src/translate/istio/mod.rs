@@ -1,11 +1,202 @@
 //! Istio `Gateway`, `VirtualService` and `DestinationRule` → Gateway API.
-//! Spec: `docs/` and the Istio provider spec; one file per feature.
+//!
+//! Spec: the Istio provider spec with its corrections; field table and traps in the mapping
+//! reference. One file per feature; every field either maps or yields a note whose code is
+//! documented in `docs/notes.md` (`## Istio`).
+//!
+//! Shape of the output:
+//! - Istio Gateway → one Gateway (listener per host of each server, `listeners.rs`), plus an
+//!   `<gateway>-https-redirect` HTTPRoute for `httpsRedirect` servers; the listener plan is
+//!   computed once ([`Ctx::plan`]) so VirtualServices can bind by `sectionName`.
+//! - VirtualService → one HTTPRoute per VirtualService whose rules keep Istio's order (`http/`),
+//!   with sibling routes only where matches need another hostname or listener; one TLSRoute /
+//!   TCPRoute per `tls[]` / `tcp[]` entry. Delegates are inlined into their root.
+//! - DestinationRule → BackendTLSPolicy where `tls` maps; everything else is a note.
+//! - Cross-namespace backendRefs and certificateRefs request ReferenceGrants
+//!   ([`crate::translate::GrantRequest`]); route → Gateway attachment uses `allowedRoutes`.
+
+mod destination;
+mod destination_rule;
+mod duration;
+mod gateway;
+mod hosts;
+mod http;
+mod l4;
+mod listeners;
+mod names;
+mod parent_refs;
+mod tcp_route;
+mod tls_route;
+mod unknown;
+mod virtual_service;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
 use crate::index::Index;
+use crate::model::SourceBody;
+use crate::note::Note;
 use crate::translate::SourceResult;
 
-/// Translates every Istio object of the index.
-pub fn translate(_index: &Index, _config: &Config) -> Vec<SourceResult> {
-    Vec::new()
+pub use listeners::GatewayPlan;
+
+/// What every Istio translator may read: the index, the config and the facts computed once.
+pub struct Ctx<'a> {
+    pub index: &'a Index,
+    pub config: &'a Config,
+    plans: BTreeMap<(String, String), GatewayPlan>,
+    /// delegate `(ns, name)` → the root VirtualService `(ns, name)` that inlines it.
+    delegates: BTreeMap<(String, String), (String, String)>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(index: &'a Index, config: &'a Config) -> Self {
+        let mut plans = BTreeMap::new();
+        for (obj, gw) in index.istio_gateways() {
+            if index.is_patch_file(&obj.source.file) {
+                continue;
+            }
+            plans
+                .entry((obj.namespace.clone(), obj.name().to_string()))
+                .or_insert_with(|| listeners::plan(obj, gw, config));
+        }
+        let mut delegates = BTreeMap::new();
+        for obj in &index.objects {
+            let SourceBody::VirtualService(vs) = &obj.body else {
+                continue;
+            };
+            if index.is_patch_file(&obj.source.file) {
+                continue;
+            }
+            for http in &vs.http {
+                if let Some(d) = &http.delegate {
+                    let ns = d.namespace.clone().unwrap_or_else(|| obj.namespace.clone());
+                    let name = d.name.clone().unwrap_or_default();
+                    delegates
+                        .entry((ns, name))
+                        .or_insert_with(|| (obj.namespace.clone(), obj.name().to_string()));
+                }
+            }
+        }
+        Ctx {
+            index,
+            config,
+            plans,
+            delegates,
+        }
+    }
+
+    /// The listener plan of Istio Gateway `namespace/name`, if the repository defines it.
+    pub fn plan(&self, namespace: &str, name: &str) -> Option<&GatewayPlan> {
+        self.plans.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// The root VirtualService that inlines `namespace/name`, when it is a delegate.
+    pub fn delegate_root(&self, namespace: &str, name: &str) -> Option<&(String, String)> {
+        self.delegates
+            .get(&(namespace.to_string(), name.to_string()))
+    }
+}
+
+/// Translates every Istio object of the index: one result per Istio Gateway, VirtualService
+/// and DestinationRule, in index order.
+pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
+    let ctx = Ctx::new(index, config);
+    let mut results = Vec::new();
+    let mut seen_gateways = BTreeSet::new();
+    for (position, obj) in index.objects.iter().enumerate() {
+        let is_istio = matches!(
+            obj.body,
+            SourceBody::IstioGateway(_)
+                | SourceBody::VirtualService(_)
+                | SourceBody::DestinationRule(_)
+        );
+        if !is_istio {
+            continue;
+        }
+        if index.is_patch_file(&obj.source.file) {
+            let mut r = SourceResult::new(position);
+            r.skipped = Some(
+                "kustomize patch: a partial object, translated through the object it patches"
+                    .into(),
+            );
+            results.push(r);
+            continue;
+        }
+        let result = match &obj.body {
+            SourceBody::IstioGateway(gw) => {
+                if seen_gateways.insert((obj.namespace.clone(), obj.name().to_string())) {
+                    gateway::translate(&ctx, position, obj, gw)
+                } else {
+                    let mut r = SourceResult::new(position);
+                    r.notes.push(Note::error(
+                        "istio/duplicate-object",
+                        format!(
+                            "another Gateway {}/{} was translated first; this one is ignored",
+                            obj.namespace,
+                            obj.name()
+                        ),
+                    ));
+                    r
+                }
+            }
+            SourceBody::VirtualService(vs) => virtual_service::translate(&ctx, position, obj, vs),
+            SourceBody::DestinationRule(dr) => destination_rule::translate(&ctx, position, obj, dr),
+            _ => continue,
+        };
+        results.push(result);
+    }
+    for r in &mut results {
+        dedup_notes(&mut r.notes);
+    }
+    make_names_unique(&mut results);
+    results
+}
+
+/// Drops repeated identical notes (the same binding problem is found for every route of a
+/// VirtualService), keeping the first.
+fn dedup_notes(notes: &mut Vec<Note>) {
+    let mut seen = BTreeSet::new();
+    notes.retain(|n| seen.insert(n.clone()));
+}
+
+/// Generated objects of one kind must have distinct names per namespace: later ones get `-2`,
+/// `-3`, ... (Gateways keep theirs: routes refer to them by name).
+fn make_names_unique(results: &mut [SourceResult]) {
+    let mut taken: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for g in results.iter().flat_map(|r| r.generated.iter()) {
+        if g.kind() == "Gateway" {
+            taken
+                .entry((g.kind().to_string(), g.namespace().to_string()))
+                .or_default()
+                .insert(g.name().to_string());
+        }
+    }
+    for r in results.iter_mut() {
+        for g in r.generated.iter_mut() {
+            if g.kind() == "Gateway" {
+                continue;
+            }
+            let set = taken
+                .entry((g.kind().to_string(), g.namespace().to_string()))
+                .or_default();
+            let name = names::unique(g.name(), set);
+            if name != g.name() {
+                set_name(g, name);
+            }
+        }
+    }
+}
+
+fn set_name(g: &mut crate::gwapi::Generated, name: String) {
+    use crate::gwapi::Generated::*;
+    match g {
+        Gateway(o) => o.metadata.name = name,
+        HttpRoute(o) => o.metadata.name = name,
+        GrpcRoute(o) => o.metadata.name = name,
+        TlsRoute(o) => o.metadata.name = name,
+        TcpRoute(o) => o.metadata.name = name,
+        ReferenceGrant(o) => o.metadata.name = name,
+        BackendTlsPolicy(o) => o.metadata.name = name,
+    }
 }

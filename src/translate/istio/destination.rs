@@ -1,0 +1,194 @@
+//! Istio `Destination` (host, subset, port) → Gateway API backendRef.
+//!
+//! Host resolution follows Istio's short-name rule (see `hosts::classify`); the port comes from
+//! the destination or, when Istio omitted it, from the Service manifest in the repository
+//! (Gateway API requires a port on Service references).
+
+use super::Ctx;
+use super::hosts::{self, HostKind};
+use super::unknown;
+use crate::config::Target;
+use crate::gwapi::BackendRef;
+use crate::model::istio::Destination;
+use crate::model::k8s;
+use crate::note::Note;
+use crate::translate::GrantRequest;
+
+/// Where a resolved backend is used from: the route's kind and namespace.
+pub struct From<'a> {
+    pub kind: &'a str,
+    pub namespace: &'a str,
+}
+
+/// Resolves `dest` to a backendRef, or `None` (with an error note) when it cannot be
+/// referenced validly.
+pub fn backend_ref(
+    ctx: &Ctx,
+    from: &From,
+    dest: &Destination,
+    path: &str,
+    notes: &mut Vec<Note>,
+    grants: &mut Vec<GrantRequest>,
+) -> Option<BackendRef> {
+    unknown::report(&dest.extra, path, notes);
+    if let Some(port) = &dest.port {
+        unknown::report(&port.extra, &format!("{path}.port"), notes);
+    }
+    let Some(host) = dest.host.as_deref().filter(|h| !h.is_empty()) else {
+        notes.push(
+            Note::error(
+                "istio/destination-host-missing",
+                "destination has no host; dropped",
+            )
+            .at(path),
+        );
+        return None;
+    };
+    let port = dest.port.as_ref().and_then(|p| p.number);
+    let service = match hosts::classify(host, from.namespace, &ctx.config.cluster_domain) {
+        HostKind::Service { name, namespace } => Some((name, namespace)),
+        HostKind::Ambiguous { name, namespace } => {
+            if ctx.index.service(&namespace, &name).is_some() {
+                notes.push(
+                    Note::warning(
+                        "istio/ambiguous-host",
+                        format!("host '{host}' is not a short name or a full '<name>.<namespace>.svc.{}' name; Istio matches it literally, but Service {namespace}/{name} exists in the repository, so it is referenced", ctx.config.cluster_domain),
+                    )
+                    .at(format!("{path}.host")),
+                );
+                Some((name, namespace))
+            } else {
+                None
+            }
+        }
+        HostKind::External => None,
+    };
+    let Some((name, namespace)) = service else {
+        return external_ref(ctx, host, port, path, notes);
+    };
+    let port = match port {
+        Some(p) => p,
+        None => match ctx.index.service(&namespace, &name) {
+            Some(svc) => match k8s::single_port(svc) {
+                Some(p) => {
+                    notes.push(
+                        Note::info(
+                            "istio/port-from-service",
+                            format!("destination has no port; port {} taken from Service {namespace}/{name} in the repository", p.port),
+                        )
+                        .at(path),
+                    );
+                    p.port as u32
+                }
+                None => {
+                    notes.push(
+                        Note::error(
+                            "istio/backend-port-unknown",
+                            format!("destination has no port and Service {namespace}/{name} has several ports; Gateway API requires a port: backend dropped, add port.number"),
+                        )
+                        .at(path),
+                    );
+                    return None;
+                }
+            },
+            None => {
+                notes.push(
+                    Note::error(
+                        "istio/backend-port-unknown",
+                        format!("destination has no port and Service {namespace}/{name} is not in the repository; Gateway API requires a port: backend dropped, add port.number"),
+                    )
+                    .at(path),
+                );
+                return None;
+            }
+        },
+    };
+    let name = match &dest.subset {
+        Some(subset) => {
+            let versioned = super::names::sanitize(&format!("{name}-{subset}"), 63);
+            notes.push(
+                Note::warning(
+                    "istio/subset",
+                    format!("subset '{subset}' has no Gateway API equivalent: create Service {namespace}/{versioned} (selector of {name} plus the subset's labels, same ports), as Istio's migration guide recommends; the backendRef points to it"),
+                )
+                .at(format!("{path}.subset")),
+            );
+            versioned
+        }
+        None => name,
+    };
+    if namespace != from.namespace {
+        grants.push(GrantRequest {
+            from_kind: from.kind.into(),
+            from_namespace: from.namespace.into(),
+            to_group: String::new(),
+            to_kind: "Service".into(),
+            to_namespace: namespace.clone(),
+            to_name: name.clone(),
+        });
+    }
+    Some(BackendRef {
+        name,
+        namespace: (namespace != from.namespace).then_some(namespace),
+        port: Some(port),
+        ..Default::default()
+    })
+}
+
+/// A host that is not a Service of the repository's cluster: Istio's `Hostname` backend kind
+/// (ServiceEntry hosts) when the target is Istio, else nothing.
+fn external_ref(
+    ctx: &Ctx,
+    host: &str,
+    port: Option<u32>,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> Option<BackendRef> {
+    if ctx.config.target != Target::Istio {
+        notes.push(
+            Note::error(
+                "istio/external-host",
+                format!("host '{host}' is not a Kubernetes Service (ServiceEntry or external name); the portable Gateway API has no backend for it: dropped"),
+            )
+            .at(format!("{path}.host")),
+        );
+        return None;
+    }
+    let Some(port) = port else {
+        notes.push(
+            Note::error(
+                "istio/backend-port-unknown",
+                format!("host '{host}' is not a Kubernetes Service and the destination has no port; Istio's Hostname backend requires one: dropped"),
+            )
+            .at(path),
+        );
+        return None;
+    };
+    notes.push(
+        Note::info(
+            "istio/external-host",
+            format!("host '{host}' is not a Kubernetes Service of this cluster: referenced with the Istio-only backend kind networking.istio.io/Hostname (it must be a ServiceEntry host)"),
+        )
+        .at(format!("{path}.host")),
+    );
+    Some(BackendRef {
+        group: Some("networking.istio.io".into()),
+        kind: Some("Hostname".into()),
+        name: host.to_ascii_lowercase(),
+        port: Some(port),
+        ..Default::default()
+    })
+}
+
+/// Sets weights: none on a lone destination (Gateway API weight 0 would mean no traffic), the
+/// Istio weight otherwise (an Istio destination without weight keeps the default 1).
+pub fn apply_weights(backends: &mut [(BackendRef, Option<i64>)]) {
+    let lone = backends.len() == 1;
+    for (backend, weight) in backends.iter_mut() {
+        backend.weight = if lone {
+            None
+        } else {
+            weight.map(|w| w.clamp(0, 1_000_000) as u32)
+        };
+    }
+}

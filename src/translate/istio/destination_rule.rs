@@ -1,0 +1,302 @@
+//! DestinationRule → BackendTLSPolicy (`trafficPolicy.tls` SIMPLE/MUTUAL) plus notes for what
+//! has no Gateway API form: subsets (per-version Services), ISTIO_MUTUAL, insecureSkipVerify,
+//! file-mounted certificates, load balancing and connection settings.
+
+use super::hosts::{self, HostKind};
+use super::{Ctx, names, unknown};
+use crate::config::Target;
+use crate::gwapi::{
+    self, BackendTlsPolicySpec, BackendTlsValidation, Generated, LocalObjectReference, Metadata,
+    Object, PolicyTargetReference, SubjectAltName,
+};
+use crate::model::SourceObject;
+use crate::model::istio::{ClientTls, DestinationRule, TrafficPolicy};
+use crate::model::k8s;
+use crate::note::Note;
+use crate::translate::SourceResult;
+
+pub fn translate(
+    ctx: &Ctx,
+    position: usize,
+    obj: &SourceObject,
+    dr: &DestinationRule,
+) -> SourceResult {
+    let mut result = SourceResult::new(position);
+    let notes = &mut result.notes;
+    unknown::report(&dr.extra, "spec", notes);
+    let Some(host) = dr.host.as_deref() else {
+        notes.push(
+            Note::error(
+                "istio/destination-rule-host-missing",
+                "DestinationRule has no host; nothing translated",
+            )
+            .at("spec.host"),
+        );
+        return result;
+    };
+    let service = match hosts::classify(host, &obj.namespace, &ctx.config.cluster_domain) {
+        HostKind::Service { name, namespace } => Some((name, namespace)),
+        HostKind::Ambiguous { name, namespace }
+            if ctx.index.service(&namespace, &name).is_some() =>
+        {
+            Some((name, namespace))
+        }
+        _ => None,
+    };
+    if !dr.export_to.is_empty() {
+        notes.push(Note::info("istio/export-to", "exportTo has no Gateway API equivalent (policies apply where their target Service is)").at("spec.exportTo"));
+    }
+    if dr.workload_selector.is_some() {
+        notes.push(Note::warning("istio/workload-selector", "workloadSelector (client-side scoping) has no Gateway API equivalent; a BackendTLSPolicy applies to every client of the Service").at("spec.workloadSelector"));
+    }
+    for (i, subset) in dr.subsets.iter().enumerate() {
+        let field = format!("spec.subsets[{i}]");
+        unknown::report(&subset.extra, &field, notes);
+        let sname = subset.name.clone().unwrap_or_default();
+        let labels: Vec<String> = subset
+            .labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let target = match &service {
+            Some((name, ns)) => format!(
+                "Service {ns}/{}",
+                names::sanitize(&format!("{name}-{sname}"), 63)
+            ),
+            None => format!("a Service for host {host} subset {sname}"),
+        };
+        notes.push(Note::warning("istio/subset", format!("subset '{sname}' ({}) has no Gateway API equivalent: create {target} whose selector adds these labels; routes reference it", labels.join(","))).at(field.clone()));
+        if subset.traffic_policy.is_some() {
+            notes.push(Note::warning("istio/subset-traffic-policy", "subset trafficPolicy is not translated; apply it to the per-version Service (BackendTLSPolicy for tls)").at(format!("{field}.trafficPolicy")));
+        }
+    }
+    let Some(tp) = &dr.traffic_policy else {
+        return result;
+    };
+    other_policy_notes(tp, "spec.trafficPolicy", ctx, notes);
+    let Some((svc_name, svc_ns)) = service else {
+        if tp.tls.is_some() || tp.port_level_settings.iter().any(|p| p.tls.is_some()) {
+            notes.push(Note::warning("istio/destination-rule-host", format!("host '{host}' is not a Kubernetes Service: BackendTLSPolicy targets Services only; tls not translated")).at("spec.host"));
+        }
+        return result;
+    };
+    if let Some(tls) = &tp.tls
+        && let Some(p) = policy(
+            ctx,
+            obj,
+            &svc_name,
+            &svc_ns,
+            None,
+            tls,
+            "spec.trafficPolicy.tls",
+            notes,
+        )
+    {
+        result.generated.push(p);
+    }
+    for (i, pl) in tp.port_level_settings.iter().enumerate() {
+        let field = format!("spec.trafficPolicy.portLevelSettings[{i}]");
+        extra_policy_notes(&pl.extra, &field, ctx, notes);
+        let Some(tls) = &pl.tls else { continue };
+        let number = pl.port.as_ref().and_then(|p| p.number);
+        let section = number.and_then(|n| {
+            ctx.index
+                .service(&svc_ns, &svc_name)
+                .and_then(|s| k8s::find_port(s, n as i32))
+                .and_then(|p| p.name.clone())
+        });
+        let Some(section) = section else {
+            notes.push(Note::error("istio/port-level-tls", format!("port {} of Service {svc_ns}/{svc_name} has no name in the repository; BackendTLSPolicy targets a port by its name (sectionName): not translated", number.map(|n| n.to_string()).unwrap_or_default())).at(field));
+            continue;
+        };
+        if let Some(p) = policy(
+            ctx,
+            obj,
+            &svc_name,
+            &svc_ns,
+            Some(&section),
+            tls,
+            &format!("{field}.tls"),
+            notes,
+        ) {
+            result.generated.push(p);
+        }
+    }
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn policy(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    svc_name: &str,
+    svc_ns: &str,
+    section: Option<&str>,
+    tls: &ClientTls,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> Option<Generated> {
+    unknown::report(&tls.extra, path, notes);
+    let mode = tls
+        .mode
+        .as_deref()
+        .unwrap_or("DISABLE")
+        .to_ascii_uppercase();
+    match mode.as_str() {
+        "DISABLE" => return None,
+        "ISTIO_MUTUAL" => {
+            let sev = if ctx.config.target == Target::Istio {
+                Note::info
+            } else {
+                Note::warning
+            };
+            notes.push(sev("istio/istio-mutual", "ISTIO_MUTUAL (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent; on Istio mesh mTLS applies to Gateway API traffic automatically, so nothing is generated").at(format!("{path}.mode")));
+            return None;
+        }
+        "SIMPLE" | "MUTUAL" => {}
+        other => {
+            notes.push(
+                Note::error(
+                    "istio/destination-rule-tls-mode",
+                    format!("TLS mode {other} is unknown; not translated"),
+                )
+                .at(format!("{path}.mode")),
+            );
+            return None;
+        }
+    }
+    if tls.insecure_skip_verify == Some(true) {
+        notes.push(Note::error("istio/insecure-skip-verify", "insecureSkipVerify: BackendTLSPolicy always verifies the backend certificate, so no policy is generated; keep the DestinationRule (Istio) or provide the backend's CA").at(format!("{path}.insecureSkipVerify")));
+        return None;
+    }
+    if mode == "MUTUAL" {
+        notes.push(Note::warning("istio/backend-client-certificate", "MUTUAL: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, spec.tls.backend, which Istio does not implement); only server verification is written").at(format!("{path}.mode")));
+    }
+    for (field, set) in [
+        ("clientCertificate", tls.client_certificate.is_some()),
+        ("privateKey", tls.private_key.is_some()),
+        ("caCertificates", tls.ca_certificates.is_some()),
+    ] {
+        if set {
+            notes.push(Note::error("istio/file-mounted-certificate", format!("{field} names a file mounted into the proxy (served by istio-agent over SDS); Gateway API references ConfigMaps/Secrets only: create one from the file")).at(format!("{path}.{field}")));
+        }
+    }
+    if tls.ca_crl.is_some() {
+        notes.push(
+            Note::warning(
+                "istio/ca-crl",
+                "caCrl has no Gateway API equivalent; revocation is not checked",
+            )
+            .at(format!("{path}.caCrl")),
+        );
+    }
+    let mut validation = BackendTlsValidation::default();
+    match &tls.credential_name {
+        Some(cred) => {
+            notes.push(Note::warning("istio/backend-ca-configmap", format!("CA of credentialName '{cred}' must be provided as ConfigMap {svc_ns}/{cred} with key ca.crt (BackendTLSPolicy references ConfigMaps; Istio reads the Secret)")).at(format!("{path}.credentialName")));
+            validation.ca_certificate_refs.push(LocalObjectReference {
+                group: String::new(),
+                kind: "ConfigMap".into(),
+                name: cred.clone(),
+            });
+        }
+        None if tls.ca_certificates.is_some() => {
+            notes.push(Note::error("istio/backend-ca-unknown", "the CA is a mounted file: no BackendTLSPolicy generated until it is provided as a ConfigMap").at(format!("{path}.caCertificates")));
+            return None;
+        }
+        None => validation.well_known_ca_certificates = Some("System".into()),
+    }
+    validation.hostname = match &tls.sni {
+        Some(sni) => sni.to_ascii_lowercase(),
+        None => {
+            let fqdn = format!("{svc_name}.{svc_ns}.svc.{}", ctx.config.cluster_domain);
+            notes.push(Note::warning("istio/backend-tls-sni", format!("sni unset: Istio derives it per request, BackendTLSPolicy needs a fixed hostname; '{fqdn}' written, check it matches the backend certificate")).at(path.to_string()));
+            fqdn
+        }
+    };
+    for san in tls.subject_alt_names.iter().take(5) {
+        validation.subject_alt_names.push(if san.contains("://") {
+            SubjectAltName {
+                type_: "URI".into(),
+                hostname: None,
+                uri: Some(san.clone()),
+            }
+        } else {
+            SubjectAltName {
+                type_: "Hostname".into(),
+                hostname: Some(san.to_ascii_lowercase()),
+                uri: None,
+            }
+        });
+    }
+    if tls.subject_alt_names.len() > 5 {
+        notes.push(
+            Note::error(
+                "istio/backend-tls-san-limit",
+                "more than 5 subjectAltNames; BackendTLSPolicy allows 5, the rest were dropped",
+            )
+            .at(format!("{path}.subjectAltNames")),
+        );
+    }
+    if svc_ns != obj.namespace {
+        notes.push(Note::info("istio/backend-tls-namespace", format!("BackendTLSPolicy written to namespace {svc_ns}, the Service's (policies target local objects only)")));
+    }
+    if ctx.config.target == Target::Istio {
+        notes.push(Note::info("istio/destination-rule-tls-duplicate", "on Istio this DestinationRule's tls keeps applying to Gateway API traffic: remove its tls (or the DestinationRule) once the BackendTLSPolicy is applied, so the two do not conflict").at(path.to_string()));
+    }
+    let name = match section {
+        Some(s) => format!("{}-{s}", obj.name()),
+        None => obj.name().to_string(),
+    };
+    Some(Generated::BackendTlsPolicy(Object::new(
+        gwapi::V1,
+        "BackendTLSPolicy",
+        Metadata::new(names::sanitize(&name, names::MAX_NAME), svc_ns.to_string()),
+        BackendTlsPolicySpec {
+            target_refs: vec![PolicyTargetReference {
+                group: String::new(),
+                kind: "Service".into(),
+                name: svc_name.to_string(),
+                section_name: section.map(str::to_string),
+            }],
+            validation,
+            options: Default::default(),
+        },
+    )))
+}
+
+fn other_policy_notes(tp: &TrafficPolicy, path: &str, ctx: &Ctx, notes: &mut Vec<Note>) {
+    extra_policy_notes(&tp.extra, path, ctx, notes);
+}
+
+/// Traffic-policy fields other than tls (also at port level).
+fn extra_policy_notes(
+    extra: &crate::model::istio::Extra,
+    path: &str,
+    ctx: &Ctx,
+    notes: &mut Vec<Note>,
+) {
+    for key in extra.keys() {
+        let known = matches!(
+            key.as_str(),
+            "loadBalancer"
+                | "connectionPool"
+                | "outlierDetection"
+                | "tunnel"
+                | "proxyProtocol"
+                | "retryBudget"
+        );
+        if !known {
+            notes.push(Note::warning("istio/unknown-field", format!("field '{key}' is not part of the Istio API this tool knows; it was not translated")).at(format!("{path}.{key}")));
+            continue;
+        }
+        let message = if ctx.config.target == Target::Istio {
+            format!(
+                "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to Gateway API traffic, so keep it"
+            )
+        } else {
+            format!("{key} has no standard Gateway API equivalent; not translated")
+        };
+        notes.push(Note::info("istio/traffic-policy-kept", message).at(format!("{path}.{key}")));
+    }
+}

@@ -1,0 +1,187 @@
+//! Istio `Gateway` → Gateway API `Gateway` (from the listener plan), plus the redirect
+//! HTTPRoute for `httpsRedirect` servers.
+
+use super::Ctx;
+use super::listeners::GatewayPlan;
+use crate::gwapi::{
+    self, FrontendTls, GatewayAddress, GatewaySpec, GatewayTls, Generated,
+    HttpRequestRedirectFilter, HttpRouteFilter, HttpRouteRule, HttpRouteSpec, Metadata, Object,
+    ParentReference, TlsConfig, TlsPortConfig,
+};
+use crate::model::SourceObject;
+use crate::model::istio::Gateway;
+use crate::note::Note;
+use crate::translate::SourceResult;
+
+/// Istio names the generated Deployment/Service `<gateway>-<class>`, which must fit 63 chars.
+const MAX_GATEWAY_NAME: usize = 57;
+
+pub fn translate(
+    ctx: &Ctx,
+    position: usize,
+    obj: &SourceObject,
+    gateway: &Gateway,
+) -> SourceResult {
+    let mut result = SourceResult::new(position);
+    let Some(plan) = ctx.plan(&obj.namespace, obj.name()) else {
+        return result;
+    };
+    result.notes.extend(plan.notes.iter().cloned());
+    result.grants.extend(plan.grants.iter().cloned());
+    if !gateway.selector.is_empty() {
+        let selector: Vec<String> = gateway
+            .selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let message = if ctx.config.keep_load_balancer {
+            format!(
+                "selector {} is replaced by spec.addresses naming {} (Istio manual deployment keeps the existing load balancer)",
+                selector.join(","),
+                ctx.config.istio_ingress_service
+            )
+        } else {
+            format!(
+                "selector {} is not translated: the Gateway gets its own deployment and load balancer (new address); set keepLoadBalancer to reuse the existing one",
+                selector.join(",")
+            )
+        };
+        result
+            .notes
+            .push(Note::info("istio/gateway-selector", message).at("spec.selector"));
+    }
+    if !gateway.selector.is_empty() {
+        let sharing: Vec<String> = ctx
+            .index
+            .istio_gateways()
+            .filter(|(o, g)| g.selector == gateway.selector && !std::ptr::eq(*o, obj))
+            .map(|(o, _)| format!("{}/{}", o.namespace, o.name()))
+            .collect();
+        if !sharing.is_empty() {
+            result.notes.push(
+                Note::warning(
+                    "istio/shared-selector",
+                    format!("Istio Gateways {} select the same workload; each becomes its own Gateway API Gateway with its own deployment and address (merge them, or keep the load balancer with keepLoadBalancer)", sharing.join(", ")),
+                )
+                .at("spec.selector"),
+            );
+        }
+    }
+    // The default istio-ingressgateway Service maps 80→8080 and 443→8443; Istio servers often
+    // name the pod port, while a Gateway API listener port is the Service port clients use.
+    if !ctx.config.keep_load_balancer {
+        for l in plan
+            .listeners
+            .iter()
+            .filter(|l| matches!(l.listener.port, 8080 | 8443))
+        {
+            result.notes.push(
+                Note::info(
+                    "istio/listener-port",
+                    format!("listener {} uses port {}: the default Istio ingress Service maps 80→8080 and 443→8443, and a Gateway API listener port is the port of the Service the Gateway gets; use {} if clients connect on that port", l.listener.name, l.listener.port, if l.listener.port == 8080 { 80 } else { 443 }),
+                ),
+            );
+        }
+    }
+    if plan.listeners.is_empty() {
+        result.notes.push(
+            Note::error(
+                "istio/gateway-no-listeners",
+                "no server could be translated; no Gateway generated",
+            )
+            .at("spec.servers"),
+        );
+        return result;
+    }
+    if plan.name.len() > MAX_GATEWAY_NAME && !ctx.config.keep_load_balancer {
+        result.notes.push(Note::warning(
+            "istio/gateway-name-length",
+            format!("Gateway name '{}' is longer than {MAX_GATEWAY_NAME} characters: the deployment Istio creates for it ('<name>-<class>') would exceed 63", plan.name),
+        ));
+    }
+    let addresses = if ctx.config.keep_load_balancer {
+        vec![GatewayAddress {
+            type_: "Hostname".into(),
+            value: ctx.config.istio_ingress_service.clone(),
+        }]
+    } else {
+        Vec::new()
+    };
+    let spec = GatewaySpec {
+        gateway_class_name: ctx.config.gateway_class_name.clone(),
+        addresses,
+        listeners: plan.listeners.iter().map(|l| l.listener.clone()).collect(),
+        tls: (!plan.frontend.is_empty()).then(|| GatewayTls {
+            frontend: Some(FrontendTls {
+                // Required by the CRD; empty = no validation on other ports.
+                default: Some(TlsConfig::default()),
+                per_port: plan
+                    .frontend
+                    .iter()
+                    .map(|(port, validation)| TlsPortConfig {
+                        port: *port,
+                        tls: TlsConfig {
+                            validation: Some(validation.clone()),
+                        },
+                    })
+                    .collect(),
+            }),
+        }),
+    };
+    result.generated.push(Generated::Gateway(Object::new(
+        gwapi::V1,
+        "Gateway",
+        Metadata::new(plan.name.clone(), obj.namespace.clone()),
+        spec,
+    )));
+    if let Some(route) = redirect_route(plan) {
+        result.notes.push(Note::info(
+            "istio/https-redirect",
+            format!("httpsRedirect becomes HTTPRoute {} (301 to https) bound by sectionName to the plaintext listeners; VirtualService routes are bound to the other listeners so the redirect stays the only route there", route.metadata.name),
+        ));
+        result.generated.push(Generated::HttpRoute(route));
+    }
+    result
+}
+
+fn redirect_route(plan: &GatewayPlan) -> Option<Object<HttpRouteSpec>> {
+    let parent_refs: Vec<ParentReference> = plan
+        .listeners
+        .iter()
+        .filter(|l| l.https_redirect)
+        .map(|l| ParentReference {
+            name: plan.name.clone(),
+            section_name: Some(l.listener.name.clone()),
+            ..Default::default()
+        })
+        .collect();
+    if parent_refs.is_empty() {
+        return None;
+    }
+    let spec = HttpRouteSpec {
+        parent_refs,
+        hostnames: Vec::new(),
+        rules: vec![HttpRouteRule {
+            filters: vec![HttpRouteFilter::request_redirect(
+                HttpRequestRedirectFilter {
+                    scheme: Some("https".into()),
+                    status_code: Some(301),
+                    ..Default::default()
+                },
+            )],
+            ..Default::default()
+        }],
+    };
+    Some(Object::new(
+        gwapi::V1,
+        "HTTPRoute",
+        Metadata::new(
+            super::names::sanitize(
+                &format!("{}-https-redirect", plan.name),
+                super::names::MAX_NAME,
+            ),
+            plan.namespace.clone(),
+        ),
+        spec,
+    ))
+}

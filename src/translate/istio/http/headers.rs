@@ -1,0 +1,96 @@
+//! Istio `headers.request` / `headers.response` → Request/ResponseHeaderModifier filters.
+
+use super::matches::valid_header_name;
+use crate::gwapi::{HttpHeader, HttpHeaderFilter, HttpRouteFilter};
+use crate::model::istio::{HeaderOperations, Headers};
+use crate::note::Note;
+use crate::translate::istio::unknown;
+
+/// Gateway API allows 16 entries per set/add/remove list.
+const MAX_ENTRIES: usize = 16;
+
+/// The header-modifier filters for `headers` (route level or per destination).
+pub fn filters(headers: &Headers, path: &str, notes: &mut Vec<Note>) -> Vec<HttpRouteFilter> {
+    unknown::report(&headers.extra, path, notes);
+    let mut out = Vec::new();
+    if let Some(req) = &headers.request
+        && let Some(f) = modifier(req, &format!("{path}.request"), notes)
+    {
+        out.push(HttpRouteFilter::request_header_modifier(f));
+    }
+    if let Some(resp) = &headers.response
+        && let Some(f) = modifier(resp, &format!("{path}.response"), notes)
+    {
+        out.push(HttpRouteFilter::response_header_modifier(f));
+    }
+    out
+}
+
+fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option<HttpHeaderFilter> {
+    unknown::report(&ops.extra, path, notes);
+    let mut f = HttpHeaderFilter::default();
+    let mut seen = std::collections::BTreeSet::new();
+    for (list, target, op) in [(&ops.set, &mut f.set, "set"), (&ops.add, &mut f.add, "add")] {
+        for (name, value) in list {
+            let field = format!("{path}.{op}.{name}");
+            if !valid_header_name(name) {
+                notes.push(
+                    Note::error(
+                        "istio/invalid-header-name",
+                        format!("'{name}' is not a valid Gateway API header name; dropped"),
+                    )
+                    .at(field),
+                );
+                continue;
+            }
+            if value.is_empty() {
+                notes.push(Note::warning("istio/empty-header-value", format!("header '{name}' has an empty value, which Gateway API does not accept; dropped")).at(field));
+                continue;
+            }
+            if !seen.insert(name.to_ascii_lowercase()) {
+                notes.push(Note::warning("istio/header-conflict", format!("header '{name}' is both set and added; Gateway API allows one action per header, the 'set' is kept")).at(field));
+                continue;
+            }
+            if value.contains('%') {
+                notes.push(Note::warning("istio/header-formatter", format!("value of header '{name}' looks like an Envoy %VARIABLE% formatter, which Gateway API does not define; copied literally")).at(field.clone()));
+            }
+            if name.eq_ignore_ascii_case("host") || name == ":authority" {
+                notes.push(Note::warning("istio/host-header", "setting the Host header through a header modifier is not portable; use rewrite.authority (URLRewrite hostname)").at(field.clone()));
+            }
+            target.push(HttpHeader {
+                name: name.clone(),
+                value: value.clone(),
+            });
+        }
+    }
+    for name in &ops.remove {
+        if !valid_header_name(name) {
+            notes.push(
+                Note::error(
+                    "istio/invalid-header-name",
+                    format!("'{name}' is not a valid Gateway API header name; dropped"),
+                )
+                .at(format!("{path}.remove")),
+            );
+            continue;
+        }
+        if !seen.insert(name.to_ascii_lowercase()) {
+            notes.push(Note::warning("istio/header-conflict", format!("header '{name}' is both modified and removed; Gateway API allows one action per header, the removal is dropped")).at(format!("{path}.remove")));
+            continue;
+        }
+        f.remove.push(name.clone());
+    }
+    for (label, len) in [
+        ("set", f.set.len()),
+        ("add", f.add.len()),
+        ("remove", f.remove.len()),
+    ] {
+        if len > MAX_ENTRIES {
+            notes.push(Note::error("istio/too-many-headers", format!("more than {MAX_ENTRIES} headers in '{label}'; Gateway API allows {MAX_ENTRIES}, the rest were dropped")).at(format!("{path}.{label}")));
+        }
+    }
+    f.set.truncate(MAX_ENTRIES);
+    f.add.truncate(MAX_ENTRIES);
+    f.remove.truncate(MAX_ENTRIES);
+    (!f.is_empty()).then_some(f)
+}

@@ -1,0 +1,464 @@
+//! Istio `HTTPMatchRequest` → Gateway API `HTTPRouteMatch`, plus the parts of a match that
+//! decide where the rule goes rather than what it matches (`authority`, `port`, `scheme`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::RouteKey;
+use crate::gwapi::{HttpHeaderMatch, HttpPathMatch, HttpRouteMatch};
+use crate::model::istio::{HttpMatchRequest, StringMatch};
+use crate::note::Note;
+use crate::translate::istio::unknown;
+
+/// Methods Gateway API's `HTTPMethod` enum accepts.
+pub const METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+];
+
+static PATH_CHARS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$").expect("literal regex")
+});
+
+static HEADER_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$").expect("literal regex"));
+
+/// Why `path` cannot be an `Exact`/`PathPrefix` value (the CRD's CEL rules), or `None`.
+pub fn path_problem(path: &str) -> Option<&'static str> {
+    if !path.starts_with('/') {
+        return Some("does not start with '/'");
+    }
+    if path.len() > 1024 {
+        return Some("longer than 1024 characters");
+    }
+    for bad in ["//", "/./", "/../", "%2f", "%2F", "#"] {
+        if path.contains(bad) {
+            return Some(
+                "contains a sequence Gateway API forbids ('//', '/./', '/../', '%2f', '#')",
+            );
+        }
+    }
+    if path.ends_with("/..") || path.ends_with("/.") {
+        return Some("ends with '/.' or '/..'");
+    }
+    if !PATH_CHARS.is_match(path) {
+        return Some("contains characters Gateway API does not accept in paths");
+    }
+    None
+}
+
+pub fn valid_header_name(name: &str) -> bool {
+    name.len() <= 256 && HEADER_NAME.is_match(name)
+}
+
+/// One translated match and where it must be routed.
+#[derive(Debug, Clone)]
+pub struct TranslatedMatch {
+    /// `None`: matches everything.
+    pub matched: Option<HttpRouteMatch>,
+    pub key: RouteKey,
+}
+
+/// Translates one Istio match; method prefix/regex matches expand to one match per method.
+pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec<TranslatedMatch> {
+    unknown::report(&m.extra, path, notes);
+    let mut out = HttpRouteMatch::default();
+    let mut key = RouteKey::default();
+    if let Some(uri) = &m.uri {
+        out.path = uri_match(
+            uri,
+            m.ignore_uri_case.unwrap_or(false),
+            &format!("{path}.uri"),
+            notes,
+        );
+    } else if m.ignore_uri_case.is_some() {
+        notes.push(
+            Note::info(
+                "istio/ignore-uri-case",
+                "ignoreUriCase without a uri match has no effect",
+            )
+            .at(format!("{path}.ignoreUriCase")),
+        );
+    }
+    for (name, sm) in &m.headers {
+        if matches!(name.as_str(), "uri" | "scheme" | "method" | "authority") {
+            notes.push(
+                Note::info("istio/reserved-header-match", format!("header '{name}' is a reserved key that Istio ignores in header matches; dropped"))
+                    .at(format!("{path}.headers.{name}")),
+            );
+            continue;
+        }
+        if let Some(h) = string_match(name, sm, "header", &format!("{path}.headers.{name}"), notes)
+        {
+            out.headers.push(h);
+        }
+    }
+    for (name, sm) in &m.query_params {
+        if let Some(q) = string_match(
+            name,
+            sm,
+            "query parameter",
+            &format!("{path}.queryParams.{name}"),
+            notes,
+        ) {
+            out.query_params.push(q);
+        }
+    }
+    for (label, len) in [
+        ("headers", out.headers.len()),
+        ("queryParams", out.query_params.len()),
+    ] {
+        if len > 16 {
+            notes.push(
+                Note::error("istio/too-many-conditions", format!("more than 16 {label} conditions in one match; Gateway API allows 16, the rest were dropped"))
+                    .at(format!("{path}.{label}")),
+            );
+        }
+    }
+    out.headers.truncate(16);
+    out.query_params.truncate(16);
+    if let Some(auth) = &m.authority {
+        key.authority = authority(auth, &format!("{path}.authority"), notes);
+    }
+    if let Some(port) = m.port {
+        key.restriction.port = Some(port);
+        notes.push(
+            Note::info("istio/port-match", format!("port {port} match becomes the route's binding to the listeners on port {port} (sectionName), or the Service parentRef port for mesh routes"))
+                .at(format!("{path}.port")),
+        );
+    }
+    if let Some(scheme) = &m.scheme {
+        match scheme.exact.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            Some("http") | Some("https") => {
+                let proto = scheme.exact.as_deref().unwrap_or_default().to_ascii_uppercase();
+                notes.push(
+                    Note::info("istio/scheme-match", format!("scheme match becomes a binding to the {proto} listeners only (sectionName)"))
+                        .at(format!("{path}.scheme")),
+                );
+                key.restriction.protocol = Some(proto);
+            }
+            _ => notes.push(
+                Note::warning("istio/scheme-match", "scheme match other than exact http/https has no Gateway API equivalent; dropped (the rule matches more requests)")
+                    .at(format!("{path}.scheme")),
+            ),
+        }
+    }
+    if !m.without_headers.is_empty() {
+        notes.push(
+            Note::warning("istio/without-headers", format!("withoutHeaders ({}) has no Gateway API equivalent (no negative matches); dropped, so the rule now also matches requests carrying those headers", m.without_headers.keys().cloned().collect::<Vec<_>>().join(", ")))
+                .at(format!("{path}.withoutHeaders")),
+        );
+    }
+    if !m.source_labels.is_empty() {
+        notes.push(
+            Note::warning(
+                "istio/source-labels",
+                "sourceLabels (client workload selector) has no Gateway API equivalent; dropped",
+            )
+            .at(format!("{path}.sourceLabels")),
+        );
+    }
+    if m.source_namespace.is_some() {
+        notes.push(
+            Note::warning("istio/source-namespace", "sourceNamespace has no Gateway API equivalent (a GAMMA consumer route in that namespace comes close); dropped")
+                .at(format!("{path}.sourceNamespace")),
+        );
+    }
+    if !m.gateways.is_empty() {
+        notes.push(
+            Note::info(
+                "istio/match-gateways",
+                "per-match gateways: the match goes to a route bound to those gateways only",
+            )
+            .at(format!("{path}.gateways")),
+        );
+        let mut gateways = m.gateways.clone();
+        gateways.sort();
+        gateways.dedup();
+        key.restriction.gateways = gateways;
+    }
+    if m.stat_prefix.is_some() {
+        notes.push(
+            Note::info(
+                "istio/stat-prefix",
+                "statPrefix (Envoy statistics) has no Gateway API equivalent; dropped",
+            )
+            .at(format!("{path}.statPrefix")),
+        );
+    }
+    if m.name.is_some() {
+        notes.push(
+            Note::info(
+                "istio/match-name",
+                "match names have no Gateway API equivalent (HTTPRouteMatch has no name); dropped",
+            )
+            .at(format!("{path}.name")),
+        );
+    }
+    let methods = m
+        .method
+        .as_ref()
+        .map(|sm| methods(sm, &format!("{path}.method"), notes))
+        .unwrap_or_default();
+    let empty = out == HttpRouteMatch::default();
+    if empty && methods.is_empty() && key == RouteKey::default() && has_conditions(m) {
+        notes.push(
+            Note::error("istio/match-dropped", "no condition of this match can be expressed in Gateway API; the match is dropped rather than widened to match every request")
+                .at(path.to_string()),
+        );
+        return Vec::new();
+    }
+    let matched = if empty { None } else { Some(out) };
+    if methods.is_empty() {
+        return vec![TranslatedMatch { matched, key }];
+    }
+    methods
+        .into_iter()
+        .map(|method| {
+            let mut m = matched.clone().unwrap_or_default();
+            m.method = Some(method.to_string());
+            TranslatedMatch {
+                matched: Some(m),
+                key: key.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Whether the Istio match restricts requests at all.
+fn has_conditions(m: &HttpMatchRequest) -> bool {
+    m.uri.is_some()
+        || m.scheme.is_some()
+        || m.method.is_some()
+        || m.authority.is_some()
+        || !m.headers.is_empty()
+        || m.port.is_some()
+        || !m.source_labels.is_empty()
+        || !m.query_params.is_empty()
+        || !m.without_headers.is_empty()
+        || m.source_namespace.is_some()
+        || !m.gateways.is_empty()
+}
+
+fn uri_match(
+    sm: &StringMatch,
+    ignore_case: bool,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> Option<HttpPathMatch> {
+    unknown::report(&sm.extra, path, notes);
+    let regex = |value: String| HttpPathMatch {
+        type_: "RegularExpression".into(),
+        value,
+    };
+    if let Some(exact) = &sm.exact {
+        if ignore_case {
+            notes.push(case_note(path));
+            return Some(regex(format!("(?i)^{}$", regex::escape(exact))));
+        }
+        if let Some(problem) = path_problem(exact) {
+            notes.push(
+                Note::warning("istio/path-as-regex", format!("exact path '{exact}' {problem}; emitted as an equivalent RE2 regular expression (implementation-specific)"))
+                    .at(format!("{path}.exact")),
+            );
+            return Some(regex(format!("^{}$", regex::escape(exact))));
+        }
+        return Some(HttpPathMatch {
+            type_: "Exact".into(),
+            value: exact.clone(),
+        });
+    }
+    if let Some(prefix) = &sm.prefix {
+        if ignore_case {
+            notes.push(case_note(path));
+            return Some(regex(format!("(?i)^{}.*", regex::escape(prefix))));
+        }
+        if let Some(problem) = path_problem(prefix) {
+            notes.push(
+                Note::warning("istio/path-as-regex", format!("prefix '{prefix}' {problem}; emitted as an equivalent RE2 regular expression (implementation-specific)"))
+                    .at(format!("{path}.prefix")),
+            );
+            return Some(regex(format!("^{}.*", regex::escape(prefix))));
+        }
+        if prefix != "/" {
+            let message = if prefix.ends_with('/') {
+                format!(
+                    "Istio prefix '{prefix}' is a string prefix; Gateway API PathPrefix matches whole path segments and ignores the trailing '/', so '{}' now matches too",
+                    prefix.trim_end_matches('/')
+                )
+            } else {
+                format!(
+                    "Istio prefix '{prefix}' is a string prefix ('{prefix}x' matched); Gateway API PathPrefix matches whole path segments, so only '{prefix}' and '{prefix}/...' match now"
+                )
+            };
+            notes.push(
+                Note::warning("istio/prefix-semantics", message).at(format!("{path}.prefix")),
+            );
+        }
+        return Some(HttpPathMatch {
+            type_: "PathPrefix".into(),
+            value: prefix.clone(),
+        });
+    }
+    if let Some(re) = &sm.regex {
+        notes.push(
+            Note::info("istio/regex-match", "regex path match emitted as RegularExpression: its dialect (Istio: RE2, full match) and its precedence against prefixes are implementation-specific")
+                .at(format!("{path}.regex")),
+        );
+        let value = if ignore_case {
+            format!("(?i){re}")
+        } else {
+            re.clone()
+        };
+        return Some(regex(value));
+    }
+    None
+}
+
+fn case_note(path: &str) -> Note {
+    Note::warning("istio/ignore-uri-case", "case-insensitive path match has no portable equivalent; emitted as an RE2 (?i) regular expression (implementation-specific)")
+        .at(path.to_string())
+}
+
+/// A header or query-parameter condition.
+fn string_match(
+    name: &str,
+    sm: &StringMatch,
+    what: &str,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> Option<HttpHeaderMatch> {
+    unknown::report(&sm.extra, path, notes);
+    if what == "header" && !valid_header_name(name) {
+        notes.push(
+            Note::error("istio/invalid-header-name", format!("'{name}' is not a valid Gateway API header name; condition dropped (the rule matches more requests)"))
+                .at(path.to_string()),
+        );
+        return None;
+    }
+    let (type_, value) = if let Some(exact) = &sm.exact {
+        if exact.is_empty() {
+            ("RegularExpression", "^$".to_string())
+        } else {
+            ("Exact", exact.clone())
+        }
+    } else if let Some(prefix) = &sm.prefix {
+        notes.push(
+            Note::warning("istio/prefix-as-regex", format!("{what} prefix match has no Core Gateway API equivalent; emitted as RegularExpression (implementation-specific)"))
+                .at(format!("{path}.prefix")),
+        );
+        ("RegularExpression", format!("^{}.*", regex::escape(prefix)))
+    } else if let Some(re) = &sm.regex {
+        notes.push(
+            Note::info("istio/regex-match", format!("{what} regex match emitted as RegularExpression (dialect is implementation-specific; Istio uses RE2 full match)"))
+                .at(format!("{path}.regex")),
+        );
+        ("RegularExpression", re.clone())
+    } else {
+        notes.push(
+            Note::info("istio/presence-match", format!("{what} presence match emitted as RegularExpression '.*' (Gateway API requires a value)"))
+                .at(path.to_string()),
+        );
+        ("RegularExpression", ".*".to_string())
+    };
+    Some(HttpHeaderMatch {
+        type_: type_.into(),
+        name: name.to_string(),
+        value,
+    })
+}
+
+/// The Gateway API methods a method match selects (empty when it selects none or cannot be
+/// expanded: the condition is then dropped with a note).
+fn methods(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Vec<&'static str> {
+    unknown::report(&sm.extra, path, notes);
+    let selected: Vec<&'static str> = if let Some(exact) = &sm.exact {
+        METHODS
+            .iter()
+            .copied()
+            .filter(|m| *m == exact.as_str())
+            .collect()
+    } else if let Some(prefix) = &sm.prefix {
+        METHODS
+            .iter()
+            .copied()
+            .filter(|m| m.starts_with(prefix.as_str()))
+            .collect()
+    } else if let Some(re) = &sm.regex {
+        match Regex::new(&format!("^(?:{re})$")) {
+            Ok(r) => METHODS.iter().copied().filter(|m| r.is_match(m)).collect(),
+            Err(_) => Vec::new(),
+        }
+    } else {
+        Vec::new()
+    };
+    if selected.is_empty() {
+        notes.push(
+            Note::error("istio/method-match", "method match selects no method Gateway API can match (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); condition dropped (the rule matches more requests)")
+                .at(path.to_string()),
+        );
+    } else if sm.exact.is_none() {
+        notes.push(
+            Note::info(
+                "istio/method-match",
+                format!(
+                    "method prefix/regex match expanded to one match per method: {}",
+                    selected.join(", ")
+                ),
+            )
+            .at(path.to_string()),
+        );
+    }
+    selected
+}
+
+/// `authority` → the hostname of a separate route; `None` (with a note) when not expressible.
+fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Option<String> {
+    unknown::report(&sm.extra, path, notes);
+    if let Some(exact) = &sm.exact {
+        let host = exact
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if crate::translate::istio::hosts::hostname_problem(&host).is_none() {
+            notes.push(
+                Note::info(
+                    "istio/authority-match",
+                    format!("authority match becomes a separate HTTPRoute with hostname '{host}'"),
+                )
+                .at(path.to_string()),
+            );
+            return Some(host);
+        }
+    }
+    notes.push(
+        Note::warning("istio/authority-match", "authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent; dropped (the rule matches more hosts)")
+            .at(path.to_string()),
+    );
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_rules_follow_the_crd() {
+        assert!(path_problem("/api/v1").is_none());
+        assert!(path_problem("api").is_some());
+        assert!(path_problem("/a//b").is_some());
+        assert!(path_problem("/a b").is_some());
+        assert!(path_problem("/a/..").is_some());
+    }
+
+    #[test]
+    fn method_regex_expands() {
+        let mut notes = Vec::new();
+        let sm = StringMatch {
+            regex: Some("P.*".into()),
+            ..Default::default()
+        };
+        assert_eq!(methods(&sm, "m", &mut notes), vec!["POST", "PUT", "PATCH"]);
+    }
+}

@@ -1,0 +1,263 @@
+//! VirtualService `http[]` → HTTPRoutes.
+//!
+//! One HTTPRoute per VirtualService (not one per entry as the peer does), so the entries keep
+//! their relative order as rule order; rules whose matches need a different hostname
+//! (`authority`) or listener (`port`, `scheme`) go to a sibling route, and routes over the
+//! Gateway API limits (16 rules, 128 matches, 16 hostnames) are split.
+
+mod cors;
+mod delegate;
+mod headers;
+pub mod matches;
+mod mirror;
+pub mod precedence;
+mod redirect;
+mod retries;
+mod rewrite;
+mod rule;
+mod timeout;
+
+use super::Ctx;
+use super::destination::From;
+use super::parent_refs::{self, Restriction, RouteKind};
+use crate::gwapi::{
+    self, Generated, HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
+};
+use crate::model::SourceObject;
+use crate::model::istio::VirtualService;
+use crate::note::Note;
+use crate::translate::SourceResult;
+use crate::translate::istio::names;
+
+/// Most rules per HTTPRoute.
+const MAX_RULES: usize = 16;
+/// Most matches across the rules of one HTTPRoute.
+const MAX_ROUTE_MATCHES: usize = 128;
+/// Most hostnames per HTTPRoute.
+const MAX_HOSTNAMES: usize = 16;
+
+/// Which route a rule belongs to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RouteKey {
+    /// From `match.authority.exact`: the route's only hostname.
+    pub authority: Option<String>,
+    pub restriction: Restriction,
+}
+
+/// A rule and the route it belongs to.
+#[derive(Debug, Clone)]
+pub struct KeyedRule {
+    pub key: RouteKey,
+    pub rule: HttpRouteRule,
+}
+
+/// Translates the http entries of `vs` into `result`; `hostnames` are the VS hosts that are
+/// valid Gateway API hostnames (empty when the VS serves `*`).
+pub fn translate(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    vs: &VirtualService,
+    hostnames: &[String],
+    result: &mut SourceResult,
+) {
+    let entries = delegate::flatten(ctx, obj, vs, &mut result.notes);
+    let from = From {
+        kind: "HTTPRoute",
+        namespace: &obj.namespace,
+    };
+    let mut per_entry: Vec<(String, Vec<KeyedRule>)> = Vec::new();
+    for (path, http) in &entries {
+        let rules = rule::translate(
+            ctx,
+            &from,
+            http,
+            path,
+            &mut result.notes,
+            &mut result.grants,
+        );
+        per_entry.push((path.clone(), rules));
+    }
+    let mut keys: Vec<RouteKey> = Vec::new();
+    for (_, rules) in &per_entry {
+        for r in rules {
+            if !keys.contains(&r.key) {
+                keys.push(r.key.clone());
+            }
+        }
+    }
+    // Parents per route; identical binding notes of several routes are merged later.
+    let mut bindings: Vec<(RouteKey, Vec<ParentReference>, bool)> = Vec::new();
+    for key in &keys {
+        let route_hosts: Vec<String> = match &key.authority {
+            Some(a) => vec![a.clone()],
+            None => vs
+                .hosts
+                .iter()
+                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+                .collect(),
+        };
+        let mesh = parent_refs::binds_mesh_for(vs, &key.restriction);
+        let has_gateways = !parent_refs::gateway_keys_for(obj, vs, &key.restriction).is_empty();
+        let mut parents = Vec::new();
+        if has_gateways {
+            parents.extend(parent_refs::gateway_parent_refs(
+                ctx,
+                obj,
+                vs,
+                RouteKind::Http,
+                &route_hosts,
+                &key.restriction,
+                &mut result.notes,
+            ));
+        }
+        let mut mesh_only = false;
+        if mesh {
+            let refs = parent_refs::mesh_parent_refs(
+                ctx,
+                obj,
+                vs,
+                key.restriction.port,
+                &mut result.notes,
+            );
+            mesh_only = parents.is_empty();
+            parents.extend(refs);
+        }
+        bindings.push((key.clone(), parents, mesh_only));
+    }
+
+    // Precedence: every pair of entries whose routes can serve the same request.
+    let mut prec: Vec<precedence::Entry> = Vec::new();
+    for (path, rules) in &per_entry {
+        for (key, parents, _) in &bindings {
+            let matches: Vec<_> = rules
+                .iter()
+                .filter(|r| &r.key == key)
+                .flat_map(|r| {
+                    if r.rule.matches.is_empty() {
+                        vec![None]
+                    } else {
+                        r.rule.matches.iter().map(Some).collect()
+                    }
+                })
+                .collect();
+            if !matches.is_empty() {
+                prec.push(precedence::Entry {
+                    path,
+                    key,
+                    parents,
+                    matches,
+                });
+            }
+        }
+    }
+    precedence::check(&prec, &mut result.notes);
+
+    let base = names::sanitize(obj.name(), names::MAX_NAME);
+    for (key, parents, mesh_only) in bindings {
+        let key = &key;
+        let rules: Vec<HttpRouteRule> = per_entry
+            .iter()
+            .flat_map(|(_, rules)| rules.iter())
+            .filter(|r| &r.key == key)
+            .map(|r| r.rule.clone())
+            .collect();
+        if parents.is_empty() {
+            result.notes.push(Note::error("istio/route-unbound", "no Gateway listener or Service this VirtualService's HTTP rules can attach to; no HTTPRoute generated").at("spec.gateways"));
+            continue;
+        }
+        // GAMMA: hostnames are not used for mesh routes.
+        let hosts: Vec<String> = if mesh_only {
+            Vec::new()
+        } else {
+            match &key.authority {
+                Some(a) => vec![a.clone()],
+                None => hostnames.to_vec(),
+            }
+        };
+        let mut stem = base.clone();
+        if let Some(a) = &key.authority {
+            stem = format!("{stem}-{}", names::sanitize(a, 63));
+        }
+        if let Some(p) = key.restriction.port {
+            stem = format!("{stem}-port-{p}");
+        }
+        if let Some(p) = &key.restriction.protocol {
+            stem = format!("{stem}-{}", p.to_ascii_lowercase());
+        }
+        if !key.restriction.gateways.is_empty() {
+            stem = format!(
+                "{stem}-{}",
+                names::sanitize(&key.restriction.gateways.join("-"), 63)
+            );
+        }
+        let rule_chunks = chunk_rules(rules);
+        let host_chunks: Vec<Vec<String>> = if hosts.is_empty() {
+            vec![Vec::new()]
+        } else {
+            hosts
+                .chunks(MAX_HOSTNAMES)
+                .map(<[String]>::to_vec)
+                .collect()
+        };
+        let total = rule_chunks.len() * host_chunks.len();
+        if total > 1 {
+            result.notes.push(Note::info("istio/route-split", format!("rules/hostnames exceed the HTTPRoute limits (16 rules, 128 matches, 16 hostnames): written as {total} HTTPRoutes; ties between equally specific matches in different routes are broken by creation time, not by Istio order")));
+        }
+        let mut n = 0;
+        for hosts in &host_chunks {
+            for rules in &rule_chunks {
+                n += 1;
+                let name = if n == 1 {
+                    stem.clone()
+                } else {
+                    format!("{stem}-{n}")
+                };
+                let spec = HttpRouteSpec {
+                    parent_refs: parents.clone(),
+                    hostnames: hosts.clone(),
+                    rules: unique_rule_names(rules.clone()),
+                };
+                result.generated.push(Generated::HttpRoute(Object::new(
+                    gwapi::V1,
+                    "HTTPRoute",
+                    Metadata::new(
+                        names::sanitize(&name, names::MAX_NAME),
+                        obj.namespace.clone(),
+                    ),
+                    spec,
+                )));
+            }
+        }
+    }
+}
+
+fn chunk_rules(rules: Vec<HttpRouteRule>) -> Vec<Vec<HttpRouteRule>> {
+    let mut chunks: Vec<Vec<HttpRouteRule>> = vec![Vec::new()];
+    let mut matches = 0;
+    for r in rules {
+        let m = r.matches.len().max(1);
+        let full = chunks.last().is_some_and(|c| {
+            c.len() >= MAX_RULES || (matches + m > MAX_ROUTE_MATCHES && !c.is_empty())
+        });
+        if full {
+            chunks.push(Vec::new());
+            matches = 0;
+        }
+        matches += m;
+        if let Some(c) = chunks.last_mut() {
+            c.push(r);
+        }
+    }
+    chunks
+}
+
+/// Rule names must be unique within a route (experimental CRD rule, standard spec rule).
+fn unique_rule_names(mut rules: Vec<HttpRouteRule>) -> Vec<HttpRouteRule> {
+    let mut taken = std::collections::BTreeSet::new();
+    for r in &mut rules {
+        if let Some(n) = &r.name {
+            r.name = Some(names::unique(n, &mut taken));
+        }
+    }
+    rules
+}

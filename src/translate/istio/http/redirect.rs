@@ -1,0 +1,96 @@
+//! Istio `redirect` → the RequestRedirect filter. The status code is always written: Istio's
+//! default is 301, Gateway API's 302.
+
+use crate::gwapi::{HttpPathModifier, HttpRequestRedirectFilter};
+use crate::model::istio::HttpRedirect;
+use crate::note::Note;
+use crate::translate::istio::unknown;
+
+/// The redirect filter; `prefix_rewrite` is returned apart because it needs one rule per
+/// PathPrefix match (CRD rule), like `rewrite.uri`.
+pub struct Redirect {
+    pub filter: HttpRequestRedirectFilter,
+    pub prefix_rewrite: Option<String>,
+}
+
+pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Note>) -> Redirect {
+    unknown::report(&r.extra, path, notes);
+    let mut f = HttpRequestRedirectFilter::default();
+    if let Some(uri) = &r.uri {
+        f.path = Some(HttpPathModifier::full_path(uri.clone()));
+    }
+    if let Some(auth) = &r.authority {
+        let (host, port) = match auth.rsplit_once(':') {
+            Some((h, p)) if p.parse::<u32>().is_ok() => (h, p.parse::<u32>().ok()),
+            _ => (auth.as_str(), None),
+        };
+        let host = host.to_ascii_lowercase();
+        if host.contains('*') || crate::translate::istio::hosts::hostname_problem(&host).is_some() {
+            notes.push(
+                Note::error(
+                    "istio/redirect-authority",
+                    format!("redirect authority '{auth}' is not a precise hostname; dropped"),
+                )
+                .at(format!("{path}.authority")),
+            );
+        } else {
+            f.hostname = Some(host);
+            if port.is_some() && r.port.is_none() {
+                f.port = port;
+            }
+        }
+    }
+    if let Some(port) = r.port {
+        f.port = Some(port);
+    }
+    if let Some(scheme) = &r.scheme {
+        let s = scheme.to_ascii_lowercase();
+        if s == "http" || s == "https" {
+            f.scheme = Some(s);
+        } else {
+            notes.push(
+                Note::error(
+                    "istio/redirect-scheme",
+                    format!("redirect scheme '{scheme}' is not http or https; dropped"),
+                )
+                .at(format!("{path}.scheme")),
+            );
+        }
+    }
+    match r.derive_port.as_deref() {
+        Some("FROM_PROTOCOL_DEFAULT") => {
+            f.port = None;
+            if f.scheme.is_none() {
+                notes.push(Note::warning("istio/redirect-derive-port", "derivePort FROM_PROTOCOL_DEFAULT without scheme: Gateway API then keeps the listener port instead of the scheme's default port").at(format!("{path}.derivePort")));
+            }
+        }
+        Some("FROM_REQUEST_PORT") => {
+            f.port = None;
+            if f.scheme.is_some() {
+                notes.push(Note::warning("istio/redirect-derive-port", "derivePort FROM_REQUEST_PORT with a scheme: Gateway API uses the scheme's default port instead of the request port").at(format!("{path}.derivePort")));
+            }
+        }
+        Some(other) => notes.push(
+            Note::error(
+                "istio/redirect-derive-port",
+                format!("derivePort '{other}' is unknown; ignored"),
+            )
+            .at(format!("{path}.derivePort")),
+        ),
+        None => {}
+    }
+    let code = r.redirect_code.unwrap_or(301);
+    f.status_code = Some(if [301, 302, 303, 307, 308].contains(&code) {
+        code
+    } else {
+        notes.push(Note::error("istio/redirect-code", format!("redirect code {code} is not one Gateway API allows (301, 302, 303, 307, 308); 301 written instead")).at(format!("{path}.redirectCode")));
+        301
+    });
+    if r.redirect_code.is_none() {
+        notes.push(Note::info("istio/redirect-code-default", "redirect code written explicitly as 301 (Istio's default; Gateway API would default to 302)").at(path.to_string()));
+    }
+    Redirect {
+        filter: f,
+        prefix_rewrite: r.prefix_rewrite.clone(),
+    }
+}

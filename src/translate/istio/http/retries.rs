@@ -1,0 +1,92 @@
+//! Istio `retries` → `retry` (experimental channel, GEP-1731) and `timeouts.backendRequest`.
+
+use crate::config::Channel;
+use crate::gwapi::HttpRouteRetry;
+use crate::model::istio::HttpRetry;
+use crate::note::Note;
+use crate::translate::istio::{Ctx, duration, unknown};
+
+/// What the retry policy becomes: the `retry` block and the per-try timeout.
+#[derive(Debug, Default)]
+pub struct Retry {
+    pub retry: Option<HttpRouteRetry>,
+    pub backend_request: Option<String>,
+}
+
+pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Note>) -> Retry {
+    unknown::report(&retries.extra, path, notes);
+    if ctx.config.channel != Channel::Experimental {
+        notes.push(Note::warning("istio/retries", "retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental). On Istio the default retry policy (2 attempts on connect-failure, refused-stream, unavailable, cancelled) still applies").at(path.to_string()));
+        return Retry::default();
+    }
+    let mut out = HttpRouteRetry::default();
+    match retries.attempts {
+        Some(0) => {
+            notes.push(Note::warning("istio/retries-disabled", "attempts: 0 (retries disabled) has no Gateway API equivalent: retry needs at least one attempt, so no retry block is written and the implementation default applies").at(format!("{path}.attempts")));
+            return Retry::default();
+        }
+        Some(n) if n > 0 => out.attempts = Some(n.min(i64::from(u32::MAX)) as u32),
+        _ => {}
+    }
+    if let Some(on) = &retries.retry_on {
+        let mut codes = std::collections::BTreeSet::new();
+        let mut dropped = Vec::new();
+        for cond in on.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+            match cond {
+                "5xx" => codes.extend([500, 502, 503, 504]),
+                "gateway-error" => codes.extend([502, 503, 504]),
+                "retriable-4xx" => {
+                    codes.insert(409);
+                }
+                // Connection-level failures: Gateway API says implementations SHOULD retry them.
+                "connect-failure" | "refused-stream" | "reset" | "reset-before-request" => {}
+                other => match other.parse::<u32>() {
+                    Ok(code) if (400..=599).contains(&code) => {
+                        codes.insert(code);
+                    }
+                    _ => dropped.push(other.to_string()),
+                },
+            }
+        }
+        if on.contains("5xx") {
+            notes.push(Note::info("istio/retry-on", "retryOn 5xx written as codes 500, 502, 503, 504 (Gateway API retries on listed codes only)").at(format!("{path}.retryOn")));
+        }
+        if !dropped.is_empty() {
+            notes.push(Note::warning("istio/retry-on", format!("retry conditions {} have no Gateway API equivalent (only HTTP status codes and connection errors); dropped", dropped.join(", "))).at(format!("{path}.retryOn")));
+        }
+        out.codes = codes.into_iter().collect();
+    }
+    let mut backend_request = None;
+    if let Some(t) = &retries.per_try_timeout {
+        match duration::to_gateway(t) {
+            Some(d) => backend_request = Some(d),
+            None => notes.push(
+                Note::error(
+                    "istio/invalid-duration",
+                    format!("perTryTimeout '{t}' is not a duration; dropped"),
+                )
+                .at(format!("{path}.perTryTimeout")),
+            ),
+        }
+    }
+    if retries.retry_remote_localities.is_some() || retries.retry_ignore_previous_hosts.is_some() {
+        notes.push(Note::warning("istio/retry-host-selection", "retryRemoteLocalities / retryIgnorePreviousHosts have no Gateway API equivalent; dropped").at(path.to_string()));
+    }
+    if retries.backoff.is_some() {
+        match retries.backoff.as_deref().and_then(duration::to_gateway) {
+            Some(d) => out.backoff = Some(d),
+            None => notes.push(
+                Note::error(
+                    "istio/invalid-duration",
+                    "backoff is not a duration; dropped",
+                )
+                .at(format!("{path}.backoff")),
+            ),
+        }
+    }
+    notes.push(Note::info("istio/retries", "retries written as the experimental HTTPRoute retry (GEP-1731); perTryTimeout becomes timeouts.backendRequest").at(path.to_string()));
+    Retry {
+        retry: Some(out),
+        backend_request,
+    }
+}

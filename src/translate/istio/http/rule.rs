@@ -1,0 +1,315 @@
+//! One Istio `http[]` entry → Gateway API rules. Usually one rule; more when a prefix rewrite
+//! or redirect needs one rule per PathPrefix match (the CRD allows `ReplacePrefixMatch` only on
+//! a rule with exactly one PathPrefix match), or when matches go to different routes
+//! (authority, port, scheme).
+
+use super::matches::{self, TranslatedMatch};
+use super::rewrite::PathRewrite;
+use super::{KeyedRule, RouteKey, cors, headers, mirror, redirect, retries, rewrite, timeout};
+use crate::gwapi::{
+    BackendRef, HttpPathMatch, HttpPathModifier, HttpRouteFilter, HttpRouteMatch, HttpRouteRule,
+    HttpRouteTimeouts,
+};
+use crate::model::istio::HttpRoute;
+use crate::note::Note;
+use crate::translate::GrantRequest;
+use crate::translate::istio::destination::{self, From};
+use crate::translate::istio::{Ctx, duration, names, unknown};
+
+/// Most matches in one rule.
+const MAX_MATCHES: usize = 64;
+/// Most backendRefs in one rule.
+const MAX_BACKENDS: usize = 16;
+
+/// Matches that share a rule: the route they go to, the matches, the path modifier.
+type Group = (
+    RouteKey,
+    Vec<Option<HttpRouteMatch>>,
+    Option<HttpPathModifier>,
+);
+
+/// Adds a match to the last compatible group, or starts a new one.
+fn push_shared(
+    groups: &mut Vec<Group>,
+    key: RouteKey,
+    m: Option<HttpRouteMatch>,
+    modifier: Option<HttpPathModifier>,
+) {
+    match groups
+        .iter_mut()
+        .find(|(k, ms, md)| *k == key && *md == modifier && ms.len() < MAX_MATCHES)
+    {
+        Some(g) => g.1.push(m),
+        None => groups.push((key, vec![m], modifier)),
+    }
+}
+
+/// How the path of a group of matches is modified.
+enum PathMode {
+    /// Istio `rewrite.uri` / `redirect.prefixRewrite`: prefix or full path by match type.
+    Uri(String),
+    Full(String),
+    None,
+}
+
+pub fn translate(
+    ctx: &Ctx,
+    from: &From,
+    http: &HttpRoute,
+    path: &str,
+    notes: &mut Vec<Note>,
+    grants: &mut Vec<GrantRequest>,
+) -> Vec<KeyedRule> {
+    // `mirror_percent` is the proto name of the deprecated field; the Istio CRD accepts it.
+    unknown::report_except(&http.extra, path, &["mirror_percent"], notes);
+    let translated: Vec<TranslatedMatch> = if http.matches.is_empty() {
+        vec![TranslatedMatch {
+            matched: None,
+            key: RouteKey::default(),
+        }]
+    } else {
+        http.matches
+            .iter()
+            .enumerate()
+            .flat_map(|(i, m)| matches::translate(m, &format!("{path}.match[{i}]"), notes))
+            .collect()
+    };
+    if translated.is_empty() {
+        notes.push(
+            Note::error(
+                "istio/rule-dropped",
+                "none of the matches of this entry can be expressed; the entry is dropped",
+            )
+            .at(path.to_string()),
+        );
+        return Vec::new();
+    }
+
+    let mut filters: Vec<HttpRouteFilter> = Vec::new();
+    if let Some(h) = &http.headers {
+        filters.extend(headers::filters(h, &format!("{path}.headers"), notes));
+    }
+    if let Some(c) = &http.cors_policy
+        && let Some(f) = cors::filter(c, &format!("{path}.corsPolicy"), notes)
+    {
+        filters.push(f);
+    }
+    filters.extend(mirror::filters(ctx, from, http, path, notes, grants));
+    if http.fault.is_some() {
+        notes.push(Note::error("istio/fault-injection", "fault injection (delay/abort) has no Gateway API equivalent; dropped — requests are no longer delayed or aborted").at(format!("{path}.fault")));
+    }
+
+    let mut backends: Vec<BackendRef> = Vec::new();
+    let mut redirect_filter = None;
+    let mut path_mode = PathMode::None;
+    if let Some(r) = &http.redirect {
+        let red = redirect::translate(r, &format!("{path}.redirect"), notes);
+        if let Some(prefix) = red.prefix_rewrite {
+            path_mode = PathMode::Uri(prefix);
+        }
+        redirect_filter = Some(red.filter);
+        if http.direct_response.is_some() {
+            notes.push(Note::warning("istio/direct-response", "directResponse next to redirect: Istio allows only one of them; the redirect is kept").at(format!("{path}.directResponse")));
+        }
+        if !http.route.is_empty() {
+            notes.push(Note::warning("istio/redirect-with-route", "redirect together with route: Gateway API forbids backendRefs next to a RequestRedirect; the destinations were dropped (Istio also only redirects)").at(format!("{path}.route")));
+        }
+    } else if let Some(dr) = &http.direct_response {
+        let status = dr.get("status").and_then(|s| s.as_u64()).unwrap_or(0);
+        if (500..=599).contains(&status) {
+            notes.push(Note::warning("istio/direct-response", format!("directResponse {status}: written as a rule without backends, for which Gateway API answers 500 (status and body are not kept)")).at(format!("{path}.directResponse")));
+        } else {
+            notes.push(Note::error("istio/direct-response", format!("directResponse {status} has no Gateway API equivalent; rule dropped, so matching requests fall through to other rules")).at(format!("{path}.directResponse")));
+            return Vec::new();
+        }
+    } else if http.route.is_empty() && http.delegate.is_none() {
+        notes.push(
+            Note::error(
+                "istio/no-action",
+                "http entry has no route, redirect, directResponse or delegate; dropped",
+            )
+            .at(path.to_string()),
+        );
+        return Vec::new();
+    } else {
+        backends = destinations(ctx, from, http, path, notes, grants);
+    }
+
+    let mut url_hostname = None;
+    if let Some(rw) = &http.rewrite {
+        let rw_path = format!("{path}.rewrite");
+        if redirect_filter.is_some() {
+            notes.push(Note::warning("istio/rewrite-with-redirect", "rewrite together with redirect: Gateway API forbids URLRewrite next to RequestRedirect; rewrite dropped").at(rw_path));
+        } else {
+            let rw = rewrite::translate(rw, &rw_path, notes);
+            url_hostname = rw.hostname;
+            path_mode = match rw.path {
+                PathRewrite::None => PathMode::None,
+                PathRewrite::Uri(u) => PathMode::Uri(u),
+                PathRewrite::FullPath(p) => PathMode::Full(p),
+            };
+        }
+    }
+
+    let mut timeouts = HttpRouteTimeouts::default();
+    if let Some(t) = &http.timeout {
+        timeouts.request = timeout::request_timeout(t, &format!("{path}.timeout"), notes);
+    }
+    let mut retry = None;
+    if let Some(r) = &http.retries {
+        let r = retries::translate(ctx, r, &format!("{path}.retries"), notes);
+        retry = r.retry;
+        timeouts.backend_request = r.backend_request;
+    }
+    if let (Some(req), Some(back)) = (&timeouts.request, &timeouts.backend_request)
+        && req != "0s"
+        && duration::parse_nanos(back) > duration::parse_nanos(req)
+    {
+        notes.push(Note::info("istio/per-try-timeout", "perTryTimeout is longer than the route timeout; Gateway API rejects that, so it is dropped (the route timeout bounds every try anyway)").at(format!("{path}.retries.perTryTimeout")));
+        timeouts.backend_request = None;
+    }
+    let timeouts = (timeouts != HttpRouteTimeouts::default()).then_some(timeouts);
+
+    // Group matches: (key, matches, path modifier).
+    let mut groups: Vec<Group> = Vec::new();
+    for tm in translated {
+        match &path_mode {
+            PathMode::Uri(uri) => {
+                let kind = tm
+                    .matched
+                    .as_ref()
+                    .and_then(|m| m.path.as_ref())
+                    .map(|p| p.type_.clone());
+                match kind.as_deref() {
+                    Some("PathPrefix") => {
+                        if let Some(prefix) = tm.matched.as_ref().and_then(|m| m.path.as_ref()) {
+                            prefix_note(&prefix.value, uri, path, notes);
+                        }
+                        groups.push((
+                            tm.key,
+                            vec![tm.matched],
+                            Some(HttpPathModifier::prefix_match(uri.clone())),
+                        ));
+                    }
+                    Some(_) => push_shared(
+                        &mut groups,
+                        tm.key,
+                        tm.matched,
+                        Some(HttpPathModifier::full_path(uri.clone())),
+                    ),
+                    None => {
+                        let mut m = tm.matched.unwrap_or_default();
+                        m.path = Some(HttpPathMatch {
+                            type_: "PathPrefix".into(),
+                            value: "/".into(),
+                        });
+                        notes.push(Note::info("istio/rewrite-without-uri-match", "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', Gateway API into '<uri>/x'").at(path.to_string()));
+                        groups.push((
+                            tm.key,
+                            vec![Some(m)],
+                            Some(HttpPathModifier::prefix_match(uri.clone())),
+                        ));
+                    }
+                }
+            }
+            PathMode::Full(p) => push_shared(
+                &mut groups,
+                tm.key,
+                tm.matched,
+                Some(HttpPathModifier::full_path(p.clone())),
+            ),
+            PathMode::None => push_shared(&mut groups, tm.key, tm.matched, None),
+        }
+    }
+
+    let base_name = http
+        .name
+        .as_deref()
+        .map(|n| names::sanitize(n, names::MAX_NAME));
+    groups
+        .into_iter()
+        .map(|(key, ms, modifier)| {
+            let mut rule_filters = filters.clone();
+            if let Some(r) = &redirect_filter {
+                let mut r = r.clone();
+                if modifier.is_some() {
+                    r.path = modifier.clone();
+                }
+                rule_filters.push(HttpRouteFilter::request_redirect(r));
+            } else if let Some(f) = rewrite::filter(&url_hostname, modifier) {
+                rule_filters.push(HttpRouteFilter::url_rewrite(f));
+            }
+            let matches = if ms.iter().any(Option::is_none) {
+                Vec::new()
+            } else {
+                ms.into_iter().flatten().collect()
+            };
+            KeyedRule {
+                key,
+                rule: HttpRouteRule {
+                    name: base_name.clone(),
+                    matches,
+                    filters: rule_filters,
+                    backend_refs: backends.clone(),
+                    timeouts: timeouts.clone(),
+                    retry: retry.clone(),
+                    session_persistence: None,
+                },
+            }
+        })
+        .collect()
+}
+
+fn prefix_note(prefix: &str, uri: &str, path: &str, notes: &mut Vec<Note>) {
+    if prefix.ends_with('/') != uri.ends_with('/') {
+        notes.push(Note::warning("istio/rewrite-prefix-semantics", format!("Istio replaces the string prefix '{prefix}' with '{uri}' verbatim; Gateway API ReplacePrefixMatch replaces whole path segments and normalises the '/' between them, so results differ (e.g. '{prefix}/x')")).at(format!("{path}.rewrite")));
+    }
+}
+
+fn destinations(
+    ctx: &Ctx,
+    from: &From,
+    http: &HttpRoute,
+    path: &str,
+    notes: &mut Vec<Note>,
+    grants: &mut Vec<GrantRequest>,
+) -> Vec<BackendRef> {
+    let mut resolved = Vec::new();
+    for (j, d) in http.route.iter().enumerate() {
+        let field = format!("{path}.route[{j}]");
+        unknown::report(&d.extra, &field, notes);
+        let Some(dest) = &d.destination else {
+            notes.push(
+                Note::error(
+                    "istio/destination-host-missing",
+                    "route entry without destination; dropped",
+                )
+                .at(field),
+            );
+            continue;
+        };
+        let Some(mut b) = destination::backend_ref(
+            ctx,
+            from,
+            dest,
+            &format!("{field}.destination"),
+            notes,
+            grants,
+        ) else {
+            continue;
+        };
+        if let Some(h) = &d.headers {
+            b.filters = headers::filters(h, &format!("{field}.headers"), notes);
+        }
+        resolved.push((b, d.weight));
+    }
+    if resolved.len() > MAX_BACKENDS {
+        notes.push(Note::error("istio/too-many-backends", format!("{} destinations; Gateway API allows {MAX_BACKENDS} backendRefs per rule, the rest were dropped", resolved.len())).at(format!("{path}.route")));
+        resolved.truncate(MAX_BACKENDS);
+    }
+    if !http.route.is_empty() && resolved.is_empty() {
+        notes.push(Note::error("istio/no-backends", "no destination could be translated: the rule has no backends, so Gateway API answers 500").at(format!("{path}.route")));
+    }
+    destination::apply_weights(&mut resolved);
+    resolved.into_iter().map(|(b, _)| b).collect()
+}

@@ -1,0 +1,56 @@
+//! Shared by TLSRoute and TCPRoute: `route[]` → backendRefs.
+
+use super::Ctx;
+use super::destination::{self, From};
+use super::unknown;
+use crate::gwapi::BackendRef;
+use crate::model::istio::RouteDestination;
+use crate::note::Note;
+use crate::translate::GrantRequest;
+
+pub fn backends(
+    ctx: &Ctx,
+    from: &From,
+    route: &[RouteDestination],
+    path: &str,
+    notes: &mut Vec<Note>,
+    grants: &mut Vec<GrantRequest>,
+) -> Vec<BackendRef> {
+    let mut resolved = Vec::new();
+    for (j, d) in route.iter().enumerate() {
+        let field = format!("{path}.route[{j}]");
+        unknown::report(&d.extra, &field, notes);
+        let Some(dest) = &d.destination else {
+            notes.push(
+                Note::error(
+                    "istio/destination-host-missing",
+                    "route entry without destination; dropped",
+                )
+                .at(field),
+            );
+            continue;
+        };
+        if let Some(b) = destination::backend_ref(
+            ctx,
+            from,
+            dest,
+            &format!("{field}.destination"),
+            notes,
+            grants,
+        ) {
+            resolved.push((b, d.weight));
+        }
+    }
+    if resolved.len() > 16 {
+        notes.push(
+            Note::error(
+                "istio/too-many-backends",
+                "more than 16 destinations; the rest were dropped",
+            )
+            .at(format!("{path}.route")),
+        );
+        resolved.truncate(16);
+    }
+    destination::apply_weights(&mut resolved);
+    resolved.into_iter().map(|(b, _)| b).collect()
+}

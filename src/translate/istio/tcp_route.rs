@@ -1,0 +1,132 @@
+//! VirtualService `tcp[]` → one TCPRoute per entry (v1 by default, v1alpha2 for Istio 1.30).
+
+use super::destination::From;
+use super::parent_refs::{self, Restriction, RouteKind};
+use super::tls_route::l4_match_notes;
+use super::{Ctx, l4, names, unknown};
+use crate::config::TcpRouteVersion;
+use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TcpRouteSpec};
+use crate::model::SourceObject;
+use crate::model::istio::VirtualService;
+use crate::note::Note;
+use crate::translate::SourceResult;
+
+pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mut SourceResult) {
+    let from = From {
+        kind: "TCPRoute",
+        namespace: &obj.namespace,
+    };
+    let api_version = match ctx.config.tcp_route_version {
+        TcpRouteVersion::V1 => gwapi::V1,
+        TcpRouteVersion::V1alpha2 => gwapi::V1ALPHA2,
+    };
+    let mut bound: Vec<Vec<crate::gwapi::ParentReference>> = Vec::new();
+    for (i, tcp) in vs.tcp.iter().enumerate() {
+        let path = format!("spec.tcp[{i}]");
+        unknown::report(&tcp.extra, &path, &mut result.notes);
+        let mut ports = std::collections::BTreeSet::new();
+        for (mi, m) in tcp.matches.iter().enumerate() {
+            let mpath = format!("{path}.match[{mi}]");
+            unknown::report(&m.extra, &mpath, &mut result.notes);
+            if let Some(p) = m.port {
+                ports.insert(p);
+            }
+            l4_match_notes(
+                &mpath,
+                !m.destination_subnets.is_empty() || m.source_subnet.is_some(),
+                !m.source_labels.is_empty(),
+                m.source_namespace.is_some(),
+                !m.gateways.is_empty(),
+                &mut result.notes,
+            );
+        }
+        let restriction = Restriction {
+            port: (ports.len() == 1)
+                .then(|| ports.iter().next().copied())
+                .flatten(),
+            protocol: None,
+            gateways: Vec::new(),
+        };
+        if ports.len() > 1 {
+            result.notes.push(Note::warning("istio/l4-ports", "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
+        }
+        if parent_refs::binds_mesh(vs) {
+            result.notes.push(Note::warning("istio/mesh-l4-route", "mesh TCP routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
+        }
+        let hosts: Vec<String> = if vs.hosts.is_empty() {
+            vec!["*".into()]
+        } else {
+            vs.hosts
+                .iter()
+                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+                .collect()
+        };
+        let parents = parent_refs::gateway_parent_refs(
+            ctx,
+            obj,
+            vs,
+            RouteKind::Tcp,
+            &hosts,
+            &restriction,
+            &mut result.notes,
+        );
+        if parents.is_empty() {
+            result.notes.push(
+                Note::error(
+                    "istio/route-unbound",
+                    "no TCP listener this entry can attach to; no TCPRoute generated",
+                )
+                .at(path.clone()),
+            );
+            continue;
+        }
+        let shares_listener = |p: &crate::gwapi::ParentReference,
+                               q: &crate::gwapi::ParentReference| {
+            p.name == q.name
+                && p.namespace == q.namespace
+                && (p.section_name == q.section_name
+                    || p.section_name.is_none()
+                    || q.section_name.is_none())
+        };
+        if bound
+            .iter()
+            .flatten()
+            .any(|p| parents.iter().any(|q| shares_listener(p, q)))
+        {
+            result.notes.push(Note::warning("istio/tcp-route-order", "this entry binds to a listener an earlier tcp entry also binds to: Istio falls through entries in order, Gateway API gives a TCP listener's traffic to the oldest TCPRoute only").at(path.clone()));
+        }
+        bound.push(parents.clone());
+        let backends = l4::backends(
+            ctx,
+            &from,
+            &tcp.route,
+            &path,
+            &mut result.notes,
+            &mut result.grants,
+        );
+        if backends.is_empty() {
+            result.notes.push(Note::error("istio/no-backends", "no destination could be translated; TCPRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+            continue;
+        }
+        let name = if vs.tcp.len() == 1 {
+            format!("{}-tcp", obj.name())
+        } else {
+            format!("{}-tcp-{i}", obj.name())
+        };
+        result.generated.push(Generated::TcpRoute(Object::new(
+            api_version,
+            "TCPRoute",
+            Metadata::new(
+                names::sanitize(&name, names::MAX_NAME),
+                obj.namespace.clone(),
+            ),
+            TcpRouteSpec {
+                parent_refs: parents,
+                rules: vec![L4RouteRule {
+                    name: None,
+                    backend_refs: backends,
+                }],
+            },
+        )));
+    }
+}

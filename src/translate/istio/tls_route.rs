@@ -1,0 +1,155 @@
+//! VirtualService `tls[]` → one TLSRoute v1 per entry (TLSRoute has exactly one rule);
+//! `sniHosts` → `hostnames`.
+
+use super::destination::From;
+use super::parent_refs::{self, Restriction, RouteKind};
+use super::{Ctx, hosts, l4, names, unknown};
+use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TlsRouteSpec};
+use crate::model::SourceObject;
+use crate::model::istio::VirtualService;
+use crate::note::Note;
+use crate::translate::SourceResult;
+
+pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mut SourceResult) {
+    let from = From {
+        kind: "TLSRoute",
+        namespace: &obj.namespace,
+    };
+    for (i, tls) in vs.tls.iter().enumerate() {
+        let path = format!("spec.tls[{i}]");
+        unknown::report(&tls.extra, &path, &mut result.notes);
+        let mut sni: Vec<String> = Vec::new();
+        let mut ports = std::collections::BTreeSet::new();
+        for (mi, m) in tls.matches.iter().enumerate() {
+            let mpath = format!("{path}.match[{mi}]");
+            unknown::report(&m.extra, &mpath, &mut result.notes);
+            for h in &m.sni_hosts {
+                let h = h.to_ascii_lowercase();
+                if !sni.contains(&h) {
+                    sni.push(h);
+                }
+            }
+            if let Some(p) = m.port {
+                ports.insert(p);
+            }
+            l4_match_notes(
+                &mpath,
+                !m.destination_subnets.is_empty(),
+                !m.source_labels.is_empty(),
+                m.source_namespace.is_some(),
+                !m.gateways.is_empty(),
+                &mut result.notes,
+            );
+        }
+        if sni.is_empty() {
+            sni = vs
+                .hosts
+                .iter()
+                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+                .collect();
+        }
+        let mut hostnames = Vec::new();
+        for h in &sni {
+            match hosts::hostname_problem(h) {
+                None => hostnames.push(h.clone()),
+                Some(problem) => result.notes.push(
+                    Note::error(
+                        "istio/invalid-hostname",
+                        format!("SNI host '{h}' cannot be a TLSRoute hostname: {problem}; dropped"),
+                    )
+                    .at(format!("{path}.match")),
+                ),
+            }
+        }
+        if hostnames.is_empty() {
+            result.notes.push(Note::error("istio/tls-route-no-hostname", "TLSRoute needs at least one SNI hostname and none could be translated; no TLSRoute generated").at(path.clone()));
+            continue;
+        }
+        let restriction = Restriction {
+            port: (ports.len() == 1)
+                .then(|| ports.iter().next().copied())
+                .flatten(),
+            protocol: None,
+            gateways: Vec::new(),
+        };
+        if ports.len() > 1 {
+            result.notes.push(Note::warning("istio/l4-ports", "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
+        }
+        if parent_refs::binds_mesh(vs) {
+            result.notes.push(Note::warning("istio/mesh-l4-route", "mesh TLS routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
+        }
+        let parents = parent_refs::gateway_parent_refs(
+            ctx,
+            obj,
+            vs,
+            RouteKind::Tls,
+            &sni,
+            &restriction,
+            &mut result.notes,
+        );
+        if parents.is_empty() {
+            result.notes.push(
+                Note::error(
+                    "istio/route-unbound",
+                    "no TLS listener this entry can attach to; no TLSRoute generated",
+                )
+                .at(path.clone()),
+            );
+            continue;
+        }
+        let backends = l4::backends(
+            ctx,
+            &from,
+            &tls.route,
+            &path,
+            &mut result.notes,
+            &mut result.grants,
+        );
+        if backends.is_empty() {
+            result.notes.push(Note::error("istio/no-backends", "no destination could be translated; TLSRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+            continue;
+        }
+        let name = if vs.tls.len() == 1 {
+            format!("{}-tls", obj.name())
+        } else {
+            format!("{}-tls-{i}", obj.name())
+        };
+        result.generated.push(Generated::TlsRoute(Object::new(
+            gwapi::V1,
+            "TLSRoute",
+            Metadata::new(
+                names::sanitize(&name, names::MAX_NAME),
+                obj.namespace.clone(),
+            ),
+            TlsRouteSpec {
+                parent_refs: parents,
+                hostnames,
+                rules: vec![L4RouteRule {
+                    name: None,
+                    backend_refs: backends,
+                }],
+            },
+        )));
+    }
+}
+
+/// Notes for L4 match fields that have no Gateway API equivalent.
+pub fn l4_match_notes(
+    path: &str,
+    subnets: bool,
+    labels: bool,
+    source_ns: bool,
+    gateways: bool,
+    notes: &mut Vec<Note>,
+) {
+    for (field, set, what) in [
+        ("destinationSubnets", subnets, "destination subnet matching"),
+        ("sourceLabels", labels, "client workload selection"),
+        ("sourceNamespace", source_ns, "client namespace matching"),
+        ("gateways", gateways, "per-match gateway selection"),
+    ] {
+        if set {
+            notes.push(Note::warning("istio/l4-match-field", format!("{field} ({what}) has no Gateway API equivalent; dropped, the route applies more widely")).at(format!("{path}.{field}")));
+        }
+    }
+}

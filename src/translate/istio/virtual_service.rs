@@ -1,0 +1,78 @@
+//! VirtualService → HTTPRoutes, TLSRoutes and TCPRoutes.
+
+use super::{Ctx, hosts, http, parent_refs, tcp_route, tls_route, unknown};
+use crate::model::SourceObject;
+use crate::model::istio::VirtualService;
+use crate::note::Note;
+use crate::translate::SourceResult;
+
+pub fn translate(
+    ctx: &Ctx,
+    position: usize,
+    obj: &SourceObject,
+    vs: &VirtualService,
+) -> SourceResult {
+    let mut result = SourceResult::new(position);
+    if let Some((root_ns, root_name)) = ctx.delegate_root(&obj.namespace, obj.name()) {
+        result.notes.push(Note::info("istio/delegate-flattened", format!("delegate VirtualService: its rules are inlined into the routes of {root_ns}/{root_name}; no separate route")));
+        return result;
+    }
+    unknown::report(&vs.extra, "spec", &mut result.notes);
+    if vs.hosts.is_empty() {
+        result.notes.push(Note::error("istio/no-hosts", "VirtualService has no hosts and no other VirtualService delegates to it; nothing translated").at("spec.hosts"));
+        return result;
+    }
+    if !vs.export_to.is_empty() {
+        result.notes.push(Note::info("istio/export-to", "exportTo has no Gateway API equivalent; it only decides which Gateways get a parentRef (attachment is governed by the listeners' allowedRoutes)").at("spec.exportTo"));
+    }
+    // Hostnames of gateway-bound routes.
+    let mut hostnames = Vec::new();
+    let mut wildcard = false;
+    for (i, raw) in vs.hosts.iter().enumerate() {
+        let h = hosts::expand_short(raw, &obj.namespace, &ctx.config.cluster_domain);
+        if !raw.contains('.') && raw != "*" && !parent_refs::gateway_keys(obj, vs).is_empty() {
+            result.notes.push(
+                Note::info(
+                    "istio/short-host",
+                    format!(
+                        "short host '{raw}' is matched by Istio as '{h}'; written as that hostname"
+                    ),
+                )
+                .at(format!("spec.hosts[{i}]")),
+            );
+        }
+        if h == "*" {
+            wildcard = true;
+            continue;
+        }
+        match hosts::hostname_problem(&h) {
+            None => {
+                if !hostnames.contains(&h) {
+                    hostnames.push(h);
+                }
+            }
+            Some(problem) => result.notes.push(
+                Note::error(
+                    "istio/invalid-hostname",
+                    format!("host '{h}' cannot be a route hostname: {problem}; dropped"),
+                )
+                .at(format!("spec.hosts[{i}]")),
+            ),
+        }
+    }
+    if wildcard {
+        if !hostnames.is_empty() {
+            result.notes.push(Note::info("istio/wildcard-host", "hosts include '*': the routes carry no hostnames (they match every host of their listeners)").at("spec.hosts"));
+        }
+        hostnames.clear();
+    } else if hostnames.is_empty() && !vs.http.is_empty() {
+        result.notes.push(Note::error("istio/no-valid-hostnames", "no host is a valid Gateway API hostname; without hostnames the route would match every host, so no HTTPRoute is generated").at("spec.hosts"));
+        return result;
+    }
+    if !vs.http.is_empty() {
+        http::translate(ctx, obj, vs, &hostnames, &mut result);
+    }
+    tls_route::translate(ctx, obj, vs, &mut result);
+    tcp_route::translate(ctx, obj, vs, &mut result);
+    result
+}
