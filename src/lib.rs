@@ -15,5 +15,6 @@ pub mod pipeline;
 pub mod plan;
 pub mod report;
 pub mod translate;
+pub mod validate;
 pub mod walk;
 pub mod yaml;

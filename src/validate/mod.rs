@@ -1,0 +1,253 @@
+//! Offline validation of Gateway API objects, generated or found in the repository.
+//!
+//! - [`validate_object`]: one object against the v1.6.1 CRD of the configured channel
+//!   (structural schema, unknown fields, CEL rules, experimental-only fields).
+//! - [`validate_results`]: after translation, generated objects that fail validation are
+//!   removed and become error notes on their source; listener conflicts and the predicted
+//!   `Accepted`/`ResolvedRefs` status of every route parentRef are added as notes.
+//! - [`lint_repository`] / [`check_findings`]: the same checks on Gateway API objects already
+//!   in the repository, as [`Finding`]s with file and line.
+//!
+//! Note codes are documented in `docs/notes-validate.md`.
+
+pub mod attachment;
+pub mod cel;
+pub mod channel;
+pub mod crd;
+pub mod listeners;
+pub mod schema;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::{Channel, Config};
+use crate::index::Index;
+use crate::model::SourceBody;
+use crate::note::{Note, Severity};
+use crate::translate::SourceResult;
+
+/// One rule an object breaks.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Violation {
+    /// `cel` (message is the CRD's rule message), `schema/<keyword>`, `schema/unknown-field`,
+    /// `schema/metadata`, `schema/unknown-kind`, `schema/unserved-version`,
+    /// `channel/experimental-only`, `cel/unevaluated`.
+    pub rule: String,
+    pub message: String,
+    /// Dotted path of the offending field (`spec.listeners[1].tls`); empty for the object.
+    pub path: String,
+}
+
+impl Violation {
+    /// The stable note code of this violation.
+    pub fn note_code(&self) -> &'static str {
+        match self.rule.as_str() {
+            "cel" => "validate/cel",
+            "cel/unevaluated" => "validate/cel-unevaluated",
+            "channel/experimental-only" => "validate/experimental-only",
+            "schema/unknown-field" => "validate/unknown-field",
+            "schema/unknown-kind" | "schema/unserved-version" => "validate/unserved-version",
+            "schema/metadata" => "validate/metadata",
+            _ => "validate/schema",
+        }
+    }
+}
+
+/// Validates one Gateway API object (as JSON) against the CRDs of `channel`.
+pub fn validate_object(value: &Value, channel: Channel) -> Vec<Violation> {
+    let mut out = structural_violations(value, channel);
+    if channel == Channel::Standard {
+        out = channel::classify(value, out);
+    }
+    if let Some(crd) = object_crd(value, channel) {
+        let mut defaulted = value.clone();
+        schema::apply_defaults(&crd.schema, &mut defaulted);
+        cel::violations(&crd.schema, &defaulted, "", &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn object_crd(value: &Value, channel: Channel) -> Option<&'static crd::CrdVersion> {
+    let api_version = value.get("apiVersion").and_then(Value::as_str)?;
+    let kind = value.get("kind").and_then(Value::as_str)?;
+    crd::catalog(channel).get(api_version, kind).filter(|c| c.served)
+}
+
+/// Schema-level violations (no CEL) against one channel's CRDs.
+pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Violation> {
+    let api_version = value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let catalog = crd::catalog(channel);
+    let Some(crd) = catalog.get(api_version, kind) else {
+        return vec![Violation {
+            rule: "schema/unknown-kind".into(),
+            message: format!(
+                "{api_version} {kind} is not defined by the Gateway API v1.6.1 {} channel CRDs",
+                channel.as_str()
+            ),
+            path: String::new(),
+        }];
+    };
+    if !crd.served {
+        return vec![Violation {
+            rule: "schema/unserved-version".into(),
+            message: format!(
+                "{api_version} {kind} is not served by the Gateway API v1.6.1 {} channel CRD",
+                channel.as_str()
+            ),
+            path: String::new(),
+        }];
+    }
+    let mut out = schema::metadata_violations(value);
+    let mut defaulted = value.clone();
+    schema::apply_defaults(&crd.schema, &mut defaulted);
+    out.extend(schema::keyword_violations(crd, &defaulted));
+    schema::unknown_fields(&crd.schema, value, "", &mut out);
+    out
+}
+
+/// One finding about a Gateway API object in the repository (the linter's output).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Finding {
+    pub file: String,
+    pub line: usize,
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    /// Note code (`validate/cel`, `attach/not-allowed-by-listeners`, ...).
+    pub code: String,
+    /// The rule broken: the CRD's CEL message, the schema keyword, or the status reason.
+    pub rule: String,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub path: String,
+}
+
+/// Validates generated objects: invalid ones are removed and become error notes on their
+/// source; listener conflicts and predicted attachment become notes too.
+pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Config) {
+    for result in results.iter_mut() {
+        let mut kept = Vec::with_capacity(result.generated.len());
+        for generated in std::mem::take(&mut result.generated) {
+            let json = generated.to_json();
+            let violations = validate_object(&json, config.channel);
+            if violations.is_empty() {
+                kept.push(generated);
+                continue;
+            }
+            for v in &violations {
+                result.notes.push(
+                    Note::error(
+                        v.note_code(),
+                        format!(
+                            "generated {} {}/{} would be rejected by the cluster and was not written: {}",
+                            generated.kind(),
+                            generated.namespace(),
+                            generated.name(),
+                            v.message
+                        ),
+                    )
+                    .at(v.path.clone()),
+                );
+            }
+        }
+        result.generated = kept;
+    }
+    let generated: Vec<(usize, Value)> = results
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.generated.iter().map(move |g| (i, g.to_json())))
+        .collect();
+    let world = attachment::World::new(index, generated.iter().map(|(_, v)| v), config);
+    for (i, value) in &generated {
+        let notes = object_notes(&world, value);
+        if let Some(r) = results.get_mut(*i) {
+            r.notes.extend(notes);
+        }
+    }
+}
+
+/// Listener-conflict and attachment notes about one (valid) object.
+fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let name = value
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mut notes = Vec::new();
+    if kind == "Gateway" {
+        for c in listeners::conflicts(value) {
+            notes.push(Note::error(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()));
+        }
+    }
+    if let Some(p) = world.predict(value) {
+        notes.extend(p.findings().into_iter().map(|(n, _)| n));
+    }
+    notes
+}
+
+/// Lints the Gateway API objects already in the repository.
+pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
+    let repo_objects = index
+        .objects
+        .iter()
+        .filter(|o| matches!(o.body, SourceBody::GatewayApi(_)) && !index.is_patch_file(&o.source.file));
+    let world = attachment::World::new(index, std::iter::empty(), config);
+    let mut findings = Vec::new();
+    for obj in repo_objects {
+        let SourceBody::GatewayApi(value) = &obj.body else {
+            continue;
+        };
+        let finding = |code: &str, rule: &str, severity: Severity, message: String, path: String| Finding {
+            file: obj.source.file.clone(),
+            line: obj.source.line,
+            kind: obj.kind.clone(),
+            namespace: obj.namespace.clone(),
+            name: obj.meta.name.clone(),
+            code: code.to_string(),
+            rule: rule.to_string(),
+            severity,
+            message,
+            path,
+        };
+        let violations = validate_object(value, config.channel);
+        let invalid = !violations.is_empty();
+        for v in violations {
+            let rule = if v.rule == "cel" { v.message.clone() } else { v.rule.clone() };
+            findings.push(finding(v.note_code(), &rule, Severity::Error, v.message, v.path));
+        }
+        if obj.kind == "Gateway" {
+            for c in listeners::conflicts(value) {
+                findings.push(finding(c.code(), c.reason(), Severity::Error, c.message(), c.path()));
+            }
+        }
+        if invalid {
+            // Attachment of an object the API server would reject is moot.
+            continue;
+        }
+        if let Some(p) = world.predict(value) {
+            for (n, reason) in p.findings() {
+                findings.push(finding(&n.code, &reason, n.severity, n.message, n.field.unwrap_or_default()));
+            }
+        }
+    }
+    findings.sort();
+    findings
+}
+
+/// What `check` reports about the repository's own Gateway API objects: the lint findings at
+/// warning level or worse (info findings only appear with `--verbose`).
+pub fn check_findings(index: &Index, config: &Config) -> Vec<Finding> {
+    lint_repository(index, config)
+}
+
+/// Whether any finding must fail `check`.
+pub fn has_failures(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
