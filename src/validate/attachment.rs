@@ -162,7 +162,9 @@ impl RoutePrediction {
 pub struct World<'a> {
     index: &'a Index,
     config: &'a Config,
-    gateways: BTreeMap<(String, String), Value>,
+    /// Every definition of each Gateway: a repository may hold one per overlay or
+    /// environment; a route is judged against the definition that suits it best.
+    gateways: BTreeMap<(String, String), Vec<Value>>,
     /// ReferenceGrants by namespace.
     grants: BTreeMap<String, Vec<Value>>,
     known_namespaces: BTreeSet<String>,
@@ -197,7 +199,9 @@ impl<'a> World<'a> {
         for (obj, v) in index.gateway_api("Gateway") {
             world
                 .gateways
-                .insert((obj.namespace.clone(), obj.meta.name.clone()), v.clone());
+                .entry((obj.namespace.clone(), obj.meta.name.clone()))
+                .or_default()
+                .push(v.clone());
         }
         for (obj, v) in index.gateway_api("ReferenceGrant") {
             world
@@ -226,7 +230,8 @@ impl<'a> World<'a> {
                 .to_string();
             match str_of(v, "kind") {
                 Some("Gateway") => {
-                    world.gateways.insert((ns, name), v.clone());
+                    // A generated Gateway replaces the repository's definitions.
+                    world.gateways.insert((ns, name), vec![v.clone()]);
                 }
                 Some("ReferenceGrant") => world.grants.entry(ns).or_default().push(v.clone()),
                 _ => {}
@@ -333,7 +338,7 @@ impl<'a> World<'a> {
                 vec![],
             );
         }
-        let Some(gateway) = self.gateways.get(&(ns.to_string(), name.to_string())) else {
+        let Some(definitions) = self.gateways.get(&(ns.to_string(), name.to_string())) else {
             return status(
                 Condition::new(
                     Status::Unknown,
@@ -343,6 +348,34 @@ impl<'a> World<'a> {
                 vec![],
             );
         };
+        let rank = |s: &Status| match s {
+            Status::True => 0,
+            Status::Unknown => 1,
+            Status::False => 2,
+        };
+        let (accepted, listeners) = definitions
+            .iter()
+            .map(|g| self.gateway_status(g, route_kind, route_ns, hostnames, ns, section, port))
+            .min_by_key(|(c, _)| rank(&c.status))
+            .unwrap_or_else(|| {
+                (Condition::new(Status::Unknown, "ParentNotFound", "no definition"), vec![])
+            });
+        status(accepted, listeners)
+    }
+
+    /// Steps 1-3 of attachment against one Gateway definition.
+    #[allow(clippy::too_many_arguments)]
+    fn gateway_status(
+        &self,
+        gateway: &Value,
+        route_kind: &str,
+        route_ns: &str,
+        hostnames: &[String],
+        ns: &str,
+        section: Option<&str>,
+        port: Option<i64>,
+    ) -> (Condition, Vec<String>) {
+        let status = |c: Condition, l: Vec<String>| (c, l);
         let listeners: Vec<&Value> = gateway
             .pointer("/spec/listeners")
             .and_then(Value::as_array)

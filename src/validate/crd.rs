@@ -81,7 +81,7 @@ impl CrdVersion {
             .get_or_init(|| {
                 jsonschema::options()
                     .with_draft(jsonschema::Draft::Draft4)
-                    .should_validate_formats(false)
+                    .should_validate_formats(true)
                     .build(&self.schema)
                     .ok()
             })

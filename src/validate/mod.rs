@@ -108,6 +108,7 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
     schema::apply_defaults(&crd.schema, &mut defaulted);
     out.extend(schema::keyword_violations(crd, &defaulted));
     schema::unknown_fields(&crd.schema, value, "", &mut out);
+    schema::list_type_violations(&crd.schema, value, "", &mut out);
     out
 }
 

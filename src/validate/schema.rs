@@ -111,6 +111,65 @@ pub fn unknown_fields(schema: &Value, value: &Value, path: &str, out: &mut Vec<V
     }
 }
 
+/// Kubernetes list semantics: `x-kubernetes-list-type: map` lists must not repeat their key
+/// fields, `set` lists must not repeat items (the API server rejects both as duplicates).
+pub fn list_type_violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
+    match value {
+        Value::Object(map) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let additional = schema.get("additionalProperties").filter(|s| s.is_object());
+            for (key, child) in map {
+                if path.is_empty() && key == "status" {
+                    continue;
+                }
+                if let Some(sub) = props.and_then(|p| p.get(key)).or(additional) {
+                    list_type_violations(sub, child, &join(path, key), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            let list_type = schema.get("x-kubernetes-list-type").and_then(Value::as_str);
+            let keys: Vec<&str> = schema
+                .get("x-kubernetes-list-map-keys")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let item_schema = schema.get("items").unwrap_or(&Value::Null);
+            let mut seen: Vec<Value> = Vec::new();
+            for (i, child) in items.iter().enumerate() {
+                let identity = match list_type {
+                    Some("map") => {
+                        let mut defaulted = child.clone();
+                        apply_defaults(item_schema, &mut defaulted);
+                        Value::Array(keys.iter().map(|k| defaulted.get(*k).cloned().unwrap_or(Value::Null)).collect())
+                    }
+                    Some("set") => child.clone(),
+                    _ => Value::Null,
+                };
+                if !identity.is_null() {
+                    if seen.contains(&identity) {
+                        out.push(Violation {
+                            rule: "schema/list-type".into(),
+                            message: format!(
+                                "Duplicate value: {identity} ({path} is a list of type {} keyed by [{}])",
+                                list_type.unwrap_or_default(),
+                                keys.join(", ")
+                            ),
+                            path: format!("{path}[{i}]"),
+                        });
+                    } else {
+                        seen.push(identity);
+                    }
+                }
+                list_type_violations(item_schema, child, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// `metadata` checks the CRD schema leaves to the API server: a name is required and must be
 /// a DNS subdomain (RFC 1123, ≤ 253); a namespace must be a DNS label.
 pub fn metadata_violations(value: &Value) -> Vec<Violation> {

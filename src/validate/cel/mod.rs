@@ -70,9 +70,16 @@ pub fn violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Viola
             Some(f) => join(path, f),
             None => path.to_string(),
         };
-        match evaluate(&rule.rule, value) {
+        match evaluate_with_schema(&rule.rule, value, schema) {
             Ok(true) => {}
             Ok(false) => out.push(Violation {
+                rule: "cel".into(),
+                message: rule.message.clone(),
+                path: at,
+            }),
+            // The API server rejects an object whose rule fails to evaluate because a field
+            // it reads is absent ("no such key"): that is a violation of the rule.
+            Err(e) if e.starts_with("NoSuchKey") => out.push(Violation {
                 rule: "cel".into(),
                 message: rule.message.clone(),
                 path: at,
@@ -121,8 +128,15 @@ fn kubernetes_env() -> Env {
     env
 }
 
-/// Evaluates one rule with `self` bound to `value`. `Ok(false)`: the rule is violated.
+/// Evaluates one rule with `self` bound to `value` (schema-less: object keys are not
+/// escaped). `Ok(false)`: the rule is violated.
 pub fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
+    evaluate_with_schema(rule, value, &Value::Null)
+}
+
+/// Evaluates one rule with `self` bound to `value`, whose schema is `schema` (it decides which
+/// object keys are fields, escaped as Kubernetes does, and which are map keys).
+pub fn evaluate_with_schema(rule: &str, value: &Value, schema: &Value) -> Result<bool, String> {
     let env = ENV.with(Arc::clone);
     let program = PROGRAMS.with(|cache| -> Result<Rc<Program>, String> {
         if let Some(p) = cache.borrow().get(rule) {
@@ -133,7 +147,7 @@ pub fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
         Ok(p)
     })?;
     let mut ctx = Context::with_env(env);
-    ctx.add_variable_from_value("self", to_cel(value));
+    ctx.add_variable_from_value("self", to_cel(value, schema));
     ctx.add_function("isIP", |s: Arc<String>| {
         s.parse::<std::net::IpAddr>().is_ok()
     })
@@ -145,9 +159,28 @@ pub fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
     }
 }
 
+/// CEL keywords Kubernetes escapes as `__{name}__` when they name a field.
+const RESERVED: &[&str] = &[
+    "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
+    "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+];
+
+/// A field name as CEL sees it (Kubernetes' escaping rules): `namespace` → `__namespace__`,
+/// `a-b` → `a__dash__b`.
+pub fn escape_field(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        return format!("__{name}__");
+    }
+    name.replace("__", "__underscores__")
+        .replace('.', "__dot__")
+        .replace('-', "__dash__")
+        .replace('/', "__slash__")
+}
+
 /// JSON → CEL. Integers are CEL `int` (Kubernetes maps `integer` to `int`), other numbers
-/// `double`.
-fn to_cel(v: &Value) -> CelValue {
+/// `double`. Keys of objects whose schema has `properties` are fields and get escaped; keys
+/// of maps (`additionalProperties`) stay as they are.
+fn to_cel(v: &Value, schema: &Value) -> CelValue {
     match v {
         Value::Null => CelValue::Null,
         Value::Bool(b) => CelValue::Bool(*b),
@@ -156,10 +189,23 @@ fn to_cel(v: &Value) -> CelValue {
             None => CelValue::Float(n.as_f64().unwrap_or(f64::NAN)),
         },
         Value::String(s) => CelValue::String(Arc::new(s.clone())),
-        Value::Array(a) => CelValue::List(Arc::new(a.iter().map(to_cel).collect())),
+        Value::Array(a) => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            CelValue::List(Arc::new(a.iter().map(|c| to_cel(c, items)).collect()))
+        }
         Value::Object(o) => {
-            let m: HashMap<String, CelValue> =
-                o.iter().map(|(k, v)| (k.clone(), to_cel(v))).collect();
+            let props = schema.get("properties").and_then(Value::as_object);
+            let additional = schema.get("additionalProperties").unwrap_or(&Value::Null);
+            let m: HashMap<String, CelValue> = o
+                .iter()
+                .map(|(k, c)| match props {
+                    Some(p) => (
+                        escape_field(k),
+                        to_cel(c, p.get(k).unwrap_or(&Value::Null)),
+                    ),
+                    None => (k.clone(), to_cel(c, additional)),
+                })
+                .collect();
             CelValue::from(m)
         }
     }
@@ -179,6 +225,24 @@ mod tests {
             evaluate("duration(self.a) > duration(self.b)", &json!({"a": "1m", "b": "59s"})),
             Ok(true)
         );
+    }
+
+    #[test]
+    fn reserved_field_names_are_escaped_like_kubernetes() {
+        let schema = json!({"properties": {"namespace": {}, "labels": {"additionalProperties": {}}}});
+        let v = json!({"namespace": "a", "labels": {"namespace": "x"}});
+        assert_eq!(
+            evaluate_with_schema("self.__namespace__ == 'a' && self.labels['namespace'] == 'x'", &v, &schema),
+            Ok(true)
+        );
+        assert_eq!(escape_field("a-b.c"), "a__dash__b__dot__c");
+    }
+
+    #[test]
+    fn logical_operators_absorb_errors_like_cel_go() {
+        let rule = "size(self.a) > 0 || size(self.b) > 0";
+        assert_eq!(evaluate(rule, &json!({"a": [1]})), Ok(true));
+        assert!(evaluate(rule, &json!({"a": []})).is_err_and(|e| e.starts_with("NoSuchKey")));
     }
 
     #[test]
