@@ -532,6 +532,13 @@ impl<'a> World<'a> {
             ));
         }
         if ns != route_ns && !self.granted(ns, route_kind, route_ns, group, kind, name) {
+            if !self.namespace_known(ns) && !self.config.strict {
+                return Some(Condition::new(
+                    Status::Unknown,
+                    "RefNotPermitted",
+                    format!("namespace {ns} is not in the repository; whether a ReferenceGrant there allows {route_kind} from {route_ns} to {kind} {name} cannot be checked"),
+                ));
+            }
             return Some(Condition::new(
                 Status::False,
                 "RefNotPermitted",

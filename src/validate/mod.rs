@@ -233,8 +233,11 @@ pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
             continue;
         }
         if let Some(p) = world.predict(value) {
+            // The finding names the route already; drop the note's own prefix.
+            let prefix = format!("{} {}/{} ", p.kind, p.namespace, p.name);
             for (n, reason) in p.findings() {
-                findings.push(finding(&n.code, &reason, n.severity, n.message, n.field.unwrap_or_default()));
+                let message = n.message.strip_prefix(&prefix).unwrap_or(&n.message).to_string();
+                findings.push(finding(&n.code, &reason, n.severity, message, n.field.unwrap_or_default()));
             }
         }
     }
