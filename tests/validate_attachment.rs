@@ -15,32 +15,124 @@ fn predicted(config: &Config) -> Vec<(String, String, String, Severity)> {
     assert!(scan.diagnostics.is_empty(), "{:?}", scan.diagnostics);
     validate::lint_repository(&scan.index, config)
         .into_iter()
-        .map(|f| (format!("{} {}/{}", f.kind, f.namespace, f.name), f.path, f.rule, f.severity))
+        .map(|f| {
+            (
+                format!("{} {}/{}", f.kind, f.namespace, f.name),
+                f.path,
+                f.rule,
+                f.severity,
+            )
+        })
         .collect()
 }
 
-fn row(route: &str, path: &str, reason: &str, severity: Severity) -> (String, String, String, Severity) {
-    (route.to_string(), path.to_string(), reason.to_string(), severity)
+fn row(
+    route: &str,
+    path: &str,
+    reason: &str,
+    severity: Severity,
+) -> (String, String, String, Severity) {
+    (
+        route.to_string(),
+        path.to_string(),
+        reason.to_string(),
+        severity,
+    )
 }
 
 fn expected(unknown: Severity) -> Vec<(String, String, String, Severity)> {
     use Severity::{Error, Info};
     let mut rows = vec![
-        row("HTTPRoute web/attached", "spec.parentRefs[0]", "Accepted", Info),
-        row("HTTPRoute web/no-such-listener", "spec.parentRefs[0]", "NoMatchingParent", Error),
-        row("HTTPRoute web/no-such-listener", "spec.parentRefs[1]", "NoMatchingParent", Error),
-        row("HTTPRoute web/wrong-namespace", "spec.parentRefs[0]", "NotAllowedByListeners", Error),
-        row("HTTPRoute web/wrong-namespace", "spec.parentRefs[1]", "NotAllowedByListeners", Error),
-        row("HTTPRoute shop/selected", "spec.parentRefs[0]", "Accepted", Info),
-        row("TCPRoute web/wrong-kind", "spec.parentRefs[0]", "NotAllowedByListeners", Error),
-        row("HTTPRoute web/wrong-host", "spec.parentRefs[0]", "NoMatchingListenerHostname", Error),
-        row("HTTPRoute web/isolated-host", "spec.parentRefs[0]", "NoMatchingListenerHostname", Error),
-        row("HTTPRoute web/bad-backends", "spec.parentRefs[0]", "Accepted", Info),
-        row("HTTPRoute web/bad-backends", "spec.rules[0].backendRefs[0]", "BackendNotFound", Error),
-        row("HTTPRoute web/bad-backends", "spec.rules[1].backendRefs[0]", "RefNotPermitted", Error),
-        row("HTTPRoute web/bad-backends", "spec.rules[2].backendRefs[0]", "InvalidKind", Error),
-        row("HTTPRoute web/outside", "spec.parentRefs[0]", "ParentNotFound", unknown),
-        row("HTTPRoute web/outside", "spec.rules[0].backendRefs[0]", "RefNotPermitted", unknown),
+        row(
+            "HTTPRoute web/attached",
+            "spec.parentRefs[0]",
+            "Accepted",
+            Info,
+        ),
+        row(
+            "HTTPRoute web/no-such-listener",
+            "spec.parentRefs[0]",
+            "NoMatchingParent",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/no-such-listener",
+            "spec.parentRefs[1]",
+            "NoMatchingParent",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/wrong-namespace",
+            "spec.parentRefs[0]",
+            "NotAllowedByListeners",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/wrong-namespace",
+            "spec.parentRefs[1]",
+            "NotAllowedByListeners",
+            Error,
+        ),
+        row(
+            "HTTPRoute shop/selected",
+            "spec.parentRefs[0]",
+            "Accepted",
+            Info,
+        ),
+        row(
+            "TCPRoute web/wrong-kind",
+            "spec.parentRefs[0]",
+            "NotAllowedByListeners",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/wrong-host",
+            "spec.parentRefs[0]",
+            "NoMatchingListenerHostname",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/isolated-host",
+            "spec.parentRefs[0]",
+            "NoMatchingListenerHostname",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/bad-backends",
+            "spec.parentRefs[0]",
+            "Accepted",
+            Info,
+        ),
+        row(
+            "HTTPRoute web/bad-backends",
+            "spec.rules[0].backendRefs[0]",
+            "BackendNotFound",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/bad-backends",
+            "spec.rules[1].backendRefs[0]",
+            "RefNotPermitted",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/bad-backends",
+            "spec.rules[2].backendRefs[0]",
+            "InvalidKind",
+            Error,
+        ),
+        row(
+            "HTTPRoute web/outside",
+            "spec.parentRefs[0]",
+            "ParentNotFound",
+            unknown,
+        ),
+        row(
+            "HTTPRoute web/outside",
+            "spec.rules[0].backendRefs[0]",
+            "RefNotPermitted",
+            unknown,
+        ),
     ];
     rows.sort();
     rows

@@ -107,12 +107,17 @@ fn check(base: fn() -> Value, message: &str, bad: &[(&str, Value)], good: &[(&st
     let bad_doc = apply(base(), bad);
     let found = validate::validate_object(&bad_doc, Channel::Standard);
     assert!(
-        found.iter().any(|v| v.rule == "cel" && v.message == message),
+        found
+            .iter()
+            .any(|v| v.rule == "cel" && v.message == message),
         "violating object did not report {message:?}:\n{found:#?}\n{bad_doc:#}"
     );
     let good_doc = apply(base(), good);
     let found = validate::validate_object(&good_doc, Channel::Standard);
-    assert!(found.is_empty(), "passing object reported:\n{found:#?}\n{good_doc:#}");
+    assert!(
+        found.is_empty(),
+        "passing object reported:\n{found:#?}\n{good_doc:#}"
+    );
 }
 
 macro_rules! rules {
@@ -444,7 +449,14 @@ fn every_rule_has_a_test() {
         }
     }
     let mut messages = BTreeSet::new();
-    for kind in ["Gateway", "HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "BackendTLSPolicy"] {
+    for kind in [
+        "Gateway",
+        "HTTPRoute",
+        "GRPCRoute",
+        "TLSRoute",
+        "TCPRoute",
+        "BackendTLSPolicy",
+    ] {
         let v = crd::catalog(Channel::Standard)
             .get("gateway.networking.k8s.io/v1", kind)
             .unwrap();

@@ -30,8 +30,16 @@ fn json_findings() -> (Vec<(String, String, String)>, i32) {
         .filter(|f| f["severity"] == "error")
         .map(|f| {
             (
-                f["file"].as_str().unwrap().trim_start_matches(ISTIO_OUTPUT).to_string(),
-                format!("{}/{}", f["kind"].as_str().unwrap(), f["name"].as_str().unwrap()),
+                f["file"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches(ISTIO_OUTPUT)
+                    .to_string(),
+                format!(
+                    "{}/{}",
+                    f["kind"].as_str().unwrap(),
+                    f["name"].as_str().unwrap()
+                ),
                 f["rule"].as_str().unwrap().to_string(),
             )
         })
@@ -58,14 +66,20 @@ fn check_flags_the_peers_istio_outputs_and_exits_1() {
         "tls mode must be set for protocol TLS",
         "HostnameConflict",
     ] {
-        assert!(has(&findings, gw.0, gw.1, rule), "missing {rule}: {findings:#?}");
+        assert!(
+            has(&findings, gw.0, gw.1, rule),
+            "missing {rule}: {findings:#?}"
+        );
     }
     let route = ("2-virtualservice-http.yaml", "HTTPRoute/reviews-route-v2");
     for rule in [
         "RequestRedirect filter must not be used together with backendRefs",
         "Must have port for Service reference",
     ] {
-        assert!(has(&findings, route.0, route.1, rule), "missing {rule}: {findings:#?}");
+        assert!(
+            has(&findings, route.0, route.1, rule),
+            "missing {rule}: {findings:#?}"
+        );
     }
     assert!(has(
         &findings,

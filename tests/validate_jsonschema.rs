@@ -43,7 +43,10 @@ fn run_check_jsonschema(dir: &Path, objects: &[Value]) -> Vec<(String, String)> 
             .unwrap_or_else(|| panic!("no CRD for {api_version} {kind}"));
         let mut schema = version.schema.clone();
         schema["$schema"] = json!("http://json-schema.org/draft-04/schema#");
-        let schema_file = dir.join(format!("{}-{kind}.schema.json", api_version.replace('/', "_")));
+        let schema_file = dir.join(format!(
+            "{}-{kind}.schema.json",
+            api_version.replace('/', "_")
+        ));
         std::fs::write(&schema_file, serde_json::to_vec(&schema).unwrap()).unwrap();
         let out = Command::new("check-jsonschema")
             .arg("--schemafile")
@@ -84,7 +87,10 @@ fn every_object_generated_from_the_corpus_is_valid() {
         .map(|g| (g, validate::validate_object(g, Channel::Standard)))
         .filter(|(_, v)| !v.is_empty())
         .collect();
-    assert!(invalid.is_empty(), "invalid generated objects: {invalid:#?}");
+    assert!(
+        invalid.is_empty(),
+        "invalid generated objects: {invalid:#?}"
+    );
     if generated.is_empty() {
         eprintln!("NOTE: the corpus generated no objects yet (translators not merged)");
     }
@@ -126,11 +132,19 @@ fn check_jsonschema_agrees_on_every_generated_object() {
     // The generated objects.
     let generated = corpus_generated();
     if generated.is_empty() {
-        eprintln!("\n\nNOTE: the corpus generated no objects yet; check-jsonschema checked 0 generated objects\n\n");
+        eprintln!(
+            "\n\nNOTE: the corpus generated no objects yet; check-jsonschema checked 0 generated objects\n\n"
+        );
         return;
     }
     let gen_dir = tempfile::tempdir().unwrap();
     let failures = run_check_jsonschema(gen_dir.path(), &generated);
-    assert!(failures.is_empty(), "check-jsonschema rejects: {failures:#?}");
-    eprintln!("check-jsonschema accepted {} generated objects", generated.len());
+    assert!(
+        failures.is_empty(),
+        "check-jsonschema rejects: {failures:#?}"
+    );
+    eprintln!(
+        "check-jsonschema accepted {} generated objects",
+        generated.len()
+    );
 }

@@ -118,7 +118,11 @@ impl RoutePrediction {
                         "{what} parentRef {} would be Accepted=True (listeners {}), ResolvedRefs={}",
                         p.parent,
                         p.listeners.join(", "),
-                        if self.resolved_refs.status == Status::True { "True" } else { "False" }
+                        if self.resolved_refs.status == Status::True {
+                            "True"
+                        } else {
+                            "False"
+                        }
                     ),
                 ),
                 Status::False => Note::error(
@@ -318,23 +322,40 @@ impl<'a> World<'a> {
             accepted,
             listeners,
         };
-        if group == "" && kind == "Service" {
+        if group.is_empty() && kind == "Service" {
             // Mesh (GAMMA) parent: attaches when the Service exists.
             return match self.index.service(ns, name) {
-                Some(_) => status(Condition::new(Status::True, "Accepted", "mesh Service parent"), vec![]),
+                Some(_) => status(
+                    Condition::new(Status::True, "Accepted", "mesh Service parent"),
+                    vec![],
+                ),
                 None if self.namespace_known(ns) || self.config.strict => status(
-                    Condition::new(Status::False, "NoMatchingParent", format!("Service {ns}/{name} does not exist")),
+                    Condition::new(
+                        Status::False,
+                        "NoMatchingParent",
+                        format!("Service {ns}/{name} does not exist"),
+                    ),
                     vec![],
                 ),
                 None => status(
-                    Condition::new(Status::Unknown, "ParentNotFound", format!("Service {ns}/{name} is not in the repository; attachment cannot be predicted")),
+                    Condition::new(
+                        Status::Unknown,
+                        "ParentNotFound",
+                        format!(
+                            "Service {ns}/{name} is not in the repository; attachment cannot be predicted"
+                        ),
+                    ),
                     vec![],
                 ),
             };
         }
         if group != GROUP || kind != "Gateway" {
             return status(
-                Condition::new(Status::Unknown, "ParentNotFound", format!("parent kind {group}/{kind} is not checked offline")),
+                Condition::new(
+                    Status::Unknown,
+                    "ParentNotFound",
+                    format!("parent kind {group}/{kind} is not checked offline"),
+                ),
                 vec![],
             );
         }
@@ -343,7 +364,9 @@ impl<'a> World<'a> {
                 Condition::new(
                     Status::Unknown,
                     "ParentNotFound",
-                    format!("Gateway {ns}/{name} is not in the repository; attachment cannot be predicted"),
+                    format!(
+                        "Gateway {ns}/{name} is not in the repository; attachment cannot be predicted"
+                    ),
                 ),
                 vec![],
             );
@@ -358,7 +381,10 @@ impl<'a> World<'a> {
             .map(|g| self.gateway_status(g, route_kind, route_ns, hostnames, ns, section, port))
             .min_by_key(|(c, _)| rank(&c.status))
             .unwrap_or_else(|| {
-                (Condition::new(Status::Unknown, "ParentNotFound", "no definition"), vec![])
+                (
+                    Condition::new(Status::Unknown, "ParentNotFound", "no definition"),
+                    vec![],
+                )
             });
         status(accepted, listeners)
     }
@@ -391,7 +417,11 @@ impl<'a> World<'a> {
             .collect();
         if selected.is_empty() {
             return status(
-                Condition::new(Status::False, "NoMatchingParent", "no listener matches this parentRef's sectionName/port"),
+                Condition::new(
+                    Status::False,
+                    "NoMatchingParent",
+                    "no listener matches this parentRef's sectionName/port",
+                ),
                 vec![],
             );
         }
@@ -416,7 +446,13 @@ impl<'a> World<'a> {
         if allowed.is_empty() {
             if unknown_namespace {
                 return status(
-                    Condition::new(Status::Unknown, "NotAllowedByListeners", format!("the labels of Namespace {route_ns} are not in the repository; the listener selector cannot be evaluated")),
+                    Condition::new(
+                        Status::Unknown,
+                        "NotAllowedByListeners",
+                        format!(
+                            "the labels of Namespace {route_ns} are not in the repository; the listener selector cannot be evaluated"
+                        ),
+                    ),
                     vec![],
                 );
             }
@@ -427,7 +463,10 @@ impl<'a> World<'a> {
         }
         // 3. hostnames with listener isolation.
         if !matches!(route_kind, "HTTPRoute" | "GRPCRoute" | "TLSRoute") {
-            let names = allowed.iter().map(|l| str_of(l, "name").unwrap_or_default().to_string()).collect();
+            let names = allowed
+                .iter()
+                .map(|l| str_of(l, "name").unwrap_or_default().to_string())
+                .collect();
             return status(Condition::new(Status::True, "Accepted", "accepted"), names);
         }
         let mut accepting = Vec::new();
@@ -450,7 +489,10 @@ impl<'a> World<'a> {
                 vec![],
             );
         }
-        status(Condition::new(Status::True, "Accepted", "accepted"), accepting)
+        status(
+            Condition::new(Status::True, "Accepted", "accepted"),
+            accepting,
+        )
     }
 
     fn listener_allows_namespace(&self, l: &Value, gateway_ns: &str, route_ns: &str) -> Status {
@@ -471,7 +513,10 @@ impl<'a> World<'a> {
                 if let Some(d) = defined {
                     labels.extend(d.iter().map(|(k, v)| (k.clone(), v.clone())));
                 }
-                labels.insert("kubernetes.io/metadata.name".to_string(), route_ns.to_string());
+                labels.insert(
+                    "kubernetes.io/metadata.name".to_string(),
+                    route_ns.to_string(),
+                );
                 match (selector_matches(&selector, &labels), defined) {
                     (true, _) => Status::True,
                     (false, Some(_)) => Status::False,
@@ -523,12 +568,20 @@ impl<'a> World<'a> {
             Target::Istio => group == "networking.istio.io" && kind == "Hostname",
             Target::EnvoyGateway => group == "gateway.envoyproxy.io" && kind == "Backend",
             Target::Generic => false,
-        } || (group == "multicluster.x-k8s.io" && kind == "ServiceImport");
+        } || (group == "multicluster.x-k8s.io"
+            && kind == "ServiceImport");
         if !is_service && !implementation_kind {
             return Some(Condition::new(
                 Status::False,
                 "InvalidKind",
-                format!("backend kind {}{kind} is not supported", if group.is_empty() { String::new() } else { format!("{group}/") }),
+                format!(
+                    "backend kind {}{kind} is not supported",
+                    if group.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{group}/")
+                    }
+                ),
             ));
         }
         if ns != route_ns && !self.granted(ns, route_kind, route_ns, group, kind, name) {
@@ -536,13 +589,17 @@ impl<'a> World<'a> {
                 return Some(Condition::new(
                     Status::Unknown,
                     "RefNotPermitted",
-                    format!("namespace {ns} is not in the repository; whether a ReferenceGrant there allows {route_kind} from {route_ns} to {kind} {name} cannot be checked"),
+                    format!(
+                        "namespace {ns} is not in the repository; whether a ReferenceGrant there allows {route_kind} from {route_ns} to {kind} {name} cannot be checked"
+                    ),
                 ));
             }
             return Some(Condition::new(
                 Status::False,
                 "RefNotPermitted",
-                format!("no ReferenceGrant in namespace {ns} allows {route_kind} from {route_ns} to {kind} {name}"),
+                format!(
+                    "no ReferenceGrant in namespace {ns} allows {route_kind} from {route_ns} to {kind} {name}"
+                ),
             ));
         }
         if !is_service {
@@ -553,7 +610,11 @@ impl<'a> World<'a> {
                 let port = b.get("port").and_then(Value::as_i64)?;
                 let port32 = i32::try_from(port).ok()?;
                 k8s::find_port(svc, port32).is_none().then(|| {
-                    Condition::new(Status::False, "PortNotFound", format!("Service {ns}/{name} has no port {port}"))
+                    Condition::new(
+                        Status::False,
+                        "PortNotFound",
+                        format!("Service {ns}/{name} has no port {port}"),
+                    )
                 })
             }
             None if self.namespace_known(ns) || self.config.strict => Some(Condition::new(
@@ -564,14 +625,24 @@ impl<'a> World<'a> {
             None => Some(Condition::new(
                 Status::Unknown,
                 "BackendNotFound",
-                format!("Service {ns}/{name} is not in the repository; its existence cannot be checked"),
+                format!(
+                    "Service {ns}/{name} is not in the repository; its existence cannot be checked"
+                ),
             )),
         }
     }
 
     /// Whether a ReferenceGrant in `target_ns` lets `from_kind`s in `from_ns` refer to
     /// `group/kind name`.
-    fn granted(&self, target_ns: &str, from_kind: &str, from_ns: &str, group: &str, kind: &str, name: &str) -> bool {
+    fn granted(
+        &self,
+        target_ns: &str,
+        from_kind: &str,
+        from_ns: &str,
+        group: &str,
+        kind: &str,
+        name: &str,
+    ) -> bool {
         self.grants.get(target_ns).into_iter().flatten().any(|g| {
             let from_ok = g
                 .pointer("/spec/from")
@@ -599,7 +670,12 @@ impl<'a> World<'a> {
 }
 
 fn collect_mirrors<'v>(filters: Option<&'v Value>, base: &str, out: &mut Vec<(String, &'v Value)>) {
-    for (fi, f) in filters.and_then(Value::as_array).into_iter().flatten().enumerate() {
+    for (fi, f) in filters
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         if let Some(b) = f.pointer("/requestMirror/backendRef") {
             out.push((format!("{base}.filters[{fi}].requestMirror.backendRef"), b));
         }
@@ -610,7 +686,10 @@ fn collect_mirrors<'v>(filters: Option<&'v Value>, base: &str, out: &mut Vec<(St
 /// TCPRoute on a TLS Terminate listener), narrowed by `allowedRoutes.kinds`.
 fn listener_allows_kind(l: &Value, route_kind: &str) -> bool {
     let protocol = str_of(l, "protocol").unwrap_or_default();
-    let mode = l.pointer("/tls/mode").and_then(Value::as_str).unwrap_or("Terminate");
+    let mode = l
+        .pointer("/tls/mode")
+        .and_then(Value::as_str)
+        .unwrap_or("Terminate");
     let by_protocol: &[&str] = match (protocol, mode) {
         ("HTTP" | "HTTPS", _) => &["HTTPRoute", "GRPCRoute"],
         ("TLS", "Passthrough") => &["TLSRoute"],
@@ -663,7 +742,9 @@ pub fn intersect(route: &str, listener: Option<&str>) -> Option<String> {
         return Some(route.to_string());
     }
     match (route.strip_prefix("*."), l.strip_prefix("*.")) {
-        (None, Some(ls)) => route.ends_with(&format!(".{ls}")).then(|| route.to_string()),
+        (None, Some(ls)) => route
+            .ends_with(&format!(".{ls}"))
+            .then(|| route.to_string()),
         (Some(rs), None) => l.ends_with(&format!(".{rs}")).then(|| l.to_string()),
         (Some(rs), Some(ls)) => {
             if rs.ends_with(&format!(".{ls}")) {
@@ -719,11 +800,23 @@ mod tests {
 
     #[test]
     fn hostname_intersection_follows_the_spec() {
-        assert_eq!(intersect("a.example.com", None).as_deref(), Some("a.example.com"));
-        assert_eq!(intersect("a.example.com", Some("*.example.com")).as_deref(), Some("a.example.com"));
+        assert_eq!(
+            intersect("a.example.com", None).as_deref(),
+            Some("a.example.com")
+        );
+        assert_eq!(
+            intersect("a.example.com", Some("*.example.com")).as_deref(),
+            Some("a.example.com")
+        );
         assert_eq!(intersect("example.com", Some("*.example.com")), None);
-        assert_eq!(intersect("*.example.com", Some("a.example.com")).as_deref(), Some("a.example.com"));
-        assert_eq!(intersect("*.a.example.com", Some("*.example.com")).as_deref(), Some("*.a.example.com"));
+        assert_eq!(
+            intersect("*.example.com", Some("a.example.com")).as_deref(),
+            Some("a.example.com")
+        );
+        assert_eq!(
+            intersect("*.a.example.com", Some("*.example.com")).as_deref(),
+            Some("*.a.example.com")
+        );
         assert_eq!(intersect("b.other.com", Some("a.example.com")), None);
     }
 
@@ -733,16 +826,34 @@ mod tests {
         let exact = json!({"name": "foo", "port": 443, "hostname": "foo.example.com"});
         let all = [&wildcard, &exact];
         assert!(listener_hosts(&wildcard, &all, &["foo.example.com".into()]).is_empty());
-        assert_eq!(listener_hosts(&exact, &all, &["foo.example.com".into()]), vec!["foo.example.com"]);
-        assert_eq!(listener_hosts(&wildcard, &all, &["bar.example.com".into()]), vec!["bar.example.com"]);
+        assert_eq!(
+            listener_hosts(&exact, &all, &["foo.example.com".into()]),
+            vec!["foo.example.com"]
+        );
+        assert_eq!(
+            listener_hosts(&wildcard, &all, &["bar.example.com".into()]),
+            vec!["bar.example.com"]
+        );
     }
 
     #[test]
     fn selectors_match_labels_and_expressions() {
         let labels: BTreeMap<String, String> = [("team".to_string(), "a".to_string())].into();
-        assert!(selector_matches(&json!({"matchLabels": {"team": "a"}}), &labels));
-        assert!(!selector_matches(&json!({"matchLabels": {"team": "b"}}), &labels));
-        assert!(selector_matches(&json!({"matchExpressions": [{"key": "team", "operator": "In", "values": ["a", "b"]}]}), &labels));
-        assert!(!selector_matches(&json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}), &labels));
+        assert!(selector_matches(
+            &json!({"matchLabels": {"team": "a"}}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchLabels": {"team": "b"}}),
+            &labels
+        ));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "team", "operator": "In", "values": ["a", "b"]}]}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}),
+            &labels
+        ));
     }
 }

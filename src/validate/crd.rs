@@ -184,7 +184,10 @@ mod tests {
     #[test]
     fn served_versions_match_the_release_notes() {
         let std = catalog(Channel::Standard);
-        assert!(std.get("gateway.networking.k8s.io/v1", "TCPRoute").is_some_and(|v| v.served));
+        assert!(
+            std.get("gateway.networking.k8s.io/v1", "TCPRoute")
+                .is_some_and(|v| v.served)
+        );
         assert!(
             std.get("gateway.networking.k8s.io/v1alpha2", "TCPRoute")
                 .is_some_and(|v| !v.served)
@@ -194,6 +197,12 @@ mod tests {
             exp.get("gateway.networking.k8s.io/v1alpha2", "TCPRoute")
                 .is_some_and(|v| v.served)
         );
-        assert!(std.get("gateway.networking.x-k8s.io/v1alpha1", "XBackendTrafficPolicy").is_none());
+        assert!(
+            std.get(
+                "gateway.networking.x-k8s.io/v1alpha1",
+                "XBackendTrafficPolicy"
+            )
+            .is_none()
+        );
     }
 }

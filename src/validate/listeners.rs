@@ -75,9 +75,17 @@ pub fn conflicts(gateway: &Value) -> Vec<Conflict> {
         .map(|(i, l)| {
             (
                 i,
-                l.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-                l.get("protocol").and_then(Value::as_str).unwrap_or_default().to_string(),
-                l.get("hostname").and_then(Value::as_str).map(str::to_string),
+                l.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                l.get("protocol")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                l.get("hostname")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
                 l.get("port").and_then(Value::as_i64).unwrap_or_default(),
             )
         })
@@ -154,7 +162,10 @@ mod tests {
         ]));
         let c = conflicts(&g);
         assert_eq!(c.len(), 2, "{c:?}");
-        assert!(c.iter().all(|c| c.reason == "ProtocolConflict" && c.first.1 == "web"));
+        assert!(
+            c.iter()
+                .all(|c| c.reason == "ProtocolConflict" && c.first.1 == "web")
+        );
     }
 
     #[test]

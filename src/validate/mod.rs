@@ -72,7 +72,9 @@ pub fn validate_object(value: &Value, channel: Channel) -> Vec<Violation> {
 fn object_crd(value: &Value, channel: Channel) -> Option<&'static crd::CrdVersion> {
     let api_version = value.get("apiVersion").and_then(Value::as_str)?;
     let kind = value.get("kind").and_then(Value::as_str)?;
-    crd::catalog(channel).get(api_version, kind).filter(|c| c.served)
+    crd::catalog(channel)
+        .get(api_version, kind)
+        .filter(|c| c.served)
 }
 
 /// Schema-level violations (no CEL) against one channel's CRDs.
@@ -81,7 +83,10 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let catalog = crd::catalog(channel);
     let Some(crd) = catalog.get(api_version, kind) else {
         return vec![Violation {
@@ -176,7 +181,10 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
 
 /// Listener-conflict and attachment notes about one (valid) object.
 fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
-    let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let name = value
         .pointer("/metadata/name")
         .and_then(Value::as_str)
@@ -184,7 +192,9 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
     let mut notes = Vec::new();
     if kind == "Gateway" {
         for c in listeners::conflicts(value) {
-            notes.push(Note::error(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()));
+            notes.push(
+                Note::error(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()),
+            );
         }
     }
     if let Some(p) = world.predict(value) {
@@ -195,37 +205,53 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
 
 /// Lints the Gateway API objects already in the repository.
 pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
-    let repo_objects = index
-        .objects
-        .iter()
-        .filter(|o| matches!(o.body, SourceBody::GatewayApi(_)) && !index.is_patch_file(&o.source.file));
+    let repo_objects = index.objects.iter().filter(|o| {
+        matches!(o.body, SourceBody::GatewayApi(_)) && !index.is_patch_file(&o.source.file)
+    });
     let world = attachment::World::new(index, std::iter::empty(), config);
     let mut findings = Vec::new();
     for obj in repo_objects {
         let SourceBody::GatewayApi(value) = &obj.body else {
             continue;
         };
-        let finding = |code: &str, rule: &str, severity: Severity, message: String, path: String| Finding {
-            file: obj.source.file.clone(),
-            line: obj.source.line,
-            kind: obj.kind.clone(),
-            namespace: obj.namespace.clone(),
-            name: obj.meta.name.clone(),
-            code: code.to_string(),
-            rule: rule.to_string(),
-            severity,
-            message,
-            path,
-        };
+        let finding =
+            |code: &str, rule: &str, severity: Severity, message: String, path: String| Finding {
+                file: obj.source.file.clone(),
+                line: obj.source.line,
+                kind: obj.kind.clone(),
+                namespace: obj.namespace.clone(),
+                name: obj.meta.name.clone(),
+                code: code.to_string(),
+                rule: rule.to_string(),
+                severity,
+                message,
+                path,
+            };
         let violations = validate_object(value, config.channel);
         let invalid = !violations.is_empty();
         for v in violations {
-            let rule = if v.rule == "cel" { v.message.clone() } else { v.rule.clone() };
-            findings.push(finding(v.note_code(), &rule, Severity::Error, v.message, v.path));
+            let rule = if v.rule == "cel" {
+                v.message.clone()
+            } else {
+                v.rule.clone()
+            };
+            findings.push(finding(
+                v.note_code(),
+                &rule,
+                Severity::Error,
+                v.message,
+                v.path,
+            ));
         }
         if obj.kind == "Gateway" {
             for c in listeners::conflicts(value) {
-                findings.push(finding(c.code(), c.reason(), Severity::Error, c.message(), c.path()));
+                findings.push(finding(
+                    c.code(),
+                    c.reason(),
+                    Severity::Error,
+                    c.message(),
+                    c.path(),
+                ));
             }
         }
         if invalid {
@@ -236,8 +262,18 @@ pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
             // The finding names the route already; drop the note's own prefix.
             let prefix = format!("{} {}/{} ", p.kind, p.namespace, p.name);
             for (n, reason) in p.findings() {
-                let message = n.message.strip_prefix(&prefix).unwrap_or(&n.message).to_string();
-                findings.push(finding(&n.code, &reason, n.severity, message, n.field.unwrap_or_default()));
+                let message = n
+                    .message
+                    .strip_prefix(&prefix)
+                    .unwrap_or(&n.message)
+                    .to_string();
+                findings.push(finding(
+                    &n.code,
+                    &reason,
+                    n.severity,
+                    message,
+                    n.field.unwrap_or_default(),
+                ));
             }
         }
     }
@@ -254,4 +290,156 @@ pub fn check_findings(index: &Index, config: &Config) -> Vec<Finding> {
 /// Whether any finding must fail `check`.
 pub fn has_failures(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gwapi::{
+        BackendRef, GatewaySpec, Generated, HttpRouteRule, HttpRouteSpec, Listener, Metadata,
+        Object, ParentReference, V1,
+    };
+
+    fn route(name: &str, port: Option<u32>) -> Generated {
+        Generated::HttpRoute(Object::new(
+            V1,
+            "HTTPRoute",
+            Metadata::new(name, "web"),
+            HttpRouteSpec {
+                parent_refs: vec![ParentReference {
+                    name: "gw".into(),
+                    ..Default::default()
+                }],
+                hostnames: vec!["a.example.com".into()],
+                rules: vec![HttpRouteRule {
+                    backend_refs: vec![BackendRef {
+                        name: "svc".into(),
+                        port,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+            },
+        ))
+    }
+
+    fn gateway() -> Generated {
+        Generated::Gateway(Object::new(
+            V1,
+            "Gateway",
+            Metadata::new("gw", "web"),
+            GatewaySpec {
+                gateway_class_name: "istio".into(),
+                listeners: vec![
+                    Listener {
+                        name: "http".into(),
+                        hostname: Some("a.example.com".into()),
+                        port: 80,
+                        protocol: "HTTP".into(),
+                        ..Default::default()
+                    },
+                    Listener {
+                        name: "other".into(),
+                        hostname: Some("a.example.com".into()),
+                        port: 80,
+                        protocol: "HTTP".into(),
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            },
+        ))
+    }
+
+    #[test]
+    fn invalid_generated_objects_become_error_notes_and_are_not_written() {
+        let index = Index::default();
+        let mut results = vec![SourceResult {
+            object: 0,
+            generated: vec![route("valid", Some(80)), route("no-port", None)],
+            ..Default::default()
+        }];
+        validate_results(&index, &mut results, &Config::default());
+        let names: Vec<_> = results[0]
+            .generated
+            .iter()
+            .map(|g| g.name().to_string())
+            .collect();
+        assert_eq!(names, ["valid"]);
+        let rejected: Vec<_> = results[0]
+            .notes
+            .iter()
+            .filter(|n| n.code == "validate/cel")
+            .collect();
+        assert_eq!(rejected.len(), 1, "{:#?}", results[0].notes);
+        assert_eq!(rejected[0].severity, Severity::Error);
+        assert!(rejected[0].message.contains("HTTPRoute web/no-port"));
+        assert!(
+            rejected[0]
+                .message
+                .contains("Must have port for Service reference")
+        );
+        assert_eq!(
+            rejected[0].field.as_deref(),
+            Some("spec.rules[0].backendRefs[0]")
+        );
+    }
+
+    #[test]
+    fn generated_gateways_and_routes_get_conflict_and_attachment_notes() {
+        let index = Index::default();
+        let mut gw = vec![SourceResult {
+            object: 0,
+            generated: vec![gateway()],
+            ..Default::default()
+        }];
+        // The duplicate hostname is rejected by CEL before any conflict is computed.
+        validate_results(&index, &mut gw, &Config::default());
+        assert!(gw[0].generated.is_empty());
+        assert!(gw[0].notes.iter().any(|n| n.message.contains(
+            "Combination of port, protocol and hostname must be unique for each listener"
+        )));
+
+        let mut ok_gw = gateway();
+        if let Generated::Gateway(g) = &mut ok_gw {
+            g.spec.listeners[1].protocol = "HTTPS".into();
+            g.spec.listeners[1].tls = Some(crate::gwapi::ListenerTls {
+                mode: Some("Terminate".into()),
+                certificate_refs: vec![crate::gwapi::SecretObjectReference {
+                    name: "cert".into(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+        }
+        let mut results = vec![
+            SourceResult {
+                object: 0,
+                generated: vec![ok_gw],
+                ..Default::default()
+            },
+            SourceResult {
+                object: 1,
+                generated: vec![route("valid", Some(80))],
+                ..Default::default()
+            },
+        ];
+        validate_results(&index, &mut results, &Config::default());
+        let codes: Vec<_> = results[0].notes.iter().map(|n| n.code.as_str()).collect();
+        assert_eq!(codes, ["validate/listener-protocol-conflict"]);
+        assert!(results[0].notes[0].message.contains("`http`"));
+        assert!(results[0].notes[0].message.contains("`other`"));
+        let route_notes: Vec<_> = results[1]
+            .notes
+            .iter()
+            .map(|n| (n.code.as_str(), n.severity))
+            .collect();
+        assert_eq!(
+            route_notes,
+            [
+                ("attach/accepted", Severity::Info),
+                ("attach/backend-unknown", Severity::Warning)
+            ]
+        );
+    }
 }

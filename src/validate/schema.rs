@@ -143,7 +143,11 @@ pub fn list_type_violations(schema: &Value, value: &Value, path: &str, out: &mut
                     Some("map") => {
                         let mut defaulted = child.clone();
                         apply_defaults(item_schema, &mut defaulted);
-                        Value::Array(keys.iter().map(|k| defaulted.get(*k).cloned().unwrap_or(Value::Null)).collect())
+                        Value::Array(
+                            keys.iter()
+                                .map(|k| defaulted.get(*k).cloned().unwrap_or(Value::Null))
+                                .collect(),
+                        )
                     }
                     Some("set") => child.clone(),
                     _ => Value::Null,
@@ -259,7 +263,10 @@ mod tests {
             "l": {"items": {"properties": {"k": {"default": "Service"}}}}}});
         let mut v = json!({"b": 5, "l": [{}, {"k": "X"}]});
         apply_defaults(&schema, &mut v);
-        assert_eq!(v, json!({"b": 5, "l": [{"k": "Service"}, {"k": "X"}], "a": 1}));
+        assert_eq!(
+            v,
+            json!({"b": 5, "l": [{"k": "Service"}, {"k": "X"}], "a": 1})
+        );
     }
 
     #[test]

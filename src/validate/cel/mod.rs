@@ -161,8 +161,27 @@ pub fn evaluate_with_schema(rule: &str, value: &Value, schema: &Value) -> Result
 
 /// CEL keywords Kubernetes escapes as `__{name}__` when they name a field.
 const RESERVED: &[&str] = &[
-    "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
-    "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
 ];
 
 /// A field name as CEL sees it (Kubernetes' escaping rules): `namespace` → `__namespace__`,
@@ -199,10 +218,7 @@ fn to_cel(v: &Value, schema: &Value) -> CelValue {
             let m: HashMap<String, CelValue> = o
                 .iter()
                 .map(|(k, c)| match props {
-                    Some(p) => (
-                        escape_field(k),
-                        to_cel(c, p.get(k).unwrap_or(&Value::Null)),
-                    ),
+                    Some(p) => (escape_field(k), to_cel(c, p.get(k).unwrap_or(&Value::Null))),
                     None => (k.clone(), to_cel(c, additional)),
                 })
                 .collect();
@@ -218,21 +234,38 @@ mod tests {
 
     #[test]
     fn kubernetes_functions_are_available() {
-        assert_eq!(evaluate("self.all(h, !isIP(h))", &json!(["a.b", "1.2.3.4"])), Ok(false));
-        assert_eq!(evaluate("self.split('.').size() == 2", &json!("a.b")), Ok(true));
-        assert_eq!(evaluate("self.substring(1) == 'bc'", &json!("abc")), Ok(true));
         assert_eq!(
-            evaluate("duration(self.a) > duration(self.b)", &json!({"a": "1m", "b": "59s"})),
+            evaluate("self.all(h, !isIP(h))", &json!(["a.b", "1.2.3.4"])),
+            Ok(false)
+        );
+        assert_eq!(
+            evaluate("self.split('.').size() == 2", &json!("a.b")),
+            Ok(true)
+        );
+        assert_eq!(
+            evaluate("self.substring(1) == 'bc'", &json!("abc")),
+            Ok(true)
+        );
+        assert_eq!(
+            evaluate(
+                "duration(self.a) > duration(self.b)",
+                &json!({"a": "1m", "b": "59s"})
+            ),
             Ok(true)
         );
     }
 
     #[test]
     fn reserved_field_names_are_escaped_like_kubernetes() {
-        let schema = json!({"properties": {"namespace": {}, "labels": {"additionalProperties": {}}}});
+        let schema =
+            json!({"properties": {"namespace": {}, "labels": {"additionalProperties": {}}}});
         let v = json!({"namespace": "a", "labels": {"namespace": "x"}});
         assert_eq!(
-            evaluate_with_schema("self.__namespace__ == 'a' && self.labels['namespace'] == 'x'", &v, &schema),
+            evaluate_with_schema(
+                "self.__namespace__ == 'a' && self.labels['namespace'] == 'x'",
+                &v,
+                &schema
+            ),
             Ok(true)
         );
         assert_eq!(escape_field("a-b.c"), "a__dash__b__dot__c");
