@@ -1,6 +1,7 @@
 //! Acceptance 4: the fixture repository `fixtures/validate/attachment` holds routes that fail
-//! to attach for each reason the validator predicts; the lint must produce exactly those
-//! predicted conditions (and nothing else).
+//! to attach for each reason the validator predicts (and a Gateway whose listener certificates
+//! do not resolve); the lint must produce exactly those predicted conditions (and nothing
+//! else).
 
 use std::path::Path;
 
@@ -131,6 +132,19 @@ fn expected(unknown: Severity) -> Vec<(String, String, String, Severity)> {
             "HTTPRoute web/outside",
             "spec.rules[0].backendRefs[0]",
             "RefNotPermitted",
+            unknown,
+        ),
+        // Listener certificates: cross-namespace without a grant; a Secret not in Git.
+        row(
+            "Gateway infra/gw",
+            "spec.listeners[4].tls.certificateRefs[1]",
+            "RefNotPermitted",
+            Error,
+        ),
+        row(
+            "Gateway infra/gw",
+            "spec.listeners[4].tls.certificateRefs[2]",
+            "InvalidCertificateRef",
             unknown,
         ),
     ];

@@ -495,6 +495,91 @@ impl<'a> World<'a> {
         )
     }
 
+    /// Listener-side references of a Gateway: each `tls.certificateRefs` entry must name a
+    /// Secret (core group) that exists, and a cross-namespace one needs a ReferenceGrant from
+    /// the Gateway's namespace. Secrets are often kept out of Git (sealed or external
+    /// secrets), so a Secret missing from the repository is unknown, not an error, unless
+    /// `strict`.
+    pub fn gateway_findings(&self, gateway: &Value) -> Vec<(Note, String)> {
+        if str_of(gateway, "kind") != Some("Gateway") {
+            return Vec::new();
+        }
+        let gw_ns = namespace_of(gateway, &self.config.default_namespace);
+        let gw_name = gateway
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let unknown = if self.config.strict {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut out = Vec::new();
+        let listeners = gateway
+            .pointer("/spec/listeners")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate();
+        for (li, l) in listeners {
+            let lname = str_of(l, "name").unwrap_or_default();
+            let refs = l
+                .pointer("/tls/certificateRefs")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate();
+            for (ci, r) in refs {
+                let path = format!("spec.listeners[{li}].tls.certificateRefs[{ci}]");
+                let group = str_of(r, "group").unwrap_or("");
+                let kind = str_of(r, "kind").unwrap_or("Secret");
+                let name = str_of(r, "name").unwrap_or_default();
+                let ns = str_of(r, "namespace").unwrap_or(&gw_ns);
+                let what = format!("Gateway {gw_ns}/{gw_name} listener {lname}");
+                if !group.is_empty() || kind != "Secret" {
+                    out.push((
+                        Note::error(
+                            "attach/invalid-certificate-ref",
+                            format!("{what}: certificateRef kind {group}/{kind} is not a Secret; the listener would be ResolvedRefs=False (InvalidCertificateRef)"),
+                        )
+                        .at(path),
+                        "InvalidCertificateRef".to_string(),
+                    ));
+                    continue;
+                }
+                if ns != gw_ns && !self.granted_from(ns, "Gateway", &gw_ns, "", "Secret", name) {
+                    let (severity, code) = if self.namespace_known(ns) || self.config.strict {
+                        (Severity::Error, "attach/certificate-ref-not-permitted")
+                    } else {
+                        (unknown, "attach/certificate-unknown")
+                    };
+                    out.push((
+                        Note::new(
+                            severity,
+                            code,
+                            format!("{what}: no ReferenceGrant in namespace {ns} allows Gateways from {gw_ns} to use Secret {name}; the listener would be ResolvedRefs=False (RefNotPermitted)"),
+                        )
+                        .at(path),
+                        "RefNotPermitted".to_string(),
+                    ));
+                    continue;
+                }
+                if self.index.secret(ns, name).is_none() {
+                    out.push((
+                        Note::new(
+                            unknown,
+                            "attach/certificate-unknown",
+                            format!("{what}: Secret {ns}/{name} is not in the repository; if it does not exist in the cluster the listener is ResolvedRefs=False (InvalidCertificateRef)"),
+                        )
+                        .at(path),
+                        "InvalidCertificateRef".to_string(),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     fn listener_allows_namespace(&self, l: &Value, gateway_ns: &str, route_ns: &str) -> Status {
         let from = l
             .pointer("/allowedRoutes/namespaces/from")
@@ -584,7 +669,7 @@ impl<'a> World<'a> {
                 ),
             ));
         }
-        if ns != route_ns && !self.granted(ns, route_kind, route_ns, group, kind, name) {
+        if ns != route_ns && !self.granted_from(ns, route_kind, route_ns, group, kind, name) {
             if !self.namespace_known(ns) && !self.config.strict {
                 return Some(Condition::new(
                     Status::Unknown,
@@ -634,7 +719,7 @@ impl<'a> World<'a> {
 
     /// Whether a ReferenceGrant in `target_ns` lets `from_kind`s in `from_ns` refer to
     /// `group/kind name`.
-    fn granted(
+    fn granted_from(
         &self,
         target_ns: &str,
         from_kind: &str,

@@ -196,6 +196,7 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
                 Note::error(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()),
             );
         }
+        notes.extend(world.gateway_findings(value).into_iter().map(|(n, _)| n));
     }
     if let Some(p) = world.predict(value) {
         notes.extend(p.findings().into_iter().map(|(n, _)| n));
@@ -257,6 +258,16 @@ pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
         if invalid {
             // Attachment of an object the API server would reject is moot.
             continue;
+        }
+        for (n, reason) in world.gateway_findings(value) {
+            let message = n.message.clone();
+            findings.push(finding(
+                &n.code,
+                &reason,
+                n.severity,
+                message,
+                n.field.unwrap_or_default(),
+            ));
         }
         if let Some(p) = world.predict(value) {
             // The finding names the route already; drop the note's own prefix.
@@ -426,7 +437,15 @@ mod tests {
         ];
         validate_results(&index, &mut results, &Config::default());
         let codes: Vec<_> = results[0].notes.iter().map(|n| n.code.as_str()).collect();
-        assert_eq!(codes, ["validate/listener-protocol-conflict"]);
+        // The certificate Secret is not in the (empty) repository: unknown, a warning.
+        assert_eq!(
+            codes,
+            [
+                "validate/listener-protocol-conflict",
+                "attach/certificate-unknown"
+            ]
+        );
+        assert_eq!(results[0].notes[1].severity, Severity::Warning);
         assert!(results[0].notes[0].message.contains("`http`"));
         assert!(results[0].notes[0].message.contains("`other`"));
         let route_notes: Vec<_> = results[1]
