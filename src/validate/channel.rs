@@ -56,3 +56,81 @@ pub fn experimental_only_versions() -> Vec<(String, String)> {
         .map(|(key, _)| key.clone())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::validate_object;
+    use serde_json::json;
+
+    fn route(rule: serde_json::Value) -> Value {
+        json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r", "namespace": "web"},
+            "spec": {"rules": [rule]}})
+    }
+
+    #[test]
+    fn experimental_fields_and_values_are_errors_on_standard_only() {
+        let cases = [
+            (
+                route(
+                    json!({"retry": {"attempts": 2}, "backendRefs": [{"name": "s", "port": 80}]}),
+                ),
+                "spec.rules[0].retry",
+            ),
+            (
+                route(
+                    json!({"sessionPersistence": {"sessionName": "s"}, "backendRefs": [{"name": "s", "port": 80}]}),
+                ),
+                "spec.rules[0].sessionPersistence",
+            ),
+            (
+                route(
+                    json!({"filters": [{"type": "ExternalAuth", "externalAuth": {"protocol": "HTTP", "http": {"path": "/auth"},
+                "backendRef": {"name": "auth", "port": 80}}}], "backendRefs": [{"name": "s", "port": 80}]}),
+                ),
+                "spec.rules[0].filters[0].externalAuth",
+            ),
+        ];
+        for (obj, path) in cases {
+            let std = validate_object(&obj, Channel::Standard);
+            assert!(!std.is_empty(), "{path}");
+            assert!(
+                std.iter().all(|v| v.rule == "channel/experimental-only"),
+                "{path}: {std:#?}"
+            );
+            assert!(std.iter().any(|v| v.path == path), "{path}: {std:#?}");
+            assert_eq!(
+                validate_object(&obj, Channel::Experimental),
+                vec![],
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_real_error_stays_a_schema_error_on_standard() {
+        let obj = route(json!({"backendRefs": [{"name": "s", "port": 70000}]}));
+        let std = validate_object(&obj, Channel::Standard);
+        assert_eq!(std.len(), 1, "{std:#?}");
+        assert_eq!(std[0].rule, "schema/maximum");
+    }
+
+    #[test]
+    fn kinds_served_only_by_experimental_are_derived() {
+        let only = experimental_only_versions();
+        assert!(only.contains(&(
+            "gateway.networking.k8s.io/v1alpha2".into(),
+            "TCPRoute".into()
+        )));
+        assert!(only.contains(&(
+            "gateway.networking.x-k8s.io/v1alpha1".into(),
+            "XBackendTrafficPolicy".into()
+        )));
+        assert!(
+            !only
+                .iter()
+                .any(|(v, _)| v == "gateway.networking.k8s.io/v1")
+        );
+    }
+}
