@@ -61,6 +61,7 @@ pub fn validate_object(value: &Value, channel: Channel) -> Vec<Violation> {
     }
     if let Some(crd) = object_crd(value, channel) {
         let mut defaulted = value.clone();
+        schema::prune_nulls(&crd.schema, &mut defaulted);
         schema::apply_defaults(&crd.schema, &mut defaulted);
         cel::violations(&crd.schema, &defaulted, "", &mut out);
     }
@@ -109,11 +110,13 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
         }];
     }
     let mut out = schema::metadata_violations(value);
-    let mut defaulted = value.clone();
+    let mut pruned = value.clone();
+    schema::prune_nulls(&crd.schema, &mut pruned);
+    let mut defaulted = pruned.clone();
     schema::apply_defaults(&crd.schema, &mut defaulted);
     out.extend(schema::keyword_violations(crd, &defaulted));
-    schema::unknown_fields(&crd.schema, value, "", &mut out);
-    schema::list_type_violations(&crd.schema, value, "", &mut out);
+    schema::unknown_fields(&crd.schema, &pruned, "", &mut out);
+    schema::list_type_violations(&crd.schema, &pruned, "", &mut out);
     out
 }
 

@@ -9,6 +9,35 @@ use serde_json::Value;
 use super::Violation;
 use super::crd::CrdVersion;
 
+/// Drops `null` values of fields that are not `nullable: true`, recursively: the API server
+/// prunes them before defaulting and validation.
+pub fn prune_nulls(schema: &Value, value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let additional = schema.get("additionalProperties").filter(|s| s.is_object());
+            map.retain(|key, child| {
+                let sub = props.and_then(|p| p.get(key)).or(additional);
+                !(child.is_null()
+                    && sub.and_then(|s| s.get("nullable")).and_then(Value::as_bool) != Some(true))
+            });
+            for (key, child) in map.iter_mut() {
+                if let Some(sub) = props.and_then(|p| p.get(key)).or(additional) {
+                    prune_nulls(sub, child);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(sub) = schema.get("items") {
+                for child in items {
+                    prune_nulls(sub, child);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Fills in every `default` of `schema` missing from `value`, recursively, the way the API
 /// server defaults a custom resource before validating it.
 pub fn apply_defaults(schema: &Value, value: &mut Value) {
@@ -267,6 +296,15 @@ mod tests {
             v,
             json!({"b": 5, "l": [{"k": "Service"}, {"k": "X"}], "a": 1})
         );
+    }
+
+    #[test]
+    fn nulls_are_pruned_unless_nullable() {
+        let schema = json!({"properties": {"a": {}, "b": {"nullable": true},
+            "l": {"items": {"properties": {"k": {}}}}}});
+        let mut v = json!({"a": null, "b": null, "l": [{"k": null}]});
+        prune_nulls(&schema, &mut v);
+        assert_eq!(v, json!({"b": null, "l": [{}]}));
     }
 
     #[test]
