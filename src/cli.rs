@@ -223,7 +223,7 @@ fn check(args: CheckArgs) -> Result<u8> {
     let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
     let results = pipeline::translate_and_validate(&scan, &config);
     // Gateway API objects already in the repository are linted too.
-    let findings = crate::validate::check_findings(&scan.index, &config);
+    let findings = crate::validate::check_findings(&scan.index, &results, &config);
     let failed = crate::validate::has_failures(&findings);
     let report = pipeline::report(&scan, &results, Vec::new(), &config).with_findings(findings);
     print_report(&report, &args.common)?;

@@ -209,10 +209,17 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
 
 /// Lints the Gateway API objects already in the repository.
 pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
+    lint_with_generated(index, &[], config)
+}
+
+/// Lints the repository's Gateway API objects; attachment is predicted against the
+/// repository plus `generated` (objects this run generates, as JSON), so that a hand-written
+/// route may attach to a Gateway generated from an Istio Gateway.
+pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) -> Vec<Finding> {
     let repo_objects = index.objects.iter().filter(|o| {
         matches!(o.body, SourceBody::GatewayApi(_)) && !index.is_patch_file(&o.source.file)
     });
-    let world = attachment::World::new(index, std::iter::empty(), config);
+    let world = attachment::World::new(index, generated.iter(), config);
     let mut findings = Vec::new();
     for obj in repo_objects {
         let SourceBody::GatewayApi(value) = &obj.body else {
@@ -295,10 +302,15 @@ pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
     findings
 }
 
-/// What `check` reports about the repository's own Gateway API objects: the lint findings at
-/// warning level or worse (info findings only appear with `--verbose`).
-pub fn check_findings(index: &Index, config: &Config) -> Vec<Finding> {
-    lint_repository(index, config)
+/// What `check` reports about the repository's own Gateway API objects, given this run's
+/// translation `results` (valid generated objects take part in attachment). Info findings
+/// are kept; renderers hide them unless verbose.
+pub fn check_findings(index: &Index, results: &[SourceResult], config: &Config) -> Vec<Finding> {
+    let generated: Vec<Value> = results
+        .iter()
+        .flat_map(|r| r.generated.iter().map(|g| g.to_json()))
+        .collect();
+    lint_with_generated(index, &generated, config)
 }
 
 /// Whether any finding must fail `check`.
