@@ -108,6 +108,18 @@ impl RoutePrediction {
             Severity::Warning
         };
         let mut out = Vec::new();
+        if self.parents.is_empty() {
+            out.push((
+                Note::warning(
+                    "attach/no-parent-refs",
+                    format!(
+                        "{what} has no parentRefs: it attaches to no Gateway and serves no traffic"
+                    ),
+                )
+                .at("spec.parentRefs"),
+                "NoParentRefs".to_string(),
+            ));
+        }
         for p in &self.parents {
             let c = &p.accepted;
             let field = format!("spec.parentRefs[{}]", p.index);
@@ -882,6 +894,19 @@ pub fn selector_matches(selector: &Value, labels: &BTreeMap<String, String>) -> 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_route_without_parent_refs_is_reported() {
+        let index = Index::default();
+        let config = Config::default();
+        let world = World::new(&index, std::iter::empty(), &config);
+        let route = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r", "namespace": "web"}, "spec": {"rules": [{}]}});
+        let findings = world.predict(&route).unwrap().findings();
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].0.code, "attach/no-parent-refs");
+        assert_eq!(findings[0].0.severity, Severity::Warning);
+    }
 
     #[test]
     fn hostname_intersection_follows_the_spec() {
