@@ -2,7 +2,8 @@
 //! the kinds gateway-migrate emits (Gateway, HTTPRoute, GRPCRoute, TLSRoute, TCPRoute,
 //! BackendTLSPolicy): each test builds a violating object (the rule's exact CRD message must be
 //! reported) and a passing one (which must validate without any violation at all).
-//! `every_rule_has_a_test` checks that no rule of those CRDs is left without one.
+//! `every_rule_has_a_test` checks that no rule of those CRDs is left without one; the rules only
+//! the experimental CRDs carry are tested on that channel (`every_experimental_rule_has_a_test`).
 
 use std::collections::BTreeSet;
 
@@ -102,10 +103,30 @@ fn apply(base: Value, edits: &[(&str, Value)]) -> Value {
     doc
 }
 
-/// The rule's message is reported for `bad`; `good` is entirely valid.
+/// The rule's message is reported for `bad`; `good` is entirely valid (standard channel).
 fn check(base: fn() -> Value, message: &str, bad: &[(&str, Value)], good: &[(&str, Value)]) {
+    check_on(Channel::Standard, base, message, bad, good);
+}
+
+/// The same on the experimental channel, for the rules only its CRDs carry.
+fn check_experimental(
+    base: fn() -> Value,
+    message: &str,
+    bad: &[(&str, Value)],
+    good: &[(&str, Value)],
+) {
+    check_on(Channel::Experimental, base, message, bad, good);
+}
+
+fn check_on(
+    channel: Channel,
+    base: fn() -> Value,
+    message: &str,
+    bad: &[(&str, Value)],
+    good: &[(&str, Value)],
+) {
     let bad_doc = apply(base(), bad);
-    let found = validate::validate_object(&bad_doc, Channel::Standard);
+    let found = validate::validate_object(&bad_doc, channel);
     assert!(
         found
             .iter()
@@ -113,7 +134,7 @@ fn check(base: fn() -> Value, message: &str, bad: &[(&str, Value)], good: &[(&st
         "violating object did not report {message:?}:\n{found:#?}\n{bad_doc:#}"
     );
     let good_doc = apply(base(), good);
-    let found = validate::validate_object(&good_doc, Channel::Standard);
+    let found = validate::validate_object(&good_doc, channel);
     assert!(
         found.is_empty(),
         "passing object reported:\n{found:#?}\n{good_doc:#}"
@@ -130,6 +151,19 @@ macro_rules! rules {
         )*
         /// Every message the tests above cover.
         const TESTED: &[&str] = &[$($msg),*];
+    };
+}
+
+macro_rules! experimental_rules {
+    ($($name:ident: $base:ident, $msg:expr, bad [$($bp:expr => $bv:tt),* $(,)?], good [$($gp:expr => $gv:tt),* $(,)?];)*) => {
+        $(
+            #[test]
+            fn $name() {
+                check_experimental($base, $msg, &[$(($bp, json!($bv))),*], &[$(($gp, json!($gv))),*]);
+            }
+        )*
+        /// Every experimental-only message the tests above cover.
+        const TESTED_EXPERIMENTAL: &[&str] = &[$($msg),*];
     };
 }
 
@@ -424,6 +458,48 @@ rules! {
         bad ["/spec/hostnames" => ["a.*.example.com"]], good ["/spec/hostnames" => ["*.example.com"]];
 }
 
+experimental_rules! {
+    exp_session_permanent_needs_absolute_timeout: http_route,
+        "AbsoluteTimeout must be specified when cookie lifetimeType is Permanent",
+        bad ["/spec/rules/0/sessionPersistence" => {"type": "Cookie", "cookieConfig": {"lifetimeType": "Permanent"}}],
+        good ["/spec/rules/0/sessionPersistence" => {"type": "Cookie", "absoluteTimeout": "1h", "cookieConfig": {"lifetimeType": "Permanent"}}];
+    exp_session_cookie_config_only_for_cookies: grpc_route, "cookieConfig can only be set with type Cookie",
+        bad ["/spec/rules/0/sessionPersistence" => {"type": "Header", "sessionName": "s", "cookieConfig": {"lifetimeType": "Session"}}],
+        good ["/spec/rules/0/sessionPersistence" => {"type": "Cookie", "cookieConfig": {"lifetimeType": "Session"}}];
+    exp_rule_names_unique: http_route, "Rule name must be unique within the route",
+        bad ["/spec/rules/0/name" => "a", "/spec/rules/1" => {"name": "a", "backendRefs": [{"name": "svc", "port": 80}]}],
+        good ["/spec/rules/0/name" => "a", "/spec/rules/1" => {"name": "b", "backendRefs": [{"name": "svc", "port": 80}]}];
+    exp_external_auth_only_for_its_type: http_route, "filter.externalAuth must be nil if the filter.type is not ExternalAuth",
+        bad ["/spec/rules/0/filters" => [{"type": "RequestHeaderModifier", "requestHeaderModifier": HDR(),
+            "externalAuth": {"protocol": "HTTP", "http": {}, "backendRef": {"name": "auth", "port": 8080}}}]],
+        good ["/spec/rules/0/filters" => [{"type": "ExternalAuth",
+            "externalAuth": {"protocol": "HTTP", "http": {}, "backendRef": {"name": "auth", "port": 8080}}}]];
+    exp_external_auth_required_for_its_type: http_route, "filter.externalAuth must be specified for ExternalAuth filter.type",
+        bad ["/spec/rules/0/filters" => [{"type": "ExternalAuth"}]],
+        good ["/spec/rules/0/filters" => [{"type": "ExternalAuth",
+            "externalAuth": {"protocol": "GRPC", "grpc": {}, "backendRef": {"name": "auth", "port": 9000}}}]];
+    exp_external_auth_grpc_config: http_route, "grpc must be specified when protocol is set to 'GRPC'",
+        bad ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "GRPC", "backendRef": {"name": "auth", "port": 9000}}}]],
+        good ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "GRPC", "grpc": {"allowedHeaders": ["x-user"]}, "backendRef": {"name": "auth", "port": 9000}}}]];
+    exp_external_auth_http_config: http_route, "http must be specified when protocol is set to 'HTTP'",
+        bad ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "HTTP", "backendRef": {"name": "auth", "port": 8080}}}]],
+        good ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "HTTP", "http": {"path": "/auth"}, "backendRef": {"name": "auth", "port": 8080}}}]];
+    exp_external_auth_grpc_protocol: http_route, "protocol must be 'GRPC' when grpc is set",
+        bad ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "HTTP", "http": {}, "grpc": {}, "backendRef": {"name": "auth", "port": 8080}}}]],
+        good ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "GRPC", "grpc": {}, "backendRef": {"name": "auth", "port": 8080}}}]];
+    exp_external_auth_http_protocol: http_route, "protocol must be 'HTTP' when http is set",
+        bad ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "GRPC", "grpc": {}, "http": {}, "backendRef": {"name": "auth", "port": 8080}}}]],
+        good ["/spec/rules/0/filters" => [{"type": "ExternalAuth", "externalAuth": {"protocol": "HTTP", "http": {}, "backendRef": {"name": "auth", "port": 8080}}}]];
+    exp_section_name_or_port_required_for_repeated_parent: http_route,
+        "sectionName or port must be specified when parentRefs includes 2 or more references to the same parent",
+        bad ["/spec/parentRefs/1" => {"name": "gw", "port": 443}],
+        good ["/spec/parentRefs/0/port" => 80, "/spec/parentRefs/1" => {"name": "gw", "port": 443}];
+    exp_section_name_or_port_unique_for_repeated_parent: http_route,
+        "sectionName or port must be unique when parentRefs includes 2 or more references to the same parent",
+        bad ["/spec/parentRefs/0/port" => 80, "/spec/parentRefs/1" => {"name": "gw", "port": 80}],
+        good ["/spec/parentRefs/0/port" => 80, "/spec/parentRefs/1" => {"name": "gw", "port": 443}];
+}
+
 /// Every CEL message of the emitted kinds' standard-channel CRDs (served `v1`; transition
 /// rules and `status` excluded) has a test above.
 #[test]
@@ -466,4 +542,51 @@ fn every_rule_has_a_test() {
     let missing: Vec<_> = messages.difference(&tested).collect();
     assert!(missing.is_empty(), "rules without a test: {missing:#?}");
     assert!(messages.len() >= 75, "{}", messages.len());
+}
+
+/// Every CEL message of the emitted kinds' experimental-channel CRDs has a test (on the
+/// standard channel when the standard CRD has the rule too, else on experimental).
+#[test]
+fn every_experimental_rule_has_a_test() {
+    fn walk(schema: &Value, path: &str, out: &mut BTreeSet<String>) {
+        if path == ".status" {
+            return;
+        }
+        for r in cel::rules_of(schema) {
+            if !cel::is_transition_rule(&r.rule) {
+                out.insert(r.message);
+            }
+        }
+        if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+            for (k, sub) in props {
+                walk(sub, &format!("{path}.{k}"), out);
+            }
+        }
+        for key in ["items", "additionalProperties"] {
+            if let Some(sub) = schema.get(key).filter(|s| s.is_object()) {
+                walk(sub, path, out);
+            }
+        }
+    }
+    let mut messages = BTreeSet::new();
+    for kind in [
+        "Gateway",
+        "HTTPRoute",
+        "GRPCRoute",
+        "TLSRoute",
+        "TCPRoute",
+        "BackendTLSPolicy",
+    ] {
+        let v = crd::catalog(Channel::Experimental)
+            .get("gateway.networking.k8s.io/v1", kind)
+            .unwrap();
+        walk(&v.schema, "", &mut messages);
+    }
+    let tested: BTreeSet<String> = TESTED
+        .iter()
+        .chain(TESTED_EXPERIMENTAL)
+        .map(|s| s.to_string())
+        .collect();
+    let missing: Vec<_> = messages.difference(&tested).collect();
+    assert!(missing.is_empty(), "rules without a test: {missing:#?}");
 }
