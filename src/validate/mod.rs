@@ -378,6 +378,36 @@ mod tests {
     }
 
     #[test]
+    fn unknown_fields_and_types_are_reported_with_their_path() {
+        let obj = serde_json::json!({"apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "HTTPRoute",
+            "metadata": {"name": "r", "namespace": "web"},
+            "spec": {"rules": [{"backendRefs": [{"name": "s", "port": "80", "colour": "red"}]}]}});
+        for channel in [Channel::Standard, Channel::Experimental] {
+            let v = validate_object(&obj, channel);
+            let rules: Vec<_> = v
+                .iter()
+                .map(|v| (v.rule.as_str(), v.path.as_str()))
+                .collect();
+            assert!(
+                rules.contains(&(
+                    "schema/unknown-field",
+                    "spec.rules[0].backendRefs[0].colour"
+                )),
+                "{v:#?}"
+            );
+            assert!(
+                rules.contains(&("schema/type", "spec.rules[0].backendRefs[0].port")),
+                "{v:#?}"
+            );
+        }
+        let not_gateway_api = serde_json::json!({"apiVersion": "example.com/v1", "kind": "Thing",
+            "metadata": {"name": "t"}});
+        let v = validate_object(&not_gateway_api, Channel::Standard);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].note_code(), "validate/unserved-version");
+    }
+
+    #[test]
     fn invalid_generated_objects_become_error_notes_and_are_not_written() {
         let index = Index::default();
         let mut results = vec![SourceResult {
