@@ -269,8 +269,13 @@ pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) 
             // Attachment of an object the API server would reject is moot.
             continue;
         }
+        let own_prefix = format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name);
         for (n, reason) in world.gateway_findings(value) {
-            let message = n.message.clone();
+            let message = n
+                .message
+                .strip_prefix(&own_prefix)
+                .unwrap_or(&n.message)
+                .to_string();
             findings.push(finding(
                 &n.code,
                 &reason,
