@@ -210,7 +210,7 @@ fn print_report(report: &Report, common: &CommonArgs) -> Result<()> {
 fn plan(args: PlanArgs) -> Result<u8> {
     let config = load_config(&args.path, &args.common)?;
     let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
-    let results = pipeline::translate(&scan, &config);
+    let results = pipeline::translate_and_validate(&scan, &config);
     let report = pipeline::report(&scan, &results, Vec::new(), &config);
     print_report(&report, &args.common)?;
     let changes = results.iter().any(|r| !r.generated.is_empty());
@@ -221,8 +221,16 @@ fn apply(_args: ApplyArgs) -> Result<u8> {
     bail!("apply is not implemented yet")
 }
 
-fn check(_args: CheckArgs) -> Result<u8> {
-    bail!("check is not implemented yet")
+fn check(args: CheckArgs) -> Result<u8> {
+    let config = load_config(&args.path, &args.common)?;
+    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
+    let results = pipeline::translate_and_validate(&scan, &config);
+    // Gateway API objects already in the repository are linted too.
+    let findings = crate::validate::check_findings(&scan.index, &results, &config);
+    let failed = crate::validate::has_failures(&findings);
+    let report = pipeline::report(&scan, &results, Vec::new(), &config).with_findings(findings);
+    print_report(&report, &args.common)?;
+    Ok(u8::from(failed || report.has_errors()))
 }
 
 fn pr(args: crate::publish::PrArgs) -> Result<u8> {
@@ -287,7 +295,7 @@ fn convert(args: ConvertArgs) -> Result<u8> {
         inputs.push((file.display().to_string(), bytes));
     }
     let scan = pipeline::scan_inputs(&inputs, &config);
-    let results = pipeline::translate(&scan, &config);
+    let results = pipeline::translate_and_validate(&scan, &config);
     let report = pipeline::report(&scan, &results, Vec::new(), &config);
     let mut generated: Vec<_> = results.iter().flat_map(|r| r.generated.iter()).collect();
     generated.sort_by_key(|g| g.sort_key());

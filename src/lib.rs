@@ -16,5 +16,6 @@ pub mod plan;
 pub mod publish;
 pub mod report;
 pub mod translate;
+pub mod validate;
 pub mod walk;
 pub mod yaml;

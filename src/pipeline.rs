@@ -154,6 +154,15 @@ pub fn translate(scan: &Scan, config: &Config) -> Vec<SourceResult> {
     translate::translate(&scan.index, config)
 }
 
+/// Translates everything the scan found, then validates the generated objects: those the
+/// cluster would reject are removed and become error notes on their source, and listener
+/// conflicts and predicted route attachment are added as notes (see `validate`).
+pub fn translate_and_validate(scan: &Scan, config: &Config) -> Vec<SourceResult> {
+    let mut results = translate(scan, config);
+    crate::validate::validate_results(&scan.index, &mut results, config);
+    results
+}
+
 /// `dir/app.yaml` → `dir/app.<suffix>.yaml` (`.yml` and `.json` sources get `.yaml`).
 pub fn output_path(source_file: &str, suffix: &str) -> String {
     let (dir, base) = match source_file.rsplit_once('/') {

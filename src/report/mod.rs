@@ -26,6 +26,10 @@ pub struct Report {
     pub files: Vec<FileAction>,
     /// Problems with the input itself (unreadable documents), with file and line.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings about Gateway API objects already in the repository (`check`), with file
+    /// and line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<crate::validate::Finding>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -199,7 +203,17 @@ impl Report {
             skipped,
             files,
             diagnostics,
+            findings: Vec::new(),
         }
+    }
+
+    /// Adds the linter's findings (counted in the summary like notes).
+    pub fn with_findings(mut self, findings: Vec<crate::validate::Finding>) -> Report {
+        for f in &findings {
+            self.summary.notes.add(f.severity);
+        }
+        self.findings = findings;
+        self
     }
 
     pub fn has_errors(&self) -> bool {

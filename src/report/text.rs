@@ -69,6 +69,29 @@ pub fn render(report: &Report, verbose: bool) -> String {
             d.message
         );
     }
+    for f in &report.findings {
+        if !verbose && f.severity == crate::note::Severity::Info {
+            continue;
+        }
+        let field = if f.path.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", f.path)
+        };
+        let _ = writeln!(
+            out,
+            "{}:{}: {}[{}]{}: {} {}/{}: {}",
+            f.file,
+            f.line,
+            f.severity.as_str(),
+            f.code,
+            field,
+            f.kind,
+            f.namespace,
+            f.name,
+            f.message
+        );
+    }
     for skip in &report.skipped {
         let _ = writeln!(out, "skipped {}: {}", skip.path, skip.reason);
     }

@@ -1,0 +1,969 @@
+//! Predicted `Accepted` / `ResolvedRefs` status of every route parentRef, computed offline from
+//! the Gateways, Services, Secrets, ReferenceGrants and Namespaces the repository holds (plus
+//! the objects generated in this run), following Envoy Gateway's order of checks:
+//! parent → listeners by sectionName/port (`NoMatchingParent`) → allowed kinds and namespaces
+//! (`NotAllowedByListeners`) → hostname intersection with listener isolation
+//! (`NoMatchingListenerHostname`); backendRefs → kind (`InvalidKind`), ReferenceGrant
+//! (`RefNotPermitted`), Service (`BackendNotFound`).
+//!
+//! What lies outside the repository is unknown: a missing Gateway or Service in a namespace
+//! the repository says nothing about is reported as unknown (warning), an error with
+//! `strict`. A namespace is known when the repository defines it or holds a Service in it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::config::{Config, Target};
+use crate::gwapi::GROUP;
+use crate::index::Index;
+use crate::model::{SourceBody, k8s};
+use crate::note::{Note, Severity};
+
+const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"];
+
+/// Condition status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    True,
+    False,
+    /// Depends on objects outside the repository.
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    pub status: Status,
+    /// `Accepted`, `NoMatchingParent`, `NotAllowedByListeners`, `NoMatchingListenerHostname`,
+    /// `ParentNotFound`; `ResolvedRefs`, `BackendNotFound`, `RefNotPermitted`, `InvalidKind`,
+    /// `PortNotFound`.
+    pub reason: String,
+    pub message: String,
+}
+
+impl Condition {
+    fn new(status: Status, reason: &str, message: impl Into<String>) -> Self {
+        Condition {
+            status,
+            reason: reason.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The predicted status of one parentRef of a route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParentStatus {
+    pub index: usize,
+    /// `namespace/name`, with `/sectionName` and `:port` when set.
+    pub parent: String,
+    pub accepted: Condition,
+    /// Listeners that accept the route (when Accepted).
+    pub listeners: Vec<String>,
+}
+
+/// One backendRef that does not resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendIssue {
+    pub path: String,
+    pub condition: Condition,
+}
+
+/// Everything predicted about one route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoutePrediction {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub parents: Vec<ParentStatus>,
+    /// The route's `ResolvedRefs` condition (the same on every parent).
+    pub resolved_refs: Condition,
+    pub backend_issues: Vec<BackendIssue>,
+    /// Whether unknown outcomes are errors (`--strict`).
+    pub strict: bool,
+}
+
+fn kebab(reason: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in reason.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl RoutePrediction {
+    /// Notes for the report, each with the status reason it stands for.
+    pub fn findings(&self) -> Vec<(Note, String)> {
+        let what = format!("{} {}/{}", self.kind, self.namespace, self.name);
+        let unknown_severity = if self.strict {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut out = Vec::new();
+        if self.parents.is_empty() {
+            out.push((
+                Note::warning(
+                    "attach/no-parent-refs",
+                    format!(
+                        "{what} has no parentRefs: it attaches to no Gateway and serves no traffic"
+                    ),
+                )
+                .at("spec.parentRefs"),
+                "NoParentRefs".to_string(),
+            ));
+        }
+        for p in &self.parents {
+            let c = &p.accepted;
+            let field = format!("spec.parentRefs[{}]", p.index);
+            let note = match c.status {
+                Status::True => Note::info(
+                    "attach/accepted",
+                    format!(
+                        "{what} parentRef {} would be Accepted=True (listeners {}), ResolvedRefs={}",
+                        p.parent,
+                        p.listeners.join(", "),
+                        if self.resolved_refs.status == Status::True {
+                            "True"
+                        } else {
+                            "False"
+                        }
+                    ),
+                ),
+                Status::False => Note::error(
+                    format!("attach/{}", kebab(&c.reason)),
+                    format!(
+                        "{what} parentRef {} would be Accepted=False ({}): {}",
+                        p.parent, c.reason, c.message
+                    ),
+                ),
+                Status::Unknown => Note::new(
+                    unknown_severity,
+                    "attach/parent-unknown",
+                    format!("{what} parentRef {}: {}", p.parent, c.message),
+                ),
+            };
+            out.push((note.at(field), c.reason.clone()));
+        }
+        for b in &self.backend_issues {
+            let c = &b.condition;
+            let note = match c.status {
+                Status::Unknown => Note::new(
+                    unknown_severity,
+                    "attach/backend-unknown",
+                    format!("{what} {}: {}", b.path, c.message),
+                ),
+                _ => Note::error(
+                    format!("attach/{}", kebab(&c.reason)),
+                    format!(
+                        "{what} {} would be ResolvedRefs=False ({}): {}",
+                        b.path, c.reason, c.message
+                    ),
+                ),
+            };
+            out.push((note.at(b.path.clone()), c.reason.clone()));
+        }
+        out
+    }
+}
+
+/// The objects attachment is computed against.
+pub struct World<'a> {
+    index: &'a Index,
+    config: &'a Config,
+    /// Every definition of each Gateway: a repository may hold one per overlay or
+    /// environment; a route is judged against the definition that suits it best.
+    gateways: BTreeMap<(String, String), Vec<Value>>,
+    /// ReferenceGrants by namespace.
+    grants: BTreeMap<String, Vec<Value>>,
+    known_namespaces: BTreeSet<String>,
+}
+
+fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn namespace_of(v: &Value, default: &str) -> String {
+    v.pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(default)
+        .to_string()
+}
+
+impl<'a> World<'a> {
+    /// The repository's objects plus `generated` (generated objects win over same-named ones).
+    pub fn new<'g>(
+        index: &'a Index,
+        generated: impl Iterator<Item = &'g Value>,
+        config: &'a Config,
+    ) -> Self {
+        let mut world = World {
+            index,
+            config,
+            gateways: BTreeMap::new(),
+            grants: BTreeMap::new(),
+            known_namespaces: BTreeSet::new(),
+        };
+        for (obj, v) in index.gateway_api("Gateway") {
+            world
+                .gateways
+                .entry((obj.namespace.clone(), obj.meta.name.clone()))
+                .or_default()
+                .push(v.clone());
+        }
+        for (obj, v) in index.gateway_api("ReferenceGrant") {
+            world
+                .grants
+                .entry(obj.namespace.clone())
+                .or_default()
+                .push(v.clone());
+        }
+        for obj in &index.objects {
+            match &obj.body {
+                SourceBody::Namespace => {
+                    world.known_namespaces.insert(obj.meta.name.clone());
+                }
+                SourceBody::Service(_) => {
+                    world.known_namespaces.insert(obj.namespace.clone());
+                }
+                _ => {}
+            }
+        }
+        for v in generated {
+            let ns = namespace_of(v, &config.default_namespace);
+            let name = v
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            match str_of(v, "kind") {
+                Some("Gateway") => {
+                    // A generated Gateway replaces the repository's definitions.
+                    world.gateways.insert((ns, name), vec![v.clone()]);
+                }
+                Some("ReferenceGrant") => world.grants.entry(ns).or_default().push(v.clone()),
+                _ => {}
+            }
+        }
+        world
+    }
+
+    fn namespace_known(&self, ns: &str) -> bool {
+        self.known_namespaces.contains(ns)
+    }
+
+    /// Predicts the status of every parentRef of `route`; `None` for non-route objects.
+    pub fn predict(&self, route: &Value) -> Option<RoutePrediction> {
+        let kind = str_of(route, "kind")?;
+        if !ROUTE_KINDS.contains(&kind) {
+            return None;
+        }
+        let ns = namespace_of(route, &self.config.default_namespace);
+        let name = route
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let hostnames: Vec<String> = route
+            .pointer("/spec/hostnames")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+        let parents = route
+            .pointer("/spec/parentRefs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, p)| self.parent_status(kind, &ns, &hostnames, i, p))
+            .collect();
+        let backend_issues = self.backend_issues(kind, &ns, route);
+        let resolved_refs = match backend_issues
+            .iter()
+            .find(|b| b.condition.status == Status::False)
+        {
+            Some(b) => b.condition.clone(),
+            None => Condition::new(Status::True, "ResolvedRefs", "all references resolved"),
+        };
+        Some(RoutePrediction {
+            kind: kind.to_string(),
+            namespace: ns,
+            name,
+            parents,
+            resolved_refs,
+            backend_issues,
+            strict: self.config.strict,
+        })
+    }
+
+    fn parent_status(
+        &self,
+        route_kind: &str,
+        route_ns: &str,
+        hostnames: &[String],
+        index: usize,
+        p: &Value,
+    ) -> ParentStatus {
+        let group = str_of(p, "group").unwrap_or(GROUP);
+        let kind = str_of(p, "kind").unwrap_or("Gateway");
+        let name = str_of(p, "name").unwrap_or_default();
+        let ns = str_of(p, "namespace").unwrap_or(route_ns);
+        let section = str_of(p, "sectionName");
+        let port = p.get("port").and_then(Value::as_i64);
+        let mut parent = format!("{ns}/{name}");
+        if let Some(s) = section {
+            parent.push_str(&format!("/{s}"));
+        }
+        if let Some(port) = port {
+            parent.push_str(&format!(":{port}"));
+        }
+        let status = |accepted: Condition, listeners: Vec<String>| ParentStatus {
+            index,
+            parent: parent.clone(),
+            accepted,
+            listeners,
+        };
+        if group.is_empty() && kind == "Service" {
+            // Mesh (GAMMA) parent: attaches when the Service exists.
+            return match self.index.service(ns, name) {
+                Some(_) => status(
+                    Condition::new(Status::True, "Accepted", "mesh Service parent"),
+                    vec![],
+                ),
+                None if self.namespace_known(ns) || self.config.strict => status(
+                    Condition::new(
+                        Status::False,
+                        "NoMatchingParent",
+                        format!("Service {ns}/{name} does not exist"),
+                    ),
+                    vec![],
+                ),
+                None => status(
+                    Condition::new(
+                        Status::Unknown,
+                        "ParentNotFound",
+                        format!(
+                            "Service {ns}/{name} is not in the repository; attachment cannot be predicted"
+                        ),
+                    ),
+                    vec![],
+                ),
+            };
+        }
+        if group != GROUP || kind != "Gateway" {
+            return status(
+                Condition::new(
+                    Status::Unknown,
+                    "ParentNotFound",
+                    format!("parent kind {group}/{kind} is not checked offline"),
+                ),
+                vec![],
+            );
+        }
+        let Some(definitions) = self.gateways.get(&(ns.to_string(), name.to_string())) else {
+            return status(
+                Condition::new(
+                    Status::Unknown,
+                    "ParentNotFound",
+                    format!(
+                        "Gateway {ns}/{name} is not in the repository; attachment cannot be predicted"
+                    ),
+                ),
+                vec![],
+            );
+        };
+        let rank = |s: &Status| match s {
+            Status::True => 0,
+            Status::Unknown => 1,
+            Status::False => 2,
+        };
+        let (accepted, listeners) = definitions
+            .iter()
+            .map(|g| self.gateway_status(g, route_kind, route_ns, hostnames, ns, section, port))
+            .min_by_key(|(c, _)| rank(&c.status))
+            .unwrap_or_else(|| {
+                (
+                    Condition::new(Status::Unknown, "ParentNotFound", "no definition"),
+                    vec![],
+                )
+            });
+        status(accepted, listeners)
+    }
+
+    /// Steps 1-3 of attachment against one Gateway definition.
+    #[allow(clippy::too_many_arguments)]
+    fn gateway_status(
+        &self,
+        gateway: &Value,
+        route_kind: &str,
+        route_ns: &str,
+        hostnames: &[String],
+        ns: &str,
+        section: Option<&str>,
+        port: Option<i64>,
+    ) -> (Condition, Vec<String>) {
+        let status = |c: Condition, l: Vec<String>| (c, l);
+        let listeners: Vec<&Value> = gateway
+            .pointer("/spec/listeners")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .collect();
+        // 1. sectionName / port.
+        let selected: Vec<&Value> = listeners
+            .iter()
+            .copied()
+            .filter(|l| section.is_none_or(|s| str_of(l, "name") == Some(s)))
+            .filter(|l| port.is_none_or(|p| l.get("port").and_then(Value::as_i64) == Some(p)))
+            .collect();
+        if selected.is_empty() {
+            return status(
+                Condition::new(
+                    Status::False,
+                    "NoMatchingParent",
+                    "no listener matches this parentRef's sectionName/port",
+                ),
+                vec![],
+            );
+        }
+        // 2. allowed kinds and namespaces.
+        let mut allowed = Vec::new();
+        let mut why_not = Vec::new();
+        let mut unknown_namespace = false;
+        for l in &selected {
+            let lname = str_of(l, "name").unwrap_or_default();
+            if !listener_allows_kind(l, route_kind) {
+                why_not.push(format!("listener {lname} does not allow {route_kind}"));
+                continue;
+            }
+            match self.listener_allows_namespace(l, ns, route_ns) {
+                Status::True => allowed.push(*l),
+                Status::False => why_not.push(format!(
+                    "listener {lname} does not admit routes from namespace {route_ns}"
+                )),
+                Status::Unknown => unknown_namespace = true,
+            }
+        }
+        if allowed.is_empty() {
+            if unknown_namespace {
+                return status(
+                    Condition::new(
+                        Status::Unknown,
+                        "NotAllowedByListeners",
+                        format!(
+                            "the labels of Namespace {route_ns} are not in the repository; the listener selector cannot be evaluated"
+                        ),
+                    ),
+                    vec![],
+                );
+            }
+            return status(
+                Condition::new(Status::False, "NotAllowedByListeners", why_not.join("; ")),
+                vec![],
+            );
+        }
+        // 3. hostnames with listener isolation.
+        if !matches!(route_kind, "HTTPRoute" | "GRPCRoute" | "TLSRoute") {
+            let names = allowed
+                .iter()
+                .map(|l| str_of(l, "name").unwrap_or_default().to_string())
+                .collect();
+            return status(Condition::new(Status::True, "Accepted", "accepted"), names);
+        }
+        let mut accepting = Vec::new();
+        for l in &allowed {
+            let hosts = listener_hosts(l, &listeners, hostnames);
+            if !hosts.is_empty() {
+                accepting.push(str_of(l, "name").unwrap_or_default().to_string());
+            }
+        }
+        if accepting.is_empty() {
+            return status(
+                Condition::new(
+                    Status::False,
+                    "NoMatchingListenerHostname",
+                    format!(
+                        "route hostnames [{}] intersect no listener hostname (after listener isolation)",
+                        hostnames.join(", ")
+                    ),
+                ),
+                vec![],
+            );
+        }
+        status(
+            Condition::new(Status::True, "Accepted", "accepted"),
+            accepting,
+        )
+    }
+
+    /// Listener-side references of a Gateway: each `tls.certificateRefs` entry must name a
+    /// Secret (core group) that exists, and a cross-namespace one needs a ReferenceGrant from
+    /// the Gateway's namespace. Secrets are often kept out of Git (sealed or external
+    /// secrets), so a Secret missing from the repository is unknown, not an error, unless
+    /// `strict`.
+    pub fn gateway_findings(&self, gateway: &Value) -> Vec<(Note, String)> {
+        if str_of(gateway, "kind") != Some("Gateway") {
+            return Vec::new();
+        }
+        let gw_ns = namespace_of(gateway, &self.config.default_namespace);
+        let gw_name = gateway
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let unknown = if self.config.strict {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut out = Vec::new();
+        let listeners = gateway
+            .pointer("/spec/listeners")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate();
+        for (li, l) in listeners {
+            let lname = str_of(l, "name").unwrap_or_default();
+            let refs = l
+                .pointer("/tls/certificateRefs")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate();
+            for (ci, r) in refs {
+                let path = format!("spec.listeners[{li}].tls.certificateRefs[{ci}]");
+                let group = str_of(r, "group").unwrap_or("");
+                let kind = str_of(r, "kind").unwrap_or("Secret");
+                let name = str_of(r, "name").unwrap_or_default();
+                let ns = str_of(r, "namespace").unwrap_or(&gw_ns);
+                let what = format!("Gateway {gw_ns}/{gw_name} listener {lname}");
+                if !group.is_empty() || kind != "Secret" {
+                    out.push((
+                        Note::error(
+                            "attach/invalid-certificate-ref",
+                            format!("{what}: certificateRef kind {group}/{kind} is not a Secret; the listener would be ResolvedRefs=False (InvalidCertificateRef)"),
+                        )
+                        .at(path),
+                        "InvalidCertificateRef".to_string(),
+                    ));
+                    continue;
+                }
+                if ns != gw_ns && !self.granted_from(ns, "Gateway", &gw_ns, "", "Secret", name) {
+                    let (severity, code) = if self.namespace_known(ns) || self.config.strict {
+                        (Severity::Error, "attach/certificate-ref-not-permitted")
+                    } else {
+                        (unknown, "attach/certificate-unknown")
+                    };
+                    out.push((
+                        Note::new(
+                            severity,
+                            code,
+                            format!("{what}: no ReferenceGrant in namespace {ns} allows Gateways from {gw_ns} to use Secret {name}; the listener would be ResolvedRefs=False (RefNotPermitted)"),
+                        )
+                        .at(path),
+                        "RefNotPermitted".to_string(),
+                    ));
+                    continue;
+                }
+                if self.index.secret(ns, name).is_none() {
+                    out.push((
+                        Note::new(
+                            unknown,
+                            "attach/certificate-unknown",
+                            format!("{what}: Secret {ns}/{name} is not in the repository; if it does not exist in the cluster the listener is ResolvedRefs=False (InvalidCertificateRef)"),
+                        )
+                        .at(path),
+                        "InvalidCertificateRef".to_string(),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    fn listener_allows_namespace(&self, l: &Value, gateway_ns: &str, route_ns: &str) -> Status {
+        let from = l
+            .pointer("/allowedRoutes/namespaces/from")
+            .and_then(Value::as_str)
+            .unwrap_or("Same");
+        match from {
+            "All" => Status::True,
+            "Same" if gateway_ns == route_ns => Status::True,
+            "Selector" => {
+                let selector = l
+                    .pointer("/allowedRoutes/namespaces/selector")
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                let mut labels = BTreeMap::new();
+                let defined = self.index.namespace_labels(route_ns);
+                if let Some(d) = defined {
+                    labels.extend(d.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                labels.insert(
+                    "kubernetes.io/metadata.name".to_string(),
+                    route_ns.to_string(),
+                );
+                match (selector_matches(&selector, &labels), defined) {
+                    (true, _) => Status::True,
+                    (false, Some(_)) => Status::False,
+                    (false, None) if self.config.strict => Status::False,
+                    (false, None) => Status::Unknown,
+                }
+            }
+            _ => Status::False,
+        }
+    }
+
+    fn backend_issues(&self, route_kind: &str, route_ns: &str, route: &Value) -> Vec<BackendIssue> {
+        let mut refs: Vec<(String, &Value)> = Vec::new();
+        let rules = route
+            .pointer("/spec/rules")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate();
+        for (ri, rule) in rules {
+            collect_mirrors(rule.get("filters"), &format!("spec.rules[{ri}]"), &mut refs);
+            for (bi, b) in rule
+                .get("backendRefs")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let path = format!("spec.rules[{ri}].backendRefs[{bi}]");
+                collect_mirrors(b.get("filters"), &path, &mut refs);
+                refs.push((path, b));
+            }
+        }
+        refs.into_iter()
+            .filter_map(|(path, b)| {
+                self.backend_condition(route_kind, route_ns, b)
+                    .map(|condition| BackendIssue { path, condition })
+            })
+            .collect()
+    }
+
+    fn backend_condition(&self, route_kind: &str, route_ns: &str, b: &Value) -> Option<Condition> {
+        let group = str_of(b, "group").unwrap_or("");
+        let kind = str_of(b, "kind").unwrap_or("Service");
+        let name = str_of(b, "name").unwrap_or_default();
+        let ns = str_of(b, "namespace").unwrap_or(route_ns);
+        let is_service = group.is_empty() && kind == "Service";
+        let implementation_kind = match self.config.target {
+            Target::Istio => group == "networking.istio.io" && kind == "Hostname",
+            Target::EnvoyGateway => group == "gateway.envoyproxy.io" && kind == "Backend",
+            Target::Generic => false,
+        } || (group == "multicluster.x-k8s.io"
+            && kind == "ServiceImport");
+        if !is_service && !implementation_kind {
+            return Some(Condition::new(
+                Status::False,
+                "InvalidKind",
+                format!(
+                    "backend kind {}{kind} is not supported",
+                    if group.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{group}/")
+                    }
+                ),
+            ));
+        }
+        if ns != route_ns && !self.granted_from(ns, route_kind, route_ns, group, kind, name) {
+            if !self.namespace_known(ns) && !self.config.strict {
+                return Some(Condition::new(
+                    Status::Unknown,
+                    "RefNotPermitted",
+                    format!(
+                        "namespace {ns} is not in the repository; whether a ReferenceGrant there allows {route_kind} from {route_ns} to {kind} {name} cannot be checked"
+                    ),
+                ));
+            }
+            return Some(Condition::new(
+                Status::False,
+                "RefNotPermitted",
+                format!(
+                    "no ReferenceGrant in namespace {ns} allows {route_kind} from {route_ns} to {kind} {name}"
+                ),
+            ));
+        }
+        if !is_service {
+            return None;
+        }
+        match self.index.service(ns, name) {
+            Some(svc) => {
+                let port = b.get("port").and_then(Value::as_i64)?;
+                let port32 = i32::try_from(port).ok()?;
+                k8s::find_port(svc, port32).is_none().then(|| {
+                    Condition::new(
+                        Status::False,
+                        "PortNotFound",
+                        format!("Service {ns}/{name} has no port {port}"),
+                    )
+                })
+            }
+            None if self.namespace_known(ns) || self.config.strict => Some(Condition::new(
+                Status::False,
+                "BackendNotFound",
+                format!("Service {ns}/{name} does not exist"),
+            )),
+            None => Some(Condition::new(
+                Status::Unknown,
+                "BackendNotFound",
+                format!(
+                    "Service {ns}/{name} is not in the repository; its existence cannot be checked"
+                ),
+            )),
+        }
+    }
+
+    /// Whether a ReferenceGrant in `target_ns` lets `from_kind`s in `from_ns` refer to
+    /// `group/kind name`.
+    fn granted_from(
+        &self,
+        target_ns: &str,
+        from_kind: &str,
+        from_ns: &str,
+        group: &str,
+        kind: &str,
+        name: &str,
+    ) -> bool {
+        self.grants.get(target_ns).into_iter().flatten().any(|g| {
+            let from_ok = g
+                .pointer("/spec/from")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|f| {
+                    str_of(f, "group") == Some(GROUP)
+                        && str_of(f, "kind") == Some(from_kind)
+                        && str_of(f, "namespace") == Some(from_ns)
+                });
+            let to_ok = g
+                .pointer("/spec/to")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|t| {
+                    str_of(t, "group").unwrap_or("") == group
+                        && str_of(t, "kind") == Some(kind)
+                        && str_of(t, "name").is_none_or(|n| n.is_empty() || n == name)
+                });
+            from_ok && to_ok
+        })
+    }
+}
+
+fn collect_mirrors<'v>(filters: Option<&'v Value>, base: &str, out: &mut Vec<(String, &'v Value)>) {
+    for (fi, f) in filters
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if let Some(b) = f.pointer("/requestMirror/backendRef") {
+            out.push((format!("{base}.filters[{fi}].requestMirror.backendRef"), b));
+        }
+    }
+}
+
+/// Route kinds a listener supports: from its protocol (Envoy Gateway and Istio also take
+/// TCPRoute on a TLS Terminate listener), narrowed by `allowedRoutes.kinds`.
+fn listener_allows_kind(l: &Value, route_kind: &str) -> bool {
+    let protocol = str_of(l, "protocol").unwrap_or_default();
+    let mode = l
+        .pointer("/tls/mode")
+        .and_then(Value::as_str)
+        .unwrap_or("Terminate");
+    let by_protocol: &[&str] = match (protocol, mode) {
+        ("HTTP" | "HTTPS", _) => &["HTTPRoute", "GRPCRoute"],
+        ("TLS", "Passthrough") => &["TLSRoute"],
+        ("TLS", _) => &["TLSRoute", "TCPRoute"],
+        ("TCP", _) => &["TCPRoute"],
+        ("UDP", _) => &["UDPRoute"],
+        _ => &[],
+    };
+    if !by_protocol.contains(&route_kind) {
+        return false;
+    }
+    match l.pointer("/allowedRoutes/kinds").and_then(Value::as_array) {
+        Some(kinds) if !kinds.is_empty() => kinds.iter().any(|k| {
+            str_of(k, "group").unwrap_or(GROUP) == GROUP && str_of(k, "kind") == Some(route_kind)
+        }),
+        _ => true,
+    }
+}
+
+/// The hosts of `route_hosts` (all hosts when empty) that `listener` serves, minus those a
+/// sibling listener on the same port names exactly (listener isolation).
+pub fn listener_hosts(listener: &Value, all: &[&Value], route_hosts: &[String]) -> Vec<String> {
+    let lhost = str_of(listener, "hostname");
+    let lport = listener.get("port").and_then(Value::as_i64);
+    let lname = str_of(listener, "name");
+    let mut hosts: Vec<String> = if route_hosts.is_empty() {
+        vec![lhost.unwrap_or("*").to_string()]
+    } else {
+        route_hosts
+            .iter()
+            .filter_map(|r| intersect(r, lhost))
+            .collect()
+    };
+    hosts.retain(|h| {
+        !all.iter().any(|other| {
+            str_of(other, "name") != lname
+                && other.get("port").and_then(Value::as_i64) == lport
+                && str_of(other, "hostname").is_some_and(|oh| oh == h && Some(oh) != lhost)
+        })
+    });
+    hosts
+}
+
+/// The intersection of a route hostname and a listener hostname (`None`: any host).
+pub fn intersect(route: &str, listener: Option<&str>) -> Option<String> {
+    let Some(l) = listener else {
+        return Some(route.to_string());
+    };
+    if route == l {
+        return Some(route.to_string());
+    }
+    match (route.strip_prefix("*."), l.strip_prefix("*.")) {
+        (None, Some(ls)) => route
+            .ends_with(&format!(".{ls}"))
+            .then(|| route.to_string()),
+        (Some(rs), None) => l.ends_with(&format!(".{rs}")).then(|| l.to_string()),
+        (Some(rs), Some(ls)) => {
+            if rs.ends_with(&format!(".{ls}")) {
+                Some(route.to_string())
+            } else if ls.ends_with(&format!(".{rs}")) {
+                Some(l.to_string())
+            } else {
+                None
+            }
+        }
+        (None, None) => None,
+    }
+}
+
+/// Evaluates a Kubernetes label selector (`matchLabels`, `matchExpressions`).
+pub fn selector_matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
+    let labels_ok = selector
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .all(|(k, v)| labels.get(k).map(String::as_str) == v.as_str());
+    let exprs_ok = selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .all(|e| {
+            let key = str_of(e, "key").unwrap_or_default();
+            let values: Vec<&str> = e
+                .get("values")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let got = labels.get(key).map(String::as_str);
+            match str_of(e, "operator").unwrap_or_default() {
+                "In" => got.is_some_and(|g| values.contains(&g)),
+                "NotIn" => got.is_none_or(|g| !values.contains(&g)),
+                "Exists" => got.is_some(),
+                "DoesNotExist" => got.is_none(),
+                _ => false,
+            }
+        });
+    labels_ok && exprs_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_route_without_parent_refs_is_reported() {
+        let index = Index::default();
+        let config = Config::default();
+        let world = World::new(&index, std::iter::empty(), &config);
+        let route = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r", "namespace": "web"}, "spec": {"rules": [{}]}});
+        let findings = world.predict(&route).unwrap().findings();
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].0.code, "attach/no-parent-refs");
+        assert_eq!(findings[0].0.severity, Severity::Warning);
+    }
+
+    #[test]
+    fn hostname_intersection_follows_the_spec() {
+        assert_eq!(
+            intersect("a.example.com", None).as_deref(),
+            Some("a.example.com")
+        );
+        assert_eq!(
+            intersect("a.example.com", Some("*.example.com")).as_deref(),
+            Some("a.example.com")
+        );
+        assert_eq!(intersect("example.com", Some("*.example.com")), None);
+        assert_eq!(
+            intersect("*.example.com", Some("a.example.com")).as_deref(),
+            Some("a.example.com")
+        );
+        assert_eq!(
+            intersect("*.a.example.com", Some("*.example.com")).as_deref(),
+            Some("*.a.example.com")
+        );
+        assert_eq!(intersect("b.other.com", Some("a.example.com")), None);
+    }
+
+    #[test]
+    fn isolation_removes_hosts_a_sibling_names() {
+        let wildcard = json!({"name": "wild", "port": 443, "hostname": "*.example.com"});
+        let exact = json!({"name": "foo", "port": 443, "hostname": "foo.example.com"});
+        let all = [&wildcard, &exact];
+        assert!(listener_hosts(&wildcard, &all, &["foo.example.com".into()]).is_empty());
+        assert_eq!(
+            listener_hosts(&exact, &all, &["foo.example.com".into()]),
+            vec!["foo.example.com"]
+        );
+        assert_eq!(
+            listener_hosts(&wildcard, &all, &["bar.example.com".into()]),
+            vec!["bar.example.com"]
+        );
+    }
+
+    #[test]
+    fn selectors_match_labels_and_expressions() {
+        let labels: BTreeMap<String, String> = [("team".to_string(), "a".to_string())].into();
+        assert!(selector_matches(
+            &json!({"matchLabels": {"team": "a"}}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchLabels": {"team": "b"}}),
+            &labels
+        ));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "team", "operator": "In", "values": ["a", "b"]}]}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}),
+            &labels
+        ));
+    }
+}

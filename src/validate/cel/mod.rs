@@ -1,0 +1,309 @@
+//! The CRDs' `x-kubernetes-validations` rules, evaluated as written with the `cel` interpreter.
+//!
+//! Every rule of the schema node an object value sits under is evaluated with `self` bound to
+//! that value (after defaulting, as the API server does). Transition rules (`oldSelf`) do not
+//! apply to objects being created and are skipped. Kubernetes' CEL libraries add a few
+//! functions to standard CEL; the CRDs use `isIP` (registered here) and the strings
+//! extension's `split` and `substring` (from the `cel` crate's extension).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use cel::{Context, Env, Program, Value as CelValue};
+use serde_json::Value;
+
+use super::Violation;
+use super::schema::join;
+
+/// One `x-kubernetes-validations` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub rule: String,
+    pub message: String,
+    /// `fieldPath` relative to the node carrying the rule, when the CRD names one.
+    pub field_path: Option<String>,
+}
+
+/// The rules attached directly to one schema node.
+pub fn rules_of(schema: &Value) -> Vec<Rule> {
+    schema
+        .get("x-kubernetes-validations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| {
+            let rule = v.get("rule")?.as_str()?.to_string();
+            let message = v
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("failed rule: {rule}"));
+            let field_path = v
+                .get("fieldPath")
+                .and_then(Value::as_str)
+                .map(|p| p.trim_start_matches('.').to_string());
+            Some(Rule {
+                rule,
+                message,
+                field_path,
+            })
+        })
+        .collect()
+}
+
+/// Whether a rule compares against the previous object (not applicable on create).
+pub fn is_transition_rule(rule: &str) -> bool {
+    rule.contains("oldSelf")
+}
+
+/// Evaluates every applicable rule under `schema` against `value` (defaulted), collecting the
+/// violated ones. Rules the interpreter cannot evaluate are reported under
+/// `cel/unevaluated` so that a gap never passes silently.
+pub fn violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
+    for rule in rules_of(schema) {
+        if is_transition_rule(&rule.rule) {
+            continue;
+        }
+        let at = match &rule.field_path {
+            Some(f) => join(path, f),
+            None => path.to_string(),
+        };
+        match evaluate_with_schema(&rule.rule, value, schema) {
+            Ok(true) => {}
+            Ok(false) => out.push(Violation {
+                rule: "cel".into(),
+                message: rule.message.clone(),
+                path: at,
+            }),
+            // The API server rejects an object whose rule fails to evaluate because a field
+            // it reads is absent ("no such key"): that is a violation of the rule.
+            Err(e) if e.starts_with("NoSuchKey") => out.push(Violation {
+                rule: "cel".into(),
+                message: rule.message.clone(),
+                path: at,
+            }),
+            Err(e) => out.push(Violation {
+                rule: "cel/unevaluated".into(),
+                message: format!("cannot evaluate rule `{}`: {e}", rule.rule),
+                path: at,
+            }),
+        }
+    }
+    match value {
+        Value::Object(map) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let additional = schema.get("additionalProperties").filter(|s| s.is_object());
+            for (key, child) in map {
+                if path.is_empty() && key == "status" {
+                    continue;
+                }
+                if let Some(sub) = props.and_then(|p| p.get(key)).or(additional) {
+                    violations(sub, child, &join(path, key), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(sub) = schema.get("items") {
+                for (i, child) in items.iter().enumerate() {
+                    violations(sub, child, &format!("{path}[{i}]"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+thread_local! {
+    static ENV: Arc<Env> = Arc::new(kubernetes_env());
+    static PROGRAMS: RefCell<HashMap<String, Rc<Program>>> = RefCell::new(HashMap::new());
+}
+
+fn kubernetes_env() -> Env {
+    let mut env = Env::stdlib();
+    // Registering the extension on a fresh stdlib env cannot conflict; if it ever did, rules
+    // using `split`/`substring` would report `cel/unevaluated` instead.
+    let _ = cel::extensions::strings(&mut env);
+    env
+}
+
+/// Evaluates one rule with `self` bound to `value` (schema-less: object keys are not
+/// escaped). `Ok(false)`: the rule is violated.
+pub fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
+    evaluate_with_schema(rule, value, &Value::Null)
+}
+
+/// Evaluates one rule with `self` bound to `value`, whose schema is `schema` (it decides which
+/// object keys are fields, escaped as Kubernetes does, and which are map keys).
+pub fn evaluate_with_schema(rule: &str, value: &Value, schema: &Value) -> Result<bool, String> {
+    let env = ENV.with(Arc::clone);
+    let program = PROGRAMS.with(|cache| -> Result<Rc<Program>, String> {
+        if let Some(p) = cache.borrow().get(rule) {
+            return Ok(Rc::clone(p));
+        }
+        let p = Rc::new(env.compile(rule).map_err(|e| e.to_string())?);
+        cache.borrow_mut().insert(rule.to_string(), Rc::clone(&p));
+        Ok(p)
+    })?;
+    let mut ctx = Context::with_env(env);
+    ctx.add_variable_from_value("self", to_cel(value, schema));
+    ctx.add_function("isIP", |s: Arc<String>| {
+        s.parse::<std::net::IpAddr>().is_ok()
+    })
+    .map_err(|e| format!("{e:?}"))?;
+    match program.execute(&ctx) {
+        Ok(CelValue::Bool(b)) => Ok(b),
+        Ok(other) => Err(format!("rule returned {other:?}, not a bool")),
+        Err(e) => Err(format!("{e:?}")),
+    }
+}
+
+/// CEL keywords Kubernetes escapes as `__{name}__` when they name a field.
+const RESERVED: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+
+/// A field name as CEL sees it (Kubernetes' escaping rules): `namespace` → `__namespace__`,
+/// `a-b` → `a__dash__b`.
+pub fn escape_field(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        return format!("__{name}__");
+    }
+    name.replace("__", "__underscores__")
+        .replace('.', "__dot__")
+        .replace('-', "__dash__")
+        .replace('/', "__slash__")
+}
+
+/// JSON → CEL. Integers are CEL `int` (Kubernetes maps `integer` to `int`), other numbers
+/// `double`. Keys of objects whose schema has `properties` are fields and get escaped; keys
+/// of maps (`additionalProperties`) stay as they are.
+fn to_cel(v: &Value, schema: &Value) -> CelValue {
+    match v {
+        Value::Null => CelValue::Null,
+        Value::Bool(b) => CelValue::Bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => CelValue::Int(i),
+            None => CelValue::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => CelValue::String(Arc::new(s.clone())),
+        Value::Array(a) => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            CelValue::List(Arc::new(a.iter().map(|c| to_cel(c, items)).collect()))
+        }
+        Value::Object(o) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let additional = schema.get("additionalProperties").unwrap_or(&Value::Null);
+            let m: HashMap<String, CelValue> = o
+                .iter()
+                .map(|(k, c)| match props {
+                    Some(p) => (escape_field(k), to_cel(c, p.get(k).unwrap_or(&Value::Null))),
+                    None => (k.clone(), to_cel(c, additional)),
+                })
+                .collect();
+            CelValue::from(m)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn kubernetes_functions_are_available() {
+        assert_eq!(
+            evaluate("self.all(h, !isIP(h))", &json!(["a.b", "1.2.3.4"])),
+            Ok(false)
+        );
+        assert_eq!(
+            evaluate("self.split('.').size() == 2", &json!("a.b")),
+            Ok(true)
+        );
+        assert_eq!(
+            evaluate("self.substring(1) == 'bc'", &json!("abc")),
+            Ok(true)
+        );
+        assert_eq!(
+            evaluate(
+                "duration(self.a) > duration(self.b)",
+                &json!({"a": "1m", "b": "59s"})
+            ),
+            Ok(true)
+        );
+    }
+
+    #[test]
+    fn reserved_field_names_are_escaped_like_kubernetes() {
+        let schema =
+            json!({"properties": {"namespace": {}, "labels": {"additionalProperties": {}}}});
+        let v = json!({"namespace": "a", "labels": {"namespace": "x"}});
+        assert_eq!(
+            evaluate_with_schema(
+                "self.__namespace__ == 'a' && self.labels['namespace'] == 'x'",
+                &v,
+                &schema
+            ),
+            Ok(true)
+        );
+        assert_eq!(escape_field("a-b.c"), "a__dash__b__dot__c");
+    }
+
+    #[test]
+    fn logical_operators_absorb_errors_like_cel_go() {
+        let rule = "size(self.a) > 0 || size(self.b) > 0";
+        assert_eq!(evaluate(rule, &json!({"a": [1]})), Ok(true));
+        assert!(evaluate(rule, &json!({"a": []})).is_err_and(|e| e.starts_with("NoSuchKey")));
+    }
+
+    #[test]
+    fn every_rule_of_every_embedded_crd_compiles() {
+        use crate::config::Channel;
+        use crate::validate::crd;
+        fn walk(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    for r in rules_of(v) {
+                        out.push(r.rule);
+                    }
+                    m.values().for_each(|c| walk(c, out));
+                }
+                Value::Array(a) => a.iter().for_each(|c| walk(c, out)),
+                _ => {}
+            }
+        }
+        let mut rules = Vec::new();
+        for ch in [Channel::Standard, Channel::Experimental] {
+            for v in crd::catalog(ch).versions.values() {
+                walk(&v.schema, &mut rules);
+            }
+        }
+        assert!(rules.len() > 100);
+        let env = kubernetes_env();
+        for r in rules {
+            assert!(env.compile(&r).is_ok(), "{r}");
+        }
+    }
+}

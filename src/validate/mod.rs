@@ -1,0 +1,514 @@
+//! Offline validation of Gateway API objects, generated or found in the repository.
+//!
+//! - [`validate_object`]: one object against the v1.6.1 CRD of the configured channel
+//!   (structural schema, unknown fields, CEL rules, experimental-only fields).
+//! - [`validate_results`]: after translation, generated objects that fail validation are
+//!   removed and become error notes on their source; listener conflicts and the predicted
+//!   `Accepted`/`ResolvedRefs` status of every route parentRef are added as notes.
+//! - [`lint_repository`] / [`check_findings`]: the same checks on Gateway API objects already
+//!   in the repository, as [`Finding`]s with file and line.
+//!
+//! Note codes are documented in `docs/notes-validate.md`.
+
+pub mod attachment;
+pub mod cel;
+pub mod channel;
+pub mod crd;
+pub mod listeners;
+pub mod schema;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::{Channel, Config};
+use crate::index::Index;
+use crate::model::SourceBody;
+use crate::note::{Note, Severity};
+use crate::translate::SourceResult;
+
+/// One rule an object breaks.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Violation {
+    /// `cel` (message is the CRD's rule message), `schema/<keyword>`, `schema/unknown-field`,
+    /// `schema/metadata`, `schema/unknown-kind`, `schema/unserved-version`,
+    /// `channel/experimental-only`, `cel/unevaluated`.
+    pub rule: String,
+    pub message: String,
+    /// Dotted path of the offending field (`spec.listeners[1].tls`); empty for the object.
+    pub path: String,
+}
+
+impl Violation {
+    /// The stable note code of this violation.
+    pub fn note_code(&self) -> &'static str {
+        match self.rule.as_str() {
+            "cel" => "validate/cel",
+            "cel/unevaluated" => "validate/cel-unevaluated",
+            "channel/experimental-only" => "validate/experimental-only",
+            "schema/unknown-field" => "validate/unknown-field",
+            "schema/unknown-kind" | "schema/unserved-version" => "validate/unserved-version",
+            "schema/metadata" => "validate/metadata",
+            _ => "validate/schema",
+        }
+    }
+}
+
+/// Validates one Gateway API object (as JSON) against the CRDs of `channel`.
+pub fn validate_object(value: &Value, channel: Channel) -> Vec<Violation> {
+    let mut out = structural_violations(value, channel);
+    if channel == Channel::Standard {
+        out = channel::classify(value, out);
+    }
+    if let Some(crd) = object_crd(value, channel) {
+        let mut defaulted = value.clone();
+        schema::prune_nulls(&crd.schema, &mut defaulted);
+        schema::apply_defaults(&crd.schema, &mut defaulted);
+        cel::violations(&crd.schema, &defaulted, "", &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn object_crd(value: &Value, channel: Channel) -> Option<&'static crd::CrdVersion> {
+    let api_version = value.get("apiVersion").and_then(Value::as_str)?;
+    let kind = value.get("kind").and_then(Value::as_str)?;
+    crd::catalog(channel)
+        .get(api_version, kind)
+        .filter(|c| c.served)
+}
+
+/// Schema-level violations (no CEL) against one channel's CRDs.
+pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Violation> {
+    let api_version = value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let catalog = crd::catalog(channel);
+    let Some(crd) = catalog.get(api_version, kind) else {
+        return vec![Violation {
+            rule: "schema/unknown-kind".into(),
+            message: format!(
+                "{api_version} {kind} is not defined by the Gateway API v1.6.1 {} channel CRDs",
+                channel.as_str()
+            ),
+            path: String::new(),
+        }];
+    };
+    if !crd.served {
+        return vec![Violation {
+            rule: "schema/unserved-version".into(),
+            message: format!(
+                "{api_version} {kind} is not served by the Gateway API v1.6.1 {} channel CRD",
+                channel.as_str()
+            ),
+            path: String::new(),
+        }];
+    }
+    let mut out = schema::metadata_violations(value);
+    let mut pruned = value.clone();
+    schema::prune_nulls(&crd.schema, &mut pruned);
+    let mut defaulted = pruned.clone();
+    schema::apply_defaults(&crd.schema, &mut defaulted);
+    out.extend(schema::keyword_violations(crd, &defaulted));
+    schema::unknown_fields(&crd.schema, &pruned, "", &mut out);
+    schema::list_type_violations(&crd.schema, &pruned, "", &mut out);
+    out
+}
+
+/// One finding about a Gateway API object in the repository (the linter's output).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Finding {
+    pub file: String,
+    pub line: usize,
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    /// Note code (`validate/cel`, `attach/not-allowed-by-listeners`, ...).
+    pub code: String,
+    /// The rule broken: the CRD's CEL message, the schema keyword, or the status reason.
+    pub rule: String,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub path: String,
+}
+
+/// Validates generated objects: invalid ones are removed and become error notes on their
+/// source; listener conflicts and predicted attachment become notes too.
+pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Config) {
+    for result in results.iter_mut() {
+        let mut kept = Vec::with_capacity(result.generated.len());
+        for generated in std::mem::take(&mut result.generated) {
+            let json = generated.to_json();
+            let violations = validate_object(&json, config.channel);
+            if violations.is_empty() {
+                kept.push(generated);
+                continue;
+            }
+            for v in &violations {
+                result.notes.push(
+                    Note::error(
+                        v.note_code(),
+                        format!(
+                            "generated {} {}/{} would be rejected by the cluster and was not written: {}",
+                            generated.kind(),
+                            generated.namespace(),
+                            generated.name(),
+                            v.message
+                        ),
+                    )
+                    .at(v.path.clone()),
+                );
+            }
+        }
+        result.generated = kept;
+    }
+    let generated: Vec<(usize, Value)> = results
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.generated.iter().map(move |g| (i, g.to_json())))
+        .collect();
+    let world = attachment::World::new(index, generated.iter().map(|(_, v)| v), config);
+    for (i, value) in &generated {
+        let notes = object_notes(&world, value);
+        if let Some(r) = results.get_mut(*i) {
+            r.notes.extend(notes);
+        }
+    }
+}
+
+/// Listener-conflict and attachment notes about one (valid) object.
+fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let name = value
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mut notes = Vec::new();
+    if kind == "Gateway" {
+        for c in listeners::conflicts(value) {
+            notes.push(
+                Note::error(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()),
+            );
+        }
+        notes.extend(world.gateway_findings(value).into_iter().map(|(n, _)| n));
+    }
+    if let Some(p) = world.predict(value) {
+        notes.extend(p.findings().into_iter().map(|(n, _)| n));
+    }
+    notes
+}
+
+/// Lints the Gateway API objects already in the repository.
+pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
+    lint_with_generated(index, &[], config)
+}
+
+/// Lints the repository's Gateway API objects; attachment is predicted against the
+/// repository plus `generated` (objects this run generates, as JSON), so that a hand-written
+/// route may attach to a Gateway generated from an Istio Gateway.
+pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) -> Vec<Finding> {
+    let repo_objects = index.objects.iter().filter(|o| {
+        matches!(o.body, SourceBody::GatewayApi(_)) && !index.is_patch_file(&o.source.file)
+    });
+    let world = attachment::World::new(index, generated.iter(), config);
+    let mut findings = Vec::new();
+    for obj in repo_objects {
+        let SourceBody::GatewayApi(value) = &obj.body else {
+            continue;
+        };
+        let finding =
+            |code: &str, rule: &str, severity: Severity, message: String, path: String| Finding {
+                file: obj.source.file.clone(),
+                line: obj.source.line,
+                kind: obj.kind.clone(),
+                namespace: obj.namespace.clone(),
+                name: obj.meta.name.clone(),
+                code: code.to_string(),
+                rule: rule.to_string(),
+                severity,
+                message,
+                path,
+            };
+        let violations = validate_object(value, config.channel);
+        let invalid = !violations.is_empty();
+        for v in violations {
+            let rule = if v.rule == "cel" {
+                v.message.clone()
+            } else {
+                v.rule.clone()
+            };
+            findings.push(finding(
+                v.note_code(),
+                &rule,
+                Severity::Error,
+                v.message,
+                v.path,
+            ));
+        }
+        if obj.kind == "Gateway" {
+            for c in listeners::conflicts(value) {
+                findings.push(finding(
+                    c.code(),
+                    c.reason(),
+                    Severity::Error,
+                    c.message(),
+                    c.path(),
+                ));
+            }
+        }
+        if invalid {
+            // Attachment of an object the API server would reject is moot.
+            continue;
+        }
+        let own_prefix = format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name);
+        for (n, reason) in world.gateway_findings(value) {
+            let message = n
+                .message
+                .strip_prefix(&own_prefix)
+                .unwrap_or(&n.message)
+                .to_string();
+            findings.push(finding(
+                &n.code,
+                &reason,
+                n.severity,
+                message,
+                n.field.unwrap_or_default(),
+            ));
+        }
+        if let Some(p) = world.predict(value) {
+            // The finding names the route already; drop the note's own prefix.
+            let prefix = format!("{} {}/{} ", p.kind, p.namespace, p.name);
+            for (n, reason) in p.findings() {
+                let message = n
+                    .message
+                    .strip_prefix(&prefix)
+                    .unwrap_or(&n.message)
+                    .to_string();
+                findings.push(finding(
+                    &n.code,
+                    &reason,
+                    n.severity,
+                    message,
+                    n.field.unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    findings.sort();
+    findings
+}
+
+/// What `check` reports about the repository's own Gateway API objects, given this run's
+/// translation `results` (valid generated objects take part in attachment). Info findings
+/// are kept; renderers hide them unless verbose.
+pub fn check_findings(index: &Index, results: &[SourceResult], config: &Config) -> Vec<Finding> {
+    let generated: Vec<Value> = results
+        .iter()
+        .flat_map(|r| r.generated.iter().map(|g| g.to_json()))
+        .collect();
+    lint_with_generated(index, &generated, config)
+}
+
+/// Whether any finding must fail `check`.
+pub fn has_failures(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gwapi::{
+        BackendRef, GatewaySpec, Generated, HttpRouteRule, HttpRouteSpec, Listener, Metadata,
+        Object, ParentReference, V1,
+    };
+
+    fn route(name: &str, port: Option<u32>) -> Generated {
+        Generated::HttpRoute(Object::new(
+            V1,
+            "HTTPRoute",
+            Metadata::new(name, "web"),
+            HttpRouteSpec {
+                parent_refs: vec![ParentReference {
+                    name: "gw".into(),
+                    ..Default::default()
+                }],
+                hostnames: vec!["a.example.com".into()],
+                rules: vec![HttpRouteRule {
+                    backend_refs: vec![BackendRef {
+                        name: "svc".into(),
+                        port,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+            },
+        ))
+    }
+
+    fn gateway() -> Generated {
+        Generated::Gateway(Object::new(
+            V1,
+            "Gateway",
+            Metadata::new("gw", "web"),
+            GatewaySpec {
+                gateway_class_name: "istio".into(),
+                listeners: vec![
+                    Listener {
+                        name: "http".into(),
+                        hostname: Some("a.example.com".into()),
+                        port: 80,
+                        protocol: "HTTP".into(),
+                        ..Default::default()
+                    },
+                    Listener {
+                        name: "other".into(),
+                        hostname: Some("a.example.com".into()),
+                        port: 80,
+                        protocol: "HTTP".into(),
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            },
+        ))
+    }
+
+    #[test]
+    fn unknown_fields_and_types_are_reported_with_their_path() {
+        let obj = serde_json::json!({"apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "HTTPRoute",
+            "metadata": {"name": "r", "namespace": "web"},
+            "spec": {"rules": [{"backendRefs": [{"name": "s", "port": "80", "colour": "red"}]}]}});
+        for channel in [Channel::Standard, Channel::Experimental] {
+            let v = validate_object(&obj, channel);
+            let rules: Vec<_> = v
+                .iter()
+                .map(|v| (v.rule.as_str(), v.path.as_str()))
+                .collect();
+            assert!(
+                rules.contains(&(
+                    "schema/unknown-field",
+                    "spec.rules[0].backendRefs[0].colour"
+                )),
+                "{v:#?}"
+            );
+            assert!(
+                rules.contains(&("schema/type", "spec.rules[0].backendRefs[0].port")),
+                "{v:#?}"
+            );
+        }
+        let not_gateway_api = serde_json::json!({"apiVersion": "example.com/v1", "kind": "Thing",
+            "metadata": {"name": "t"}});
+        let v = validate_object(&not_gateway_api, Channel::Standard);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].note_code(), "validate/unserved-version");
+    }
+
+    #[test]
+    fn invalid_generated_objects_become_error_notes_and_are_not_written() {
+        let index = Index::default();
+        let mut results = vec![SourceResult {
+            object: 0,
+            generated: vec![route("valid", Some(80)), route("no-port", None)],
+            ..Default::default()
+        }];
+        validate_results(&index, &mut results, &Config::default());
+        let names: Vec<_> = results[0]
+            .generated
+            .iter()
+            .map(|g| g.name().to_string())
+            .collect();
+        assert_eq!(names, ["valid"]);
+        let rejected: Vec<_> = results[0]
+            .notes
+            .iter()
+            .filter(|n| n.code == "validate/cel")
+            .collect();
+        assert_eq!(rejected.len(), 1, "{:#?}", results[0].notes);
+        assert_eq!(rejected[0].severity, Severity::Error);
+        assert!(rejected[0].message.contains("HTTPRoute web/no-port"));
+        assert!(
+            rejected[0]
+                .message
+                .contains("Must have port for Service reference")
+        );
+        assert_eq!(
+            rejected[0].field.as_deref(),
+            Some("spec.rules[0].backendRefs[0]")
+        );
+    }
+
+    #[test]
+    fn generated_gateways_and_routes_get_conflict_and_attachment_notes() {
+        let index = Index::default();
+        let mut gw = vec![SourceResult {
+            object: 0,
+            generated: vec![gateway()],
+            ..Default::default()
+        }];
+        // The duplicate hostname is rejected by CEL before any conflict is computed.
+        validate_results(&index, &mut gw, &Config::default());
+        assert!(gw[0].generated.is_empty());
+        assert!(gw[0].notes.iter().any(|n| n.message.contains(
+            "Combination of port, protocol and hostname must be unique for each listener"
+        )));
+
+        let mut ok_gw = gateway();
+        if let Generated::Gateway(g) = &mut ok_gw {
+            g.spec.listeners[1].protocol = "HTTPS".into();
+            g.spec.listeners[1].tls = Some(crate::gwapi::ListenerTls {
+                mode: Some("Terminate".into()),
+                certificate_refs: vec![crate::gwapi::SecretObjectReference {
+                    name: "cert".into(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+        }
+        let mut results = vec![
+            SourceResult {
+                object: 0,
+                generated: vec![ok_gw],
+                ..Default::default()
+            },
+            SourceResult {
+                object: 1,
+                generated: vec![route("valid", Some(80))],
+                ..Default::default()
+            },
+        ];
+        validate_results(&index, &mut results, &Config::default());
+        let codes: Vec<_> = results[0].notes.iter().map(|n| n.code.as_str()).collect();
+        // The certificate Secret is not in the (empty) repository: unknown, a warning.
+        assert_eq!(
+            codes,
+            [
+                "validate/listener-protocol-conflict",
+                "attach/certificate-unknown"
+            ]
+        );
+        assert_eq!(results[0].notes[1].severity, Severity::Warning);
+        assert!(results[0].notes[0].message.contains("`http`"));
+        assert!(results[0].notes[0].message.contains("`other`"));
+        let route_notes: Vec<_> = results[1]
+            .notes
+            .iter()
+            .map(|n| (n.code.as_str(), n.severity))
+            .collect();
+        assert_eq!(
+            route_notes,
+            [
+                ("attach/accepted", Severity::Info),
+                ("attach/backend-unknown", Severity::Warning)
+            ]
+        );
+    }
+}

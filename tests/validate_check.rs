@@ -1,0 +1,158 @@
+//! Acceptance 2: `gateway-migrate check` on the peer's (ingress2gateway) expected Istio
+//! outputs flags the rules they break, names each rule, reports them in every format and
+//! exits 1.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ingress2gateway")
+}
+
+const ISTIO_OUTPUT: &str = "pkg/i2gw/providers/istio/fixtures/output/";
+
+/// `(file, kind/name, rule)` of every error finding about the peer's Istio outputs.
+fn json_findings() -> (Vec<(String, String, String)>, i32) {
+    let out = Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .args(["check", "--format", "json"])
+        .arg(corpus())
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["file"].as_str().unwrap().starts_with(ISTIO_OUTPUT))
+        .filter(|f| f["severity"] == "error")
+        .map(|f| {
+            (
+                f["file"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches(ISTIO_OUTPUT)
+                    .to_string(),
+                format!(
+                    "{}/{}",
+                    f["kind"].as_str().unwrap(),
+                    f["name"].as_str().unwrap()
+                ),
+                f["rule"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (findings, out.status.code().unwrap_or(-1))
+}
+
+fn has(findings: &[(String, String, String)], file: &str, object: &str, rule: &str) -> bool {
+    findings
+        .iter()
+        .any(|f| f.0 == file && f.1 == object && f.2 == rule)
+}
+
+#[test]
+fn check_flags_the_peers_istio_outputs_and_exits_1() {
+    let (findings, code) = json_findings();
+    assert_eq!(code, 1);
+    let gw = ("1-gateway.yaml", "Gateway/my-gateway");
+    for rule in [
+        "Listener name must be unique within the Gateway",
+        "Combination of port, protocol and hostname must be unique for each listener",
+        "hostname must not be specified for protocols ['TCP', 'UDP']",
+        "certificateRefs or options must be specified when mode is Terminate",
+        "tls mode must be set for protocol TLS",
+        "HostnameConflict",
+    ] {
+        assert!(
+            has(&findings, gw.0, gw.1, rule),
+            "missing {rule}: {findings:#?}"
+        );
+    }
+    let route = ("2-virtualservice-http.yaml", "HTTPRoute/reviews-route-v2");
+    for rule in [
+        "RequestRedirect filter must not be used together with backendRefs",
+        "Must have port for Service reference",
+    ] {
+        assert!(
+            has(&findings, route.0, route.1, rule),
+            "missing {rule}: {findings:#?}"
+        );
+    }
+    assert!(has(
+        &findings,
+        "3-virtualservice-tls.yaml",
+        "TLSRoute/reviews-route-idx-0",
+        "Must have port for Service reference"
+    ));
+    // v1alpha2 TCPRoute is not served by the standard channel any more.
+    assert!(has(
+        &findings,
+        "4-virtualservice-tcp.yaml",
+        "TCPRoute/bookinfo-mongo-idx-0",
+        "channel/experimental-only"
+    ));
+}
+
+#[test]
+fn text_report_names_the_rules_with_file_and_line() {
+    let out = Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .arg("check")
+        .arg(corpus())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(
+        "pkg/i2gw/providers/istio/fixtures/output/1-gateway.yaml:1: error[validate/cel] (spec.listeners): Gateway test/my-gateway: Listener name must be unique within the Gateway"
+    ), "{text}");
+    assert!(text.contains(
+        "pkg/i2gw/providers/istio/fixtures/output/2-virtualservice-http.yaml:1: error[validate/cel] (spec.rules[0]): HTTPRoute test/reviews-route-v2: RequestRedirect filter must not be used together with backendRefs"
+    ), "{text}");
+}
+
+#[test]
+fn check_passes_a_valid_hand_written_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gw.yaml"),
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: gw\n  namespace: web\nspec:\n  gatewayClassName: istio\n  listeners:\n  - name: http\n    port: 80\n    protocol: HTTP\n",
+    )
+    .unwrap();
+    Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn experimental_fields_fail_on_standard_and_pass_on_experimental() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("route.yaml"),
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: web\nspec:\n  rules:\n  - retry:\n      attempts: 2\n    backendRefs:\n    - name: svc\n      port: 80\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .args(["check", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &report["findings"][0];
+    assert_eq!(f["code"], "validate/experimental-only");
+    assert_eq!(f["path"], "spec.rules[0].retry");
+    Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .args(["check", "--channel", "experimental"])
+        .arg(dir.path())
+        .assert()
+        .code(0);
+}
