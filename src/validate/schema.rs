@@ -246,8 +246,19 @@ fn is_dns_label(s: &str) -> bool {
         && !s.ends_with('-')
 }
 
+/// Kubernetes' `IsDNS1123Subdomain`: at most 253 characters in all, dot-separated parts of
+/// lowercase alphanumerics and `-` that start and end alphanumeric. Unlike a DNS label, a part
+/// may be longer than 63 characters (the API server does not limit parts).
 fn is_dns_subdomain(s: &str) -> bool {
-    s.len() <= 253 && s.split('.').all(is_dns_label)
+    s.len() <= 253
+        && s.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !part.starts_with('-')
+                && !part.ends_with('-')
+        })
 }
 
 /// `/spec/listeners/0/name` → `spec.listeners[0].name`.
@@ -315,5 +326,22 @@ mod tests {
             1
         );
         assert_eq!(metadata_violations(&json!({"metadata": {}})).len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn subdomain_parts_may_exceed_a_dns_label() {
+        let long = "a".repeat(65);
+        assert!(is_dns_subdomain(&long));
+        assert!(is_dns_subdomain("a.b-c.d"));
+        assert!(!is_dns_subdomain(&"a".repeat(254)));
+        assert!(!is_dns_subdomain("a..b"));
+        assert!(!is_dns_subdomain("-a"));
+        assert!(!is_dns_subdomain("A"));
+        assert!(!is_dns_label(&long));
     }
 }
