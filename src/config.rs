@@ -54,7 +54,9 @@ pub enum TcpRouteVersion {
     /// `gateway.networking.k8s.io/v1` (Gateway API v1.6, Istio 1.31).
     #[default]
     V1,
-    /// `v1alpha2`, for Istio 1.30 with `PILOT_ENABLE_ALPHA_GATEWAY_API`.
+    /// `v1alpha2`, for Istio 1.30 with `PILOT_ENABLE_ALPHA_GATEWAY_API`. Only the experimental
+    /// CRDs serve it, so it goes with `channel: experimental`; on the standard channel the
+    /// validator refuses such routes.
     V1alpha2,
 }
 

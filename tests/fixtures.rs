@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use gateway_migrate::config::Config;
-use gateway_migrate::pipeline;
+use gateway_migrate::{pipeline, validate};
 
 fn cases() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
@@ -48,6 +48,19 @@ fn run_case(dir: &Path) -> (String, String) {
     let results = pipeline::translate(&scan, &config);
     let mut generated: Vec<_> = results.iter().flat_map(|r| r.generated.iter()).collect();
     generated.sort_by_key(|g| g.sort_key());
+    // Expected output is what `apply` would write, so it must pass the validator (CRD schema
+    // and CEL rules of the configured channel) as it stands.
+    for g in &generated {
+        let violations = validate::validate_object(&g.to_json(), config.channel);
+        assert!(
+            violations.is_empty(),
+            "{}: generated {} {}/{} is invalid: {violations:?}",
+            dir.display(),
+            g.kind(),
+            g.namespace(),
+            g.name()
+        );
+    }
     let yaml = pipeline::render_stream(generated);
     let mut notes = String::new();
     for r in &results {
