@@ -3,10 +3,7 @@
 //! every publish test file shares.
 #![allow(dead_code)]
 
-pub mod cel_rules;
-pub mod crd_schema;
 pub mod http_git;
-pub mod ingress_crd_schema;
 pub mod scenarios;
 
 use std::path::{Path, PathBuf};
