@@ -16,4 +16,5 @@ pub mod plan;
 pub mod report;
 pub mod translate;
 pub mod walk;
+pub mod write;
 pub mod yaml;
