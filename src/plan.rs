@@ -268,15 +268,16 @@ pub fn build(
     }
 
     let suffix = &config.output_suffix;
+    let names = output_names(edge.keys().chain(mesh.keys()).copied(), suffix);
     let mut listed: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (file, bucket) in &edge {
-        let out = pipeline::output_path(file, suffix);
+        let out = pipeline::output_path(&names[file], suffix);
         if plan_generated_file(root, index, &mut plan, file, &out, bucket, EditKind::Generated) {
             listed.entry(file).or_default().push(out);
         }
     }
     for (file, bucket) in &mesh {
-        let out = mesh_output_path(file, suffix);
+        let out = mesh_output_path(&names[file], suffix);
         if !plan_generated_file(root, index, &mut plan, file, &out, bucket, EditKind::Mesh) {
             continue;
         }
@@ -327,6 +328,36 @@ pub fn build(
     plan.edits.sort_by(|a, b| a.path.cmp(&b.path));
     plan.notes.sort();
     plan
+}
+
+/// For each source file, the name its output paths derive from: the file itself, or, when two
+/// sources would share an output (`app.yaml` and `app.json` both give `app.<suffix>.yaml`),
+/// the file name plus `.yaml` for every source not ending in `.yaml`
+/// (`app.json` → `app.json.<suffix>.yaml`).
+fn output_names<'a>(
+    files: impl Iterator<Item = &'a str>,
+    suffix: &str,
+) -> BTreeMap<&'a str, String> {
+    let files: BTreeSet<&str> = files.collect();
+    let mut by_output: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for f in &files {
+        by_output
+            .entry(pipeline::output_path(f, suffix))
+            .or_default()
+            .push(f);
+    }
+    let mut names = BTreeMap::new();
+    for sources in by_output.values() {
+        for f in sources {
+            let name = if sources.len() > 1 && !f.ends_with(".yaml") {
+                format!("{f}.yaml")
+            } else {
+                f.to_string()
+            };
+            names.insert(*f, name);
+        }
+    }
+    names
 }
 
 /// Plans one generated file; returns whether the file is ours (so it may be listed in

@@ -42,11 +42,12 @@ const NEXT_STEPS_LIST_CAP: usize = 40;
 pub fn render(report: &Report, options: &Options) -> String {
     let head = summary(report);
     let next = next_steps(report);
+    // In order of importance: when the limit is reached, later sections are cut first.
     let sections = [
         files(report),
-        per_file(report),
-        notes_by_code(report),
         diagnostics(report),
+        notes_by_code(report),
+        per_file(report),
         skipped(report),
     ];
     let full_pointer = match &options.full_report {
@@ -151,7 +152,7 @@ fn summary(report: &Report) -> String {
     );
     let _ = writeln!(out, "| Objects to migrate | {sources} ({verdict_text}) |");
     let _ = writeln!(out, "| Generated objects | {generated} |");
-    let _ = writeln!(out, "| Files written | {} |", report.files.len());
+    let _ = writeln!(out, "| Files changed | {} |", report.files.len());
     let _ = writeln!(
         out,
         "| Notes | {} errors, {} warnings, {} info |",
