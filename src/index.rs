@@ -261,3 +261,86 @@ fn kustomize_namespaces(kustomizations: &[Kustomization]) -> BTreeMap<String, St
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::load_bytes;
+
+    fn index_of(files: &[(&str, &str)]) -> Index {
+        let mut objects = Vec::new();
+        let mut kustomizations = Vec::new();
+        for (path, text) in files {
+            let load = load_bytes(path, text.as_bytes());
+            assert!(load.diagnostics.is_empty(), "{:?}", load.diagnostics);
+            objects.extend(load.objects);
+            kustomizations.extend(load.kustomizations);
+        }
+        Index::build(objects, kustomizations, &Config::default())
+    }
+
+    const SVC: &str =
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n";
+
+    #[test]
+    fn namespaces_come_from_the_object_then_the_kustomization_then_the_default() {
+        let index = index_of(&[
+            ("base/svc.yaml", SVC),
+            ("base/kustomization.yaml", "resources:\n- svc.yaml\n"),
+            (
+                "prod/kustomization.yaml",
+                "namespace: prod\nresources:\n- ../base\n",
+            ),
+            ("other/svc.yaml", SVC),
+            (
+                "explicit/svc.yaml",
+                "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: mine\n",
+            ),
+        ]);
+        let ns: Vec<(&str, &str)> = index
+            .objects
+            .iter()
+            .map(|o| (o.source.file.as_str(), o.namespace.as_str()))
+            .collect();
+        assert_eq!(
+            ns,
+            vec![
+                ("base/svc.yaml", "prod"),
+                ("explicit/svc.yaml", "mine"),
+                ("other/svc.yaml", "default")
+            ]
+        );
+        assert!(index.service("prod", "web").is_some());
+        assert!(index.service("default", "web").is_some());
+        assert!(index.service("prod", "nope").is_none());
+    }
+
+    #[test]
+    fn disagreeing_overlays_leave_the_default_namespace() {
+        let index = index_of(&[
+            ("base/svc.yaml", SVC),
+            ("base/kustomization.yaml", "resources:\n- svc.yaml\n"),
+            (
+                "a/kustomization.yaml",
+                "namespace: a\nresources:\n- ../base\n",
+            ),
+            (
+                "b/kustomization.yaml",
+                "namespace: b\nresources:\n- ../base\n",
+            ),
+        ]);
+        assert_eq!(index.objects[0].namespace, "default");
+    }
+
+    #[test]
+    fn patch_files_are_known() {
+        let index = index_of(&[(
+            "k/kustomization.yaml",
+            "resources:\n- vs.yaml\npatches:\n- path: patch-vs.yaml\npatchesStrategicMerge:\n- psm.yaml\n",
+        )]);
+        assert!(index.is_patch_file("k/patch-vs.yaml"));
+        assert!(index.is_patch_file("k/psm.yaml"));
+        assert!(!index.is_patch_file("k/vs.yaml"));
+        assert_eq!(index.kustomizations_listing("k/vs.yaml").count(), 1);
+    }
+}

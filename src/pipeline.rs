@@ -39,6 +39,10 @@ pub struct GeneratedFile {
 pub enum PipelineError {
     #[error(transparent)]
     Walk(#[from] walk::WalkError),
+    #[error(
+        "mountGateways {0:?} is neither a readable file nor a directory (it is relative to the repository root)"
+    )]
+    MountGateways(String),
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads { jobs: usize, message: String },
 }
@@ -100,6 +104,15 @@ pub fn scan_repo_with_progress(
             Err(s) => skipped.push(s),
         }
     }
+    if let Some(mount) = &config.mount_gateways {
+        let scanned: std::collections::BTreeSet<String> =
+            file_loads.iter().map(|l| l.path.clone()).collect();
+        for load in load_mount_gateways(root, mount, config)? {
+            if !scanned.contains(&load.path) {
+                file_loads.push(load);
+            }
+        }
+    }
     skipped.sort();
     generated_files.sort_by(|a, b| a.path.cmp(&b.path));
     let mut scan = assemble(file_loads, skipped, config);
@@ -123,6 +136,39 @@ fn progress_bar(wanted: bool, len: usize) -> indicatif::ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// Loads the Gateways named by `mountGateways` (a file or directory, relative to the root)
+/// for Ingress `mount` mode. Only Gateway API objects are kept from those files: they describe
+/// infrastructure to attach to, not objects of this repository to translate.
+fn load_mount_gateways(
+    root: &Path,
+    mount: &str,
+    config: &Config,
+) -> Result<Vec<FileLoad>, PipelineError> {
+    let path = root.join(mount);
+    let files: Vec<(String, std::path::PathBuf)> = if path.is_dir() {
+        walk::walk(&path, &[], &[], config.max_file_size)?
+            .files
+            .into_iter()
+            .map(|f| (format!("{}/{}", mount.trim_end_matches('/'), f.rel), f.abs))
+            .collect()
+    } else if path.is_file() {
+        vec![(mount.to_string(), path)]
+    } else {
+        return Err(PipelineError::MountGateways(mount.to_string()));
+    };
+    let mut loads = Vec::new();
+    for (rel, abs) in files {
+        let bytes = std::fs::read(&abs).map_err(|_| PipelineError::MountGateways(rel.clone()))?;
+        let mut load = load::load_bytes(&rel, &bytes);
+        load.objects.retain(|o| {
+            matches!(o.body, crate::model::SourceBody::GatewayApi(_)) && o.kind == "Gateway"
+        });
+        load.kustomizations.clear();
+        loads.push(load);
+    }
+    Ok(loads)
 }
 
 /// Loads named in-memory inputs as one stream (for `convert`): their objects form the index

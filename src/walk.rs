@@ -55,9 +55,18 @@ pub fn relative(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// Whether `dir` is a Helm chart: a `Chart.yaml` next to a `templates/` directory.
-fn is_helm_chart(dir: &Path) -> bool {
-    dir.join("Chart.yaml").is_file() && dir.join("templates").is_dir()
+/// Why `dir` is skipped as a Helm chart, if it is one: a `Chart.yaml` next to `templates/`,
+/// or a `Chart.yaml` alone (an umbrella chart whose manifests come from its dependencies).
+/// Either way its files are inputs to `helm template`, not manifests.
+fn helm_chart_reason(dir: &Path) -> Option<&'static str> {
+    if !dir.join("Chart.yaml").is_file() {
+        return None;
+    }
+    Some(if dir.join("templates").is_dir() {
+        "Helm chart (Chart.yaml with templates/): its templates are not manifests; render the chart with `helm template` and scan the output"
+    } else {
+        "Helm chart without templates/ (dependencies only): its manifests come from the charts it depends on; render it with `helm template` and scan the output"
+    })
 }
 
 /// Lists the files under `root` to load, sorted by path.
@@ -105,16 +114,19 @@ pub fn walk(
             let root = root_buf.clone();
             move |entry: &DirEntry| {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-                if is_dir && entry.depth() > 0 && is_helm_chart(entry.path()) {
-                    if let Ok(mut s) = skipped.lock() {
-                        s.push(Skipped {
-                            path: relative(&root, entry.path()),
-                            reason: "Helm chart (Chart.yaml with templates/): render it and scan the output".into(),
-                        });
-                    }
-                    return false;
+                if !is_dir {
+                    return true;
                 }
-                true
+                let Some(reason) = helm_chart_reason(entry.path()) else {
+                    return true;
+                };
+                if let Ok(mut s) = skipped.lock() {
+                    s.push(Skipped {
+                        path: relative(&root, entry.path()),
+                        reason: reason.to_string(),
+                    });
+                }
+                false
             }
         })
         .build();

@@ -11,13 +11,28 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError {
     pub line: Option<usize>,
+    pub column: Option<usize>,
     pub message: String,
 }
 
+/// The parser's message without its `error: line N column M: ` prefix: the caller knows the
+/// document's place in the file and reports the position itself.
+fn strip_position_prefix(message: &str) -> &str {
+    let rest = message.strip_prefix("error: ").unwrap_or(message);
+    match rest.strip_prefix("line ") {
+        Some(after) => after.split_once(": ").map_or(rest, |(_, msg)| msg),
+        None => rest,
+    }
+}
+
+/// Parser budgets. Nesting is capped at 64 levels (serde-saphyr's own default, sized to the
+/// stack of a worker thread; Kubernetes objects the tool reads nest far less); alias, node and
+/// scalar budgets bound memory against alias bombs and huge documents.
 fn options() -> serde_saphyr::Options {
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
-            max_depth: 200,
+            max_depth: 64,
+            flow_nesting_limit: 64,
             max_aliases: 10_000,
             max_anchors: 10_000,
             max_nodes: 2_000_000,
@@ -30,14 +45,19 @@ fn options() -> serde_saphyr::Options {
 pub fn parse_document(text: &str) -> Result<Option<Value>, YamlError> {
     serde_saphyr::from_str_with_options::<Option<Value>>(text, options()).map_err(|e| {
         let line = e.location().map(|l| l.line() as usize).filter(|&l| l > 0);
+        let column = e.location().map(|l| l.column() as usize).filter(|&c| c > 0);
         // The first line of the message is the parser's own; the rest is a rendered snippet.
-        let message = e
+        let first = e
             .to_string()
             .lines()
             .next()
             .unwrap_or("invalid YAML")
             .to_string();
-        YamlError { line, message }
+        YamlError {
+            line,
+            column,
+            message: strip_position_prefix(&first).to_string(),
+        }
     })
 }
 

@@ -87,13 +87,13 @@ fn fixtures_translate_to_their_expected_output() {
                 dir.display()
             ));
         }
-        if let Ok(expected_notes) = std::fs::read_to_string(&notes_path) {
-            if expected_notes != notes {
-                failures.push(format!(
-                    "{}: notes differ from notes.txt\n--- expected\n{expected_notes}\n--- actual\n{notes}",
-                    dir.display()
-                ));
-            }
+        if let Ok(expected_notes) = std::fs::read_to_string(&notes_path)
+            && expected_notes != notes
+        {
+            failures.push(format!(
+                "{}: notes differ from notes.txt\n--- expected\n{expected_notes}\n--- actual\n{notes}",
+                dir.display()
+            ));
         }
     }
     assert!(

@@ -156,3 +156,88 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
     };
     Ok(Some(body))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SourceBody;
+
+    fn decode_all(file: &str, doc: Value) -> Vec<Result<Decoded, DecodeError>> {
+        let mut out = Vec::new();
+        let source = SourceRef {
+            file: file.into(),
+            document: 0,
+            line: 1,
+        };
+        decode(doc, &source, &mut out);
+        out
+    }
+
+    #[test]
+    fn lists_are_expanded_and_irrelevant_items_ignored() {
+        let doc = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}},
+            {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}},
+            {"apiVersion": "networking.istio.io/v1beta1", "kind": "VirtualService", "metadata": {"name": "v"}, "spec": {"hosts": ["x"]}},
+        ]});
+        let names: Vec<String> = decode_all("l.json", doc)
+            .into_iter()
+            .map(|d| match d {
+                Ok(Decoded::Object(o)) => o.meta.name.clone(),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert_eq!(names, vec!["a", "v"]);
+    }
+
+    #[test]
+    fn legacy_ingress_is_upgraded_to_v1() {
+        let doc = serde_json::json!({"apiVersion": "extensions/v1beta1", "kind": "Ingress",
+            "metadata": {"name": "i"},
+            "spec": {"backend": {"serviceName": "def", "servicePort": 80},
+                     "rules": [{"host": "a.b", "http": {"paths": [{"path": "/", "backend": {"serviceName": "s", "servicePort": "http"}}]}}]}});
+        let out = decode_all("i.yaml", doc);
+        let Some(Ok(Decoded::Object(obj))) = out.into_iter().next() else {
+            panic!()
+        };
+        let SourceBody::Ingress(ing) = &obj.body else {
+            panic!()
+        };
+        let spec = ing.spec.as_ref().unwrap();
+        let default = spec
+            .default_backend
+            .as_ref()
+            .unwrap()
+            .service
+            .as_ref()
+            .unwrap();
+        assert_eq!(default.name, "def");
+        assert_eq!(default.port.as_ref().unwrap().number, Some(80));
+        let path = &spec.rules.as_ref().unwrap()[0].http.as_ref().unwrap().paths[0];
+        assert_eq!(path.path_type, "ImplementationSpecific");
+        let svc = path.backend.service.as_ref().unwrap();
+        assert_eq!(svc.port.as_ref().unwrap().name.as_deref(), Some("http"));
+    }
+
+    #[test]
+    fn istio_unknown_fields_are_kept() {
+        let doc = serde_json::json!({"apiVersion": "networking.istio.io/v1", "kind": "VirtualService",
+            "metadata": {"name": "v"}, "spec": {"hosts": ["x"], "futureField": 1, "http": [{"newThing": true}]}});
+        let Some(Ok(Decoded::Object(obj))) = decode_all("v.yaml", doc).into_iter().next() else {
+            panic!()
+        };
+        let SourceBody::VirtualService(vs) = &obj.body else {
+            panic!()
+        };
+        assert!(vs.extra.contains_key("futureField"));
+        assert!(vs.http[0].extra.contains_key("newThing"));
+    }
+
+    #[test]
+    fn a_bad_typed_object_is_an_error_not_a_skip() {
+        let doc = serde_json::json!({"apiVersion": "networking.istio.io/v1", "kind": "Gateway",
+            "metadata": {"name": "g"}, "spec": {"servers": "not a list"}});
+        let out = decode_all("g.yaml", doc);
+        assert!(matches!(out.as_slice(), [Err(DecodeError { kind, .. })] if kind == "Gateway"));
+    }
+}

@@ -42,6 +42,9 @@ impl SourceObject {
 }
 
 /// The typed content of a [`SourceObject`].
+// Variants differ in size (a Service is large), but objects live in one Vec built once and
+// only the relevant kinds are kept, so boxing would cost more indirection than it saves.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum SourceBody {
     IstioGateway(istio::Gateway),

@@ -1,0 +1,71 @@
+//! Hostile YAML yields a diagnostic, within bounded time and memory, never a crash.
+
+use std::time::{Duration, Instant};
+
+use gateway_migrate::load::load_bytes;
+
+fn assert_diagnosed(name: &str, input: &[u8]) {
+    let started = Instant::now();
+    let load = load_bytes(name, input);
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(10), "{name} took {elapsed:?}");
+    assert!(
+        load.objects.is_empty(),
+        "{name}: hostile input produced objects"
+    );
+    assert!(!load.diagnostics.is_empty(), "{name}: no diagnostic");
+    for d in &load.diagnostics {
+        assert_eq!(d.file, name);
+        assert!(d.line >= 1);
+    }
+}
+
+#[test]
+fn alias_bomb_is_refused() {
+    let mut doc = String::from("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n  labels:\n");
+    doc.push_str(
+        "a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    let mut bomb = String::from("apiVersion: v1\nkind: Service\n");
+    bomb.push_str("a0: &a0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n");
+    for i in 1..10 {
+        let prev = format!("*a{}", i - 1);
+        bomb.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 9].join(",")));
+    }
+    assert_diagnosed("bomb.yaml", bomb.as_bytes());
+}
+
+#[test]
+fn deep_nesting_is_refused() {
+    let depth = 100_000;
+    let doc = format!(
+        "apiVersion: v1\nkind: Service\nspec: {}{}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    assert_diagnosed("deep.yaml", doc.as_bytes());
+    let block: String = (0..2_000)
+        .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+        .collect();
+    let doc = format!("apiVersion: v1\nkind: Service\nspec:\n{block}");
+    assert_diagnosed("deep-block.yaml", doc.as_bytes());
+}
+
+#[test]
+fn invalid_utf8_is_a_diagnostic_with_its_line() {
+    let mut doc = b"apiVersion: v1\nkind: Service\nmetadata:\n  name: \xff\xfe\n".to_vec();
+    doc.extend_from_slice(b"---\napiVersion: v1\nkind: Service\nmetadata:\n  name: ok\n");
+    let load = load_bytes("bad-utf8.yaml", &doc);
+    assert_eq!(load.diagnostics.len(), 1, "{:?}", load.diagnostics);
+    assert_eq!(load.diagnostics[0].line, 4);
+    assert_eq!(load.diagnostics[0].code, "load/invalid-utf8");
+    // The next document is still read.
+    assert_eq!(load.objects.len(), 1);
+    assert_eq!(load.objects[0].meta.name, "ok");
+}
+
+#[test]
+fn duplicate_keys_are_a_diagnostic() {
+    let doc = b"apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  name: b\n";
+    assert_diagnosed("dup.yaml", doc);
+}
