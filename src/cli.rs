@@ -264,11 +264,7 @@ fn run_pipeline(root: &Path, common: &CommonArgs, in_place: bool) -> Result<Run>
     let plan = plan::build(root, &scan, &results, &config, layout);
     let mut report = pipeline::report(&scan, &results, Vec::new(), &config);
     plan.annotate(&mut report);
-    Ok(Run {
-        scan,
-        plan,
-        report,
-    })
+    Ok(Run { scan, plan, report })
 }
 
 fn plan(args: PlanArgs) -> Result<u8> {

@@ -272,7 +272,15 @@ pub fn build(
     let mut listed: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (file, bucket) in &edge {
         let out = pipeline::output_path(&names[file], suffix);
-        if plan_generated_file(root, index, &mut plan, file, &out, bucket, EditKind::Generated) {
+        if plan_generated_file(
+            root,
+            index,
+            &mut plan,
+            file,
+            &out,
+            bucket,
+            EditKind::Generated,
+        ) {
             listed.entry(file).or_default().push(out);
         }
     }
@@ -534,9 +542,10 @@ pub fn staleness(scan: &Scan, plan: &EditPlan) -> Vec<Stale> {
     let mut stale = Vec::new();
     for e in &plan.edits {
         let (reason, detail) = match (e.kind, e.action) {
-            (EditKind::Generated | EditKind::Mesh, EditAction::Create) => {
-                (StaleReason::Missing, "generated file does not exist".to_string())
-            }
+            (EditKind::Generated | EditKind::Mesh, EditAction::Create) => (
+                StaleReason::Missing,
+                "generated file does not exist".to_string(),
+            ),
             (EditKind::Generated | EditKind::Mesh, EditAction::Update) => {
                 let detail = match header::parse(&e.old).zip(header::parse(&e.contents)) {
                     Some((old, new)) if old.hash != new.hash => {

@@ -45,13 +45,19 @@ pub fn write_edit(root: &Path, edit: &FileEdit) -> Result<(), WriteError> {
     let existing = std::fs::symlink_metadata(&target);
     match (&existing, edit.action) {
         (Ok(meta), _) if !meta.is_file() => {
-            return Err(refused(&edit.path, "it is not a regular file (a symlink or directory)"));
+            return Err(refused(
+                &edit.path,
+                "it is not a regular file (a symlink or directory)",
+            ));
         }
         (Ok(_), EditAction::Create) => {
             return Err(refused(&edit.path, "it appeared since the plan was made"));
         }
         (Err(_), EditAction::Update) => {
-            return Err(refused(&edit.path, "it disappeared since the plan was made"));
+            return Err(refused(
+                &edit.path,
+                "it disappeared since the plan was made",
+            ));
         }
         _ => {}
     }
@@ -60,7 +66,10 @@ pub fn write_edit(root: &Path, edit: &FileEdit) -> Result<(), WriteError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.gateway-migrate-{}.tmp", std::process::id()));
+    let temp = dir.join(format!(
+        ".{name}.gateway-migrate-{}.tmp",
+        std::process::id()
+    ));
     let result = (|| {
         let mut file = std::fs::OpenOptions::new()
             .write(true)
@@ -98,7 +107,10 @@ pub fn checked_target(root: &Path, rel: &str) -> Result<PathBuf, WriteError> {
             .components()
             .any(|c| !matches!(c, Component::Normal(_)))
     {
-        return Err(refused(rel, "the path is not a plain path inside the repository"));
+        return Err(refused(
+            rel,
+            "the path is not a plain path inside the repository",
+        ));
     }
     let mut cur = root.to_path_buf();
     let components: Vec<_> = rel_path.components().collect();
@@ -140,9 +152,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("a")).unwrap();
         write_edit(dir.path(), &edit("a/x.yaml", EditAction::Create, "one\n")).unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join("a/x.yaml")).unwrap(), "one\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a/x.yaml")).unwrap(),
+            "one\n"
+        );
         write_edit(dir.path(), &edit("a/x.yaml", EditAction::Update, "two\n")).unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join("a/x.yaml")).unwrap(), "two\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a/x.yaml")).unwrap(),
+            "two\n"
+        );
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -200,6 +218,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("x.yaml"), "mine\n").unwrap();
         assert!(write_edit(dir.path(), &edit("x.yaml", EditAction::Create, "x")).is_err());
-        assert_eq!(std::fs::read_to_string(dir.path().join("x.yaml")).unwrap(), "mine\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("x.yaml")).unwrap(),
+            "mine\n"
+        );
     }
 }

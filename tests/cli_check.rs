@@ -15,7 +15,8 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-const SERVICE: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports: [{port: 80}]\n";
+const SERVICE: &str =
+    "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports: [{port: 80}]\n";
 
 #[test]
 fn a_tree_without_sources_is_clean() {
@@ -42,7 +43,9 @@ fn an_orphaned_generated_file_fails_check() {
     write(
         root,
         "app/routes.gateway-api.yaml",
-        &format!("{header}---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: web\nspec: {{}}\n"),
+        &format!(
+            "{header}---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: web\nspec: {{}}\n"
+        ),
     );
     let out = bin().arg("check").arg(root).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -52,27 +55,48 @@ fn an_orphaned_generated_file_fails_check() {
         "{stdout}"
     );
 
-    let out = bin().args(["check", "--format", "json"]).arg(root).output().unwrap();
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["diagnostics"][0]["code"], "check/orphaned");
     assert_eq!(json["summary"]["notes"]["error"], 1);
 
-    let out = bin().args(["check", "--format", "sarif"]).arg(root).output().unwrap();
+    let out = bin()
+        .args(["check", "--format", "sarif"])
+        .arg(root)
+        .output()
+        .unwrap();
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "check/orphaned");
 
-    let out = bin().args(["check", "--format", "github"]).arg(root).output().unwrap();
+    let out = bin()
+        .args(["check", "--format", "github"])
+        .arg(root)
+        .output()
+        .unwrap();
     let github = String::from_utf8(out.stdout).unwrap();
     assert!(
-        github.contains("::error file=app/routes.gateway-api.yaml,line=1,title=gateway-migrate check/orphaned::"),
+        github.contains(
+            "::error file=app/routes.gateway-api.yaml,line=1,title=gateway-migrate check/orphaned::"
+        ),
         "{github}"
     );
 
-    let out = bin().args(["check", "--format", "markdown"]).arg(root).output().unwrap();
+    let out = bin()
+        .args(["check", "--format", "markdown"])
+        .arg(root)
+        .output()
+        .unwrap();
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(md.contains("`check/orphaned`"), "{md}");
-    assert!(md.trim_end().ends_with("changes nothing in the cluster."), "{md}");
+    assert!(
+        md.trim_end().ends_with("changes nothing in the cluster."),
+        "{md}"
+    );
 
     bin().args(["check", "--fix"]).arg(root).assert().code(1);
     assert!(root.join("app/routes.gateway-api.yaml").is_file());
@@ -89,15 +113,29 @@ fn generated_files_are_not_translated_again() {
     write(
         root,
         "app/svc.gateway-api.yaml",
-        &format!("{header}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec: {{}}\n"),
+        &format!(
+            "{header}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec: {{}}\n"
+        ),
     );
-    let out = bin().args(["plan", "--format", "json"]).arg(root).output().unwrap();
+    let out = bin()
+        .args(["plan", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(json["summary"]["objects"].get("networking.k8s.io/Ingress").is_none(), "{json}");
+    assert!(
+        json["summary"]["objects"]
+            .get("networking.k8s.io/Ingress")
+            .is_none(),
+        "{json}"
+    );
     assert_eq!(json["summary"]["files_scanned"], 2);
 }
 
 #[test]
 fn unknown_format_is_a_usage_error() {
-    bin().args(["plan", "--format", "yaml", "."]).assert().code(2);
+    bin()
+        .args(["plan", "--format", "yaml", "."])
+        .assert()
+        .code(2);
 }

@@ -59,7 +59,10 @@ fn sample() -> Report {
                     "fault injection has no Gateway API equivalent | dropped <b>",
                 )
                 .at("spec.http[0].fault"),
-                Note::info("istio/timeout", "timeout mapped to rules[].timeouts.request"),
+                Note::info(
+                    "istio/timeout",
+                    "timeout mapped to rules[].timeouts.request",
+                ),
             ],
         ),
         object(
@@ -123,7 +126,13 @@ fn text_snapshot() {
 fn json_keeps_the_contract() {
     let value: serde_json::Value = serde_json::from_str(&json::render(&sample())).unwrap();
     assert_eq!(value["version"], 1);
-    for key in ["files_scanned", "documents", "objects", "generated", "notes"] {
+    for key in [
+        "files_scanned",
+        "documents",
+        "objects",
+        "generated",
+        "notes",
+    ] {
         assert!(value["summary"].get(key).is_some(), "summary.{key}");
     }
     let obj = &value["objects"][0];
@@ -131,7 +140,10 @@ fn json_keeps_the_contract() {
         assert!(obj["source"].get(key).is_some(), "source.{key}");
     }
     assert_eq!(obj["verdict"], "translated");
-    assert_eq!(obj["generated"][1]["file"], "apps/shop/routes.gateway-api.yaml");
+    assert_eq!(
+        obj["generated"][1]["file"],
+        "apps/shop/routes.gateway-api.yaml"
+    );
     assert_eq!(obj["notes"][0]["field"], "spec.http[0].fault");
     assert_eq!(value["files"][1]["action"], "create");
     assert_eq!(value["skipped"][0]["path"], "charts/web");
@@ -147,7 +159,10 @@ fn markdown_escapes_user_text() {
     let md = markdown::render(&sample(), &markdown::Options::default());
     assert!(md.contains("equivalent \\| dropped &lt;b&gt;"), "{md}");
     assert!(!md.contains("<b>"));
-    assert!(md.contains("not translated: port the delegate by hand"), "one line");
+    assert!(
+        md.contains("not translated: port the delegate by hand"),
+        "one line"
+    );
 }
 
 #[test]
@@ -156,10 +171,15 @@ fn markdown_ends_with_next_steps_listing_old_objects_by_file() {
     let next = md.split("### Next steps for the reviewer").nth(1).unwrap();
     assert!(next.contains("2 new Gateway(s)"), "{next}");
     assert!(next.contains("`shop/front-gw`"), "{next}");
-    assert!(next.contains("Mesh (GAMMA) routes are written but not deployed"), "{next}");
+    assert!(
+        next.contains("Mesh (GAMMA) routes are written but not deployed"),
+        "{next}"
+    );
     assert!(next.contains("DNS cut-over"), "{next}");
     assert!(
-        next.contains("`apps/shop/routes.yaml`: VirtualService shop/front, VirtualService shop/api"),
+        next.contains(
+            "`apps/shop/routes.yaml`: VirtualService shop/front, VirtualService shop/api"
+        ),
         "{next}"
     );
     assert!(!next.contains("###"), "next steps are the last section");
@@ -175,7 +195,10 @@ fn huge() -> Report {
                 i + 1,
                 "VirtualService",
                 &format!("route-{i}"),
-                vec![Note::warning("istio/retries", format!("retry policy {i} {long}"))],
+                vec![Note::warning(
+                    "istio/retries",
+                    format!("retry policy {i} {long}"),
+                )],
             )
         })
         .collect();
@@ -191,7 +214,10 @@ fn markdown_fits_githubs_limit_and_points_to_the_full_report() {
     let md = markdown::render(&huge(), &options);
     let len = md.chars().count();
     assert!(len <= markdown::GITHUB_BODY_LIMIT, "{len}");
-    assert!(len > markdown::GITHUB_BODY_LIMIT - 5_000, "uses the room it has: {len}");
+    assert!(
+        len > markdown::GITHUB_BODY_LIMIT - 5_000,
+        "uses the room it has: {len}"
+    );
     assert!(md.contains("the full report is in `gateway-migrate-report.md`"));
     assert_eq!(
         md.matches("<details").count(),
@@ -297,7 +323,12 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
             let index = result["ruleIndex"].as_u64().unwrap() as usize;
             assert_eq!(run["tool"]["driver"]["rules"][index]["id"], rule);
             let loc = &result["locations"][0]["physicalLocation"];
-            assert!(!loc["artifactLocation"]["uri"].as_str().unwrap().starts_with('/'));
+            assert!(
+                !loc["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with('/')
+            );
             assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
             assert!(result["partialFingerprints"]["gatewayMigrate/v1"].is_string());
         }

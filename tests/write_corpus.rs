@@ -160,8 +160,16 @@ fn corpus_apply_generates_files_and_check_catches_edits_after_translators() {
     let (code, stdout, _) = run(dir, &["check"]);
     assert_eq!(code, 1, "check must catch the edited source: {stdout}");
     assert!(stdout.contains(&created[0]), "{stdout}");
-    assert_eq!(run(dir, &["check", "--fix", "--quiet"]).0, 1, "--fix still exits 1");
-    assert_eq!(run(dir, &["check", "--quiet"]).0, 0, "after --fix all is current");
+    assert_eq!(
+        run(dir, &["check", "--fix", "--quiet"]).0,
+        1,
+        "--fix still exits 1"
+    );
+    assert_eq!(
+        run(dir, &["check", "--quiet"]).0,
+        0,
+        "after --fix all is current"
+    );
 }
 
 /// Kustomization directories that `kubectl kustomize` builds, with their output.
@@ -190,7 +198,10 @@ fn corpus_kustomizations_still_build_and_deploy_generated_objects() {
     let repo = corpus_repo();
     let dir = repo.path();
     let before = kustomize_builds(dir);
-    assert!(before.values().any(Result::is_ok), "nothing builds: {before:?}");
+    assert!(
+        before.values().any(Result::is_ok),
+        "nothing builds: {before:?}"
+    );
     apply_and_check_changes(dir);
     let after = kustomize_builds(dir);
     for (file, result) in &before {
@@ -294,8 +305,7 @@ fn corpus_in_place_keeps_every_byte_outside_replaced_documents() {
             o.body,
             SourceBody::IstioGateway(_) | SourceBody::VirtualService(_) | SourceBody::Ingress(_)
         );
-        if translatable && multi_doc(&o.source.file) && !scan.index.is_patch_file(&o.source.file)
-        {
+        if translatable && multi_doc(&o.source.file) && !scan.index.is_patch_file(&o.source.file) {
             let mut r = SourceResult::new(i);
             r.generated.push(Generated::HttpRoute(Object::new(
                 gwapi::V1,
@@ -306,7 +316,11 @@ fn corpus_in_place_keeps_every_byte_outside_replaced_documents() {
             results.push(r);
         }
     }
-    assert!(results.len() > 20, "too few objects to test: {}", results.len());
+    assert!(
+        results.len() > 20,
+        "too few objects to test: {}",
+        results.len()
+    );
     let plan = plan::build(dir, &scan, &results, &config, Layout::InPlace);
     let olds: BTreeMap<String, Vec<u8>> = plan
         .edits
@@ -324,10 +338,7 @@ fn corpus_in_place_keeps_every_byte_outside_replaced_documents() {
         .iter()
         .filter(|r| {
             let o = &scan.index.objects[r.object];
-            let bytes = olds
-                .get(&o.source.file)
-                .cloned()
-                .unwrap_or_default();
+            let bytes = olds.get(&o.source.file).cloned().unwrap_or_default();
             let region = inplace::document_regions(&bytes)
                 .get(o.source.document)
                 .cloned()
@@ -337,7 +348,10 @@ fn corpus_in_place_keeps_every_byte_outside_replaced_documents() {
             })
         })
         .count();
-    assert_eq!(replaced_total, expected, "every replaceable document was replaced");
+    assert_eq!(
+        replaced_total, expected,
+        "every replaceable document was replaced"
+    );
     assert!(replaced_total > 20, "{replaced_total}");
 }
 
@@ -353,7 +367,11 @@ fn compare_outside_regions(path: &str, old: &[u8], new: &[u8]) -> usize {
         .into_iter()
         .map(|r| r.unwrap())
         .collect();
-    assert_eq!(old_regions.len(), new_regions.len(), "{path}: document count");
+    assert_eq!(
+        old_regions.len(),
+        new_regions.len(),
+        "{path}: document count"
+    );
     let mut replaced = 0;
     let (mut old_pos, mut new_pos) = (0, 0);
     for (o, n) in old_regions.iter().zip(&new_regions) {
@@ -364,7 +382,10 @@ fn compare_outside_regions(path: &str, old: &[u8], new: &[u8]) -> usize {
             .any(|w| w == b"inplace-test-");
         if was_replaced {
             replaced += 1;
-            assert!(new_gap.starts_with(old_gap), "{path}: gap before a replaced doc");
+            assert!(
+                new_gap.starts_with(old_gap),
+                "{path}: gap before a replaced doc"
+            );
             let added = std::str::from_utf8(&new_gap[old_gap.len()..]).unwrap();
             assert!(
                 added
@@ -374,7 +395,11 @@ fn compare_outside_regions(path: &str, old: &[u8], new: &[u8]) -> usize {
             );
         } else {
             assert_eq!(old_gap, new_gap, "{path}: bytes between documents changed");
-            assert_eq!(&old[o.clone()], &new[n.clone()], "{path}: untouched document changed");
+            assert_eq!(
+                &old[o.clone()],
+                &new[n.clone()],
+                "{path}: untouched document changed"
+            );
         }
         old_pos = o.end;
         new_pos = n.end;

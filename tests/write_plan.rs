@@ -194,10 +194,12 @@ fn apply_writes_alongside_lists_edge_files_and_is_idempotent() {
         ]
     );
     // The patch document is not translated as a whole object.
-    assert!(!plan
-        .edits
-        .iter()
-        .any(|e| e.path.starts_with("apps/web/patch.")));
+    assert!(
+        !plan
+            .edits
+            .iter()
+            .any(|e| e.path.starts_with("apps/web/patch."))
+    );
     assert_eq!(plan::staleness(&scan, &plan).len(), 3);
 
     gateway_migrate::write::apply(root, &plan).unwrap();
@@ -226,10 +228,11 @@ fn apply_writes_alongside_lists_edge_files_and_is_idempotent() {
         )
     );
     assert!(read(root, "apps/web/routing.gateway-api-mesh.yaml").contains("kind: Service"));
-    assert!(plan
-        .notes
-        .iter()
-        .any(|n| n.note.code == "plan/mesh-route-not-deployed"));
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.note.code == "plan/mesh-route-not-deployed")
+    );
     for (rel, text) in [
         ("apps/web/routing.yaml", ROUTING),
         ("apps/web/deploy.yaml", DEPLOY),
@@ -258,11 +261,19 @@ fn apply_writes_alongside_lists_edge_files_and_is_idempotent() {
         .args(["kustomize", &root.join("apps/web").display().to_string()])
         .output()
     {
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let built = String::from_utf8(out.stdout).unwrap();
         assert!(built.contains("kind: HTTPRoute"), "{built}");
         assert!(built.contains("namespace: web"), "{built}");
-        assert_eq!(built.matches("kind: HTTPRoute").count(), 1, "mesh route left out: {built}");
+        assert_eq!(
+            built.matches("kind: HTTPRoute").count(),
+            1,
+            "mesh route left out: {built}"
+        );
     }
 }
 
@@ -350,16 +361,15 @@ fn foreign_file_at_the_output_path_is_left_alone() {
             .any(|e| e.path == "apps/web/routing.gateway-api.yaml")
     );
     assert!(
-        plan.notes.iter().any(|n| n.note.code == "plan/output-exists"),
+        plan.notes
+            .iter()
+            .any(|n| n.note.code == "plan/output-exists"),
         "{:?}",
         plan.notes
     );
     // And it is not added to the kustomization either.
     assert!(
-        !plan
-            .edits
-            .iter()
-            .any(|e| e.kind == EditKind::Kustomization),
+        !plan.edits.iter().any(|e| e.kind == EditKind::Kustomization),
         "{:?}",
         plan.edits
     );
@@ -374,8 +384,7 @@ fn in_place_replaces_only_the_translated_documents() {
     let config = Config::default();
     let scan = pipeline::scan_repo(root, &config, 1).unwrap();
     let mut r = SourceResult::new(object(&scan, "VirtualService", "web"));
-    r.generated
-        .push(route("web", "web", gateway_parent()));
+    r.generated.push(route("web", "web", gateway_parent()));
     let plan = plan::build(root, &scan, &[r], &config, Layout::InPlace);
     assert_eq!(plan.edits.len(), 1);
     assert_eq!(plan.edits[0].kind, EditKind::InPlace);

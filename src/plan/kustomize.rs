@@ -63,7 +63,8 @@ pub fn plan_listings(
         let old = match std::fs::read(root.join(&k.file)) {
             Ok(b) => b,
             Err(e) => {
-                plan.notes.push(not_edited(&k.file, &additions, &e.to_string()));
+                plan.notes
+                    .push(not_edited(&k.file, &additions, &e.to_string()));
                 continue;
             }
         };
@@ -75,7 +76,9 @@ pub fn plan_listings(
                 old,
                 contents,
             }),
-            Err(e) => plan.notes.push(not_edited(&k.file, &additions, &e.to_string())),
+            Err(e) => plan
+                .notes
+                .push(not_edited(&k.file, &additions, &e.to_string())),
         }
     }
 }
@@ -173,7 +176,9 @@ mod tests {
     #[test]
     fn comments_and_blank_lines_stay() {
         assert_eq!(
-            add("# top\nresources: # the list\n  - a.yaml # first\n  # between\n  - b.yaml\n  # trailing comment\n\nnamespace: x\n"),
+            add(
+                "# top\nresources: # the list\n  - a.yaml # first\n  # between\n  - b.yaml\n  # trailing comment\n\nnamespace: x\n"
+            ),
             "# top\nresources: # the list\n  - a.yaml # first\n  # between\n  - b.yaml\n  - new.gateway-api.yaml\n  # trailing comment\n\nnamespace: x\n"
         );
         assert_eq!(
@@ -188,7 +193,10 @@ mod tests {
             add("resources: [a.yaml, b.yaml]\nnamespace: x\n"),
             "resources: [a.yaml, b.yaml, new.gateway-api.yaml]\nnamespace: x\n"
         );
-        assert_eq!(add("resources: []\n"), "resources: [new.gateway-api.yaml]\n");
+        assert_eq!(
+            add("resources: []\n"),
+            "resources: [new.gateway-api.yaml]\n"
+        );
     }
 
     #[test]
@@ -217,7 +225,10 @@ mod tests {
 
     #[test]
     fn entries_follow_the_source_spelling() {
-        assert_eq!(sibling_entry("./all.yaml", "d/all.gw.yaml"), "./all.gw.yaml");
+        assert_eq!(
+            sibling_entry("./all.yaml", "d/all.gw.yaml"),
+            "./all.gw.yaml"
+        );
         assert_eq!(
             sibling_entry("base/front.yaml", "k/base/front.gw.yaml"),
             "base/front.gw.yaml"

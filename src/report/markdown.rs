@@ -281,13 +281,16 @@ fn notes_by_code(report: &Report) -> String {
                 .as_deref()
                 .map(|f| format!(" (`{}`)", escape(f)))
                 .unwrap_or_default();
-            groups.entry((n.severity, n.code.as_str())).or_default().push(format!(
-                "- `{}:{}` {}: {}{field}",
-                escape(&o.source.file),
-                o.source.line,
-                escape(&object_name(o)),
-                escape(&n.message)
-            ));
+            groups
+                .entry((n.severity, n.code.as_str()))
+                .or_default()
+                .push(format!(
+                    "- `{}:{}` {}: {}{field}",
+                    escape(&o.source.file),
+                    o.source.line,
+                    escape(&object_name(o)),
+                    escape(&n.message)
+                ));
         }
     }
     if groups.is_empty() {
@@ -375,7 +378,14 @@ fn next_steps(report: &Report) -> String {
     let mut gateways: Vec<String> = generated
         .iter()
         .filter(|g| g.kind == "Gateway")
-        .map(|g| format!("`{}/{}` (in `{}`)", escape(&g.namespace), escape(&g.name), escape(&g.file)))
+        .map(|g| {
+            format!(
+                "`{}/{}` (in `{}`)",
+                escape(&g.namespace),
+                escape(&g.name),
+                escape(&g.file)
+            )
+        })
         .collect();
     gateways.sort();
     gateways.dedup();
