@@ -139,3 +139,19 @@ fn unknown_format_is_a_usage_error() {
         .assert()
         .code(2);
 }
+
+/// No progress bar when stderr is not a terminal, even on a run long enough to show one.
+#[test]
+fn no_progress_bar_without_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..2_100 {
+        write(dir.path(), &format!("d{}/f{i}.yaml", i % 20), SERVICE);
+    }
+    let out = bin().arg("plan").arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -407,3 +407,16 @@ fn compare_outside_regions(path: &str, old: &[u8], new: &[u8]) -> usize {
     assert_eq!(&old[old_pos..], &new[new_pos..], "{path}: tail changed");
     replaced
 }
+
+/// Acceptance 4 (size): the Markdown report of the whole corpus fits a pull request body.
+#[test]
+fn corpus_markdown_report_fits_a_pull_request_body() {
+    let (code, stdout, stderr) = run(&corpus(), &["plan", "--format", "markdown"]);
+    assert!(code == 0 || code == 1, "plan failed ({code}): {stderr}");
+    let len = stdout.chars().count();
+    assert!(
+        len <= gateway_migrate::report::markdown::GITHUB_BODY_LIMIT,
+        "{len} characters"
+    );
+    assert!(stdout.contains("### Next steps for the reviewer"));
+}

@@ -51,7 +51,17 @@ pub fn parse(bytes: &[u8]) -> Option<GeneratedHeader> {
     let marker = marker.strip_suffix('\r').unwrap_or(marker);
     let rest = marker.strip_prefix(MARKER_PREFIX)?;
     let (source, hash) = rest.rsplit_once(HASH_SEPARATOR)?;
-    if source.is_empty() || hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    // The source is read later: only a plain root-relative path is accepted, so a header
+    // cannot point outside the repository.
+    let plain = !source.is_empty()
+        && !source.starts_with('/')
+        && source
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+    if !plain {
         return None;
     }
     Some(GeneratedHeader {
@@ -74,6 +84,14 @@ mod tests {
         assert_eq!(header.source, "dir/my app.yaml");
         assert_eq!(header.hash, source_hash(b"kind: VirtualService\n"));
         assert_ne!(header.hash, source_hash(b"kind: VirtualService\n\n"));
+    }
+
+    #[test]
+    fn sources_outside_the_root_are_refused() {
+        for source in ["../x.yaml", "/etc/passwd", "a/../../b.yaml", "a//b.yaml"] {
+            let text = render(source, b"");
+            assert_eq!(parse(text.as_bytes()), None, "{source}");
+        }
     }
 
     #[test]
