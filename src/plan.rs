@@ -220,6 +220,7 @@ pub fn build(
     layout: Layout,
 ) -> EditPlan {
     let index = &scan.index;
+    let namespaces = ImplicitNamespaces::of(index);
     let mut plan = EditPlan::default();
     // Per source file and document: the results that go in place.
     let mut in_place: BTreeMap<&str, BTreeMap<usize, Vec<&SourceResult>>> = BTreeMap::new();
@@ -246,7 +247,14 @@ pub fn build(
         }
     }
     for (file, docs) in &in_place {
-        alongside.extend(inplace::plan_file(root, index, &mut plan, file, docs));
+        alongside.extend(inplace::plan_file(
+            root,
+            index,
+            &namespaces,
+            &mut plan,
+            file,
+            docs,
+        ));
     }
 
     // Per source file: edge objects and mesh objects.
@@ -274,7 +282,7 @@ pub fn build(
         let out = pipeline::output_path(&names[file], suffix);
         if plan_generated_file(
             root,
-            index,
+            &namespaces,
             &mut plan,
             file,
             &out,
@@ -286,7 +294,15 @@ pub fn build(
     }
     for (file, bucket) in &mesh {
         let out = mesh_output_path(&names[file], suffix);
-        if !plan_generated_file(root, index, &mut plan, file, &out, bucket, EditKind::Mesh) {
+        if !plan_generated_file(
+            root,
+            &namespaces,
+            &mut plan,
+            file,
+            &out,
+            bucket,
+            EditKind::Mesh,
+        ) {
             continue;
         }
         let routes: Vec<String> = bucket
@@ -372,7 +388,7 @@ fn output_names<'a>(
 /// kustomizations), false when an unrelated file already sits at `out`.
 fn plan_generated_file(
     root: &Path,
-    index: &Index,
+    namespaces: &ImplicitNamespaces,
     plan: &mut EditPlan,
     source_file: &str,
     out: &str,
@@ -392,7 +408,7 @@ fn plan_generated_file(
             return false;
         }
     };
-    let contents = render_generated_file(index, source_file, &source_bytes, &bucket.objects);
+    let contents = render_generated_file(namespaces, source_file, &source_bytes, &bucket.objects);
     for g in &bucket.objects {
         plan.placements.insert(
             (
@@ -454,7 +470,7 @@ fn plan_generated_file(
 /// The complete text of a generated file: header, then the objects in a stable order, each
 /// a document starting with `---`. Duplicates (the same object asked for twice) appear once.
 pub fn render_generated_file(
-    index: &Index,
+    namespaces: &ImplicitNamespaces,
     source_file: &str,
     source_bytes: &[u8],
     objects: &[&Generated],
@@ -465,7 +481,11 @@ pub fn render_generated_file(
     let mut out = header::render(source_file, source_bytes);
     for g in sorted {
         out.push_str("---\n");
-        out.push_str(&crate::yaml::to_yaml(&output_object(index, source_file, g)));
+        out.push_str(&crate::yaml::to_yaml(&output_object(
+            namespaces,
+            source_file,
+            g,
+        )));
     }
     out
 }
@@ -474,19 +494,40 @@ pub fn render_generated_file(
 /// file name no namespace themselves and the object lands in the namespace they land in, so
 /// the output follows its source wherever it is deployed (kustomize `namespace:`, an Argo CD
 /// destination namespace, `kubectl -n`).
-pub fn output_object(index: &Index, source_file: &str, g: &Generated) -> Generated {
+pub fn output_object(
+    namespaces: &ImplicitNamespaces,
+    source_file: &str,
+    g: &Generated,
+) -> Generated {
     let mut g = g.clone();
-    let ns = g.namespace().to_string();
-    let follows_source = !ns.is_empty()
-        && index
-            .objects
-            .iter()
-            .filter(|o| o.source.file == source_file)
-            .any(|o| o.meta.namespace.as_deref().unwrap_or("").is_empty() && o.namespace == ns);
+    let follows_source = namespaces
+        .0
+        .get(source_file)
+        .is_some_and(|set| set.contains(g.namespace()));
     if follows_source {
         metadata_mut(&mut g).namespace = None;
     }
     g
+}
+
+/// Per source file, the effective namespaces of its objects that name no namespace themselves:
+/// a generated object landing in one of them leaves `metadata.namespace` out. Built once per
+/// plan (a lookup per generated object instead of a scan of the index).
+#[derive(Debug, Default)]
+pub struct ImplicitNamespaces(BTreeMap<String, BTreeSet<String>>);
+
+impl ImplicitNamespaces {
+    pub fn of(index: &Index) -> Self {
+        let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for o in &index.objects {
+            if o.meta.namespace.as_deref().unwrap_or("").is_empty() && !o.namespace.is_empty() {
+                map.entry(o.source.file.clone())
+                    .or_default()
+                    .insert(o.namespace.clone());
+            }
+        }
+        ImplicitNamespaces(map)
+    }
 }
 
 fn metadata_mut(g: &mut Generated) -> &mut crate::gwapi::Metadata {

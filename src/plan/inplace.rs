@@ -28,6 +28,7 @@ pub fn supported(file: &str) -> bool {
 pub fn plan_file<'a>(
     root: &Path,
     index: &Index,
+    namespaces: &super::ImplicitNamespaces,
     plan: &mut EditPlan,
     file: &str,
     docs: &BTreeMap<usize, Vec<&'a SourceResult>>,
@@ -83,7 +84,7 @@ pub fn plan_file<'a>(
             if i > 0 {
                 text.push_str("---\n");
             }
-            let out = super::output_object(index, file, g);
+            let out = super::output_object(namespaces, file, g);
             text.push_str(&crate::yaml::to_yaml(&out));
             plan.placements.insert(
                 (
