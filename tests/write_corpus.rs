@@ -420,3 +420,59 @@ fn corpus_markdown_report_fits_a_pull_request_body() {
     );
     assert!(stdout.contains("### Next steps for the reviewer"));
 }
+
+/// Acceptance 3 through the binary: `apply --in-place` on the corpus keeps every document it
+/// does not translate byte for byte (with the bytes right before it) and the tail of every
+/// file, and changes no file but sources and kustomizations. The last assertion (something
+/// was replaced) FAILS until the translators are merged.
+#[test]
+fn corpus_apply_in_place_keeps_other_documents_after_translators() {
+    let repo = corpus_repo();
+    let dir = repo.path();
+    let (code, _, stderr) = run(dir, &["apply", "--in-place", "--quiet"]);
+    assert!(
+        code == 0 || code == 1,
+        "apply --in-place failed ({code}): {stderr}"
+    );
+    let translatable = ["VirtualService", "Gateway", "Ingress", "DestinationRule"];
+    let mut replaced_files = 0;
+    for (st, path) in status(dir) {
+        if st == "??" || is_kustomization(&path) {
+            continue;
+        }
+        assert_eq!(st, " M", "{path}");
+        replaced_files += 1;
+        let old = git(dir, &["show", &format!("HEAD:{path}")]).into_bytes();
+        let new = std::fs::read(dir.join(&path)).unwrap();
+        let regions: Vec<_> = inplace::document_regions(&old)
+            .into_iter()
+            .map(|r| r.unwrap())
+            .collect();
+        let mut cursor = 0;
+        let mut prev_end = 0;
+        for r in &regions {
+            let doc = &old[r.clone()];
+            let kind = prefilter::top_level_kind(doc).unwrap_or_default();
+            if !translatable.contains(&kind.as_str()) {
+                let gap = &old[prev_end..r.start];
+                let at = new[cursor..]
+                    .windows(doc.len())
+                    .position(|w| w == doc)
+                    .map(|p| p + cursor)
+                    .unwrap_or_else(|| panic!("{path}: an untranslated {kind} document changed"));
+                assert!(
+                    at >= gap.len() && &new[at - gap.len()..at] == gap,
+                    "{path}: bytes before a {kind} document changed"
+                );
+                cursor = at + doc.len();
+            }
+            prev_end = r.end;
+        }
+        let tail = &old[prev_end..];
+        assert!(new.ends_with(tail), "{path}: the end of the file changed");
+    }
+    assert!(
+        replaced_files > 0,
+        "no document was replaced in place (expected once the translators are merged)"
+    );
+}
