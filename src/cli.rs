@@ -40,6 +40,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Translate one stream (files or stdin) and print Gateway API YAML to stdout.
     Convert(ConvertArgs),
+    /// Apply on a branch, commit, push, and open or update the pull request (body: the report).
+    Pr(Box<crate::publish::PrArgs>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -187,6 +189,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Apply(args) => apply(args),
         Command::Check(args) => check(args),
         Command::Convert(args) => convert(args),
+        Command::Pr(args) => pr(*args),
     }
 }
 
@@ -311,6 +314,53 @@ fn check(args: CheckArgs) -> Result<u8> {
     }
     print_report(&run.report, &args.common)?;
     Ok(u8::from(!stale.is_empty()))
+}
+
+fn pr(args: crate::publish::PrArgs) -> Result<u8> {
+    use crate::plan::{self, Layout};
+    use crate::publish;
+    let config = load_config(&args.path, &args.common)?;
+    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
+    let results = pipeline::translate(&scan, &config);
+    let layout = if args.in_place {
+        Layout::InPlace
+    } else {
+        Layout::Alongside
+    };
+    let plan = plan::build(&args.path, &scan, &results, &config, layout);
+    let files = plan
+        .edits
+        .iter()
+        .map(|e| report::FileAction {
+            path: e.path.clone(),
+            action: e.action.as_str().to_string(),
+        })
+        .collect();
+    let report = pipeline::report(&scan, &results, files, &config);
+    // Until the Markdown renderer lands, the body is the text report in a code block.
+    let body = format!(
+        "```text\n{}```\n",
+        report::text::render(&report, args.common.verbose)
+    );
+    let opts = args.options(&config.fingerprint());
+    let outcome = publish::publish(&args.path, &plan, &body, &opts)?;
+    let text = match args.common.format {
+        Format::Json => outcome.render_json(),
+        Format::Text if args.common.quiet => String::new(),
+        Format::Text => outcome.render_text(),
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("writing to stdout")?;
+    if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true")
+        && let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty())
+    {
+        outcome
+            .append_github_output(Path::new(&path))
+            .context("writing the step outputs to $GITHUB_OUTPUT")?;
+    }
+    Ok(0)
 }
 
 fn convert(args: ConvertArgs) -> Result<u8> {

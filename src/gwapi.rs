@@ -730,7 +730,10 @@ pub struct PolicyTargetReference {
 pub struct BackendTlsValidation {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ca_certificate_refs: Vec<LocalObjectReference>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "wellKnownCACertificates",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub well_known_ca_certificates: Option<String>,
     pub hostname: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]

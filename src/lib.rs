@@ -13,6 +13,7 @@ pub mod model;
 pub mod note;
 pub mod pipeline;
 pub mod plan;
+pub mod publish;
 pub mod report;
 pub mod translate;
 pub mod walk;

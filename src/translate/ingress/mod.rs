@@ -1,10 +1,193 @@
 //! Kubernetes Ingress → Gateway API, in `migrate` or `mount` mode; ingress-nginx annotations.
+//!
+//! Stages: every Ingress becomes an [`ir::IngressPlan`] (class, per-host rules, backends,
+//! TLS, annotation effects); canary plans merge into their primaries; the mode attaches the
+//! hosts to Gateways (`migrate` creates one per IngressClass, `mount` selects among the
+//! repository's); `emit` writes the routes. One [`SourceResult`] per Ingress.
 
-use crate::config::Config;
+pub mod backends;
+pub mod class;
+pub mod emit;
+pub mod ir;
+pub mod migrate;
+pub mod mount;
+pub mod names;
+pub mod nginx;
+pub mod routes;
+pub mod tls;
+pub mod wildcard;
+
+use std::collections::BTreeSet;
+
+use crate::config::{Config, IngressMode};
+use crate::gwapi::Generated;
 use crate::index::Index;
+use crate::model::SourceBody;
+use crate::model::ingress::Ingress;
+use crate::note::Note;
 use crate::translate::SourceResult;
 
+use ir::{IngressPlan, RouteKind};
+
 /// Translates every Ingress of the index.
-pub fn translate(_index: &Index, _config: &Config) -> Vec<SourceResult> {
-    Vec::new()
+pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
+    let mut results = Vec::new();
+    let mut plans = Vec::new();
+    for (pos, obj) in index.objects.iter().enumerate() {
+        let SourceBody::Ingress(ing) = &obj.body else {
+            continue;
+        };
+        if index.is_patch_file(&obj.source.file) {
+            let mut r = SourceResult::new(pos);
+            r.skipped = Some(
+                "kustomize patch: a partial Ingress is translated together with the resource it patches"
+                    .into(),
+            );
+            results.push(r);
+            continue;
+        }
+        plans.push(plan(
+            index,
+            config,
+            pos,
+            &obj.meta.name,
+            &obj.namespace,
+            ing,
+        ));
+    }
+    note_host_wide_regex(&mut plans);
+    nginx::canary::merge(&mut plans);
+    let attachments = match config.ingress_mode {
+        IngressMode::Migrate => migrate::attach(&mut plans, config),
+        IngressMode::Mount => mount::attach(&mut plans, index),
+    };
+    let mut names = names::NameAllocator::default();
+    for (plan, att) in plans.iter_mut().zip(&attachments) {
+        emit::emit(plan, att, &mut names);
+    }
+    dedupe_policies(&mut plans);
+    results.extend(plans.into_iter().map(|p| p.result));
+    results.sort_by_key(|r| r.object);
+    results
+}
+
+/// Builds the plan of one Ingress.
+fn plan(
+    index: &Index,
+    config: &Config,
+    pos: usize,
+    name: &str,
+    namespace: &str,
+    ing: &Ingress,
+) -> IngressPlan {
+    let mut notes = Vec::new();
+    let class = class::resolve(index, ing, &mut notes);
+    let hosts = routes::build_hosts(
+        index,
+        namespace,
+        ing,
+        config.ingress_mode,
+        config.require_hostname,
+        &mut notes,
+    );
+    for h in &hosts {
+        if let Some(host) = h.host.as_deref().filter(|h| h.starts_with("*.")) {
+            notes.push(wildcard::note(host, &h.field));
+        }
+    }
+    let spec = ing.spec.as_ref();
+    let default_backend = spec
+        .and_then(|s| s.default_backend.as_ref())
+        .and_then(|b| backends::convert(index, namespace, b, "spec.defaultBackend", &mut notes));
+    let tls = tls::entries(ing);
+    class::note_class_annotations(ing, &class, &mut notes);
+    let mut result = SourceResult::new(pos);
+    result.notes = notes;
+    let mut plan = IngressPlan {
+        pos,
+        name: names::dns_label_chars(name),
+        namespace: namespace.to_string(),
+        class,
+        hosts,
+        kind: RouteKind::Http,
+        passthrough: false,
+        default_backend,
+        tls,
+        force_ssl_redirect: false,
+        ssl_redirect_disabled: false,
+        ssl_redirect_default: false,
+        regex_paths: false,
+        canary: None,
+        result,
+    };
+    let ann = nginx::Annotations::of(ing);
+    let family = plan.class.family;
+    if family == class::Family::Nginx || (family == class::Family::Unknown && !ann.is_empty()) {
+        nginx::apply(&mut plan, &ann, config);
+    }
+    if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
+        plan.result.notes.push(Note::warning(
+            "ingress/nothing-to-route",
+            "the Ingress has no rule with a usable path and no defaultBackend; nothing is generated",
+        ));
+    }
+    plan
+}
+
+/// ingress-nginx switches every location of a host to regex matching as soon as one Ingress
+/// of that host (same class) uses `use-regex` or `rewrite-target`; the other Ingresses of the
+/// host are translated with their own path types, and the difference is noted on them.
+fn note_host_wide_regex(plans: &mut [IngressPlan]) {
+    let regex_hosts: BTreeSet<(Option<String>, String, String)> = plans
+        .iter()
+        .filter(|p| p.regex_paths)
+        .flat_map(|p| {
+            p.hosts.iter().filter_map(|h| {
+                h.host
+                    .clone()
+                    .map(|host| (p.class.name.clone(), host, p.name.clone()))
+            })
+        })
+        .collect();
+    for plan in plans
+        .iter_mut()
+        .filter(|p| !p.regex_paths && p.class.family.reads_nginx_annotations())
+    {
+        for host in &plan.hosts {
+            let Some(h) = host.host.as_deref() else {
+                continue;
+            };
+            let culprit = regex_hosts
+                .iter()
+                .find(|(c, rh, _)| *c == plan.class.name && rh == h)
+                .map(|(_, _, n)| n.clone());
+            if let Some(other) = culprit
+                && host.rules.iter().any(|r| r.source_type != "Exact")
+            {
+                plan.result.notes.push(
+                    Note::warning(
+                        "ingress-nginx/use-regex-host-wide",
+                        format!(
+                            "host {h}: Ingress {other} uses use-regex/rewrite-target, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too; they are translated with their own path types (Prefix now matches whole segments, case-sensitively)"
+                        ),
+                    )
+                    .at(&host.field),
+                );
+            }
+        }
+    }
+}
+
+/// Two Ingresses using the same HTTPS backend Service ask for the same BackendTLSPolicy: keep
+/// the first.
+fn dedupe_policies(plans: &mut [IngressPlan]) {
+    let mut seen = BTreeSet::new();
+    for plan in plans {
+        plan.result.generated.retain(|g| match g {
+            Generated::BackendTlsPolicy(p) => {
+                seen.insert((p.metadata.namespace.clone(), p.metadata.name.clone()))
+            }
+            _ => true,
+        });
+    }
 }

@@ -1,0 +1,308 @@
+//! Turns a plan and its attachment into routes: one HTTPRoute (or GRPCRoute, or TLSRoute for
+//! passthrough) per Ingress host named `{ingress}-{host}`, split every 16 rules; an HTTPS
+//! redirect route on the HTTP listeners when the Ingress redirects to HTTPS; the catch-all
+//! route for `defaultBackend` in migrate mode.
+
+use crate::gwapi::{
+    self, BackendRef, Generated, GrpcRouteSpec, HttpPathMatch, HttpRequestRedirectFilter,
+    HttpRouteSpec, L4RouteRule, Metadata, Object, ParentReference, TlsRouteSpec,
+};
+use crate::note::Note;
+
+use super::ir::{HostRoutes, IngressPlan, RouteKind, Rule};
+use super::names::{self, NameAllocator};
+use super::routes::{self, MAX_RULES, PATH_PREFIX};
+
+/// The listeners one host's routes attach to, by listener protocol.
+#[derive(Debug, Clone, Default)]
+pub struct Attachment {
+    pub http: Vec<ParentReference>,
+    pub https: Vec<ParentReference>,
+    /// TLS listeners in Passthrough mode (for `ssl-passthrough`).
+    pub tls: Vec<ParentReference>,
+}
+
+impl Attachment {
+    fn http_and_https(&self) -> Vec<ParentReference> {
+        self.http.iter().chain(&self.https).cloned().collect()
+    }
+}
+
+/// Attachments of one plan: per host (same order as `plan.hosts`; `None`: nothing accepts
+/// the host, already reported) and for the default backend.
+#[derive(Debug, Clone, Default)]
+pub struct PlanAttachments {
+    pub hosts: Vec<Option<Attachment>>,
+    pub default_backend: Option<Attachment>,
+}
+
+/// A parentRef to listener `section` of Gateway `gw_ns/gw_name`, from a route in `route_ns`.
+pub fn parent_ref(gw_name: &str, gw_ns: &str, section: &str, route_ns: &str) -> ParentReference {
+    ParentReference {
+        name: gw_name.to_string(),
+        namespace: (gw_ns != route_ns).then(|| gw_ns.to_string()),
+        section_name: Some(section.to_string()),
+        ..Default::default()
+    }
+}
+
+pub fn emit(plan: &mut IngressPlan, att: &PlanAttachments, names: &mut NameAllocator) {
+    let hosts = std::mem::take(&mut plan.hosts);
+    for (host, a) in hosts.iter().zip(&att.hosts) {
+        let Some(a) = a else { continue };
+        if host.rules.is_empty() {
+            continue;
+        }
+        if plan.passthrough {
+            tls_route(plan, host, a, names);
+        } else {
+            match plan.kind {
+                RouteKind::Grpc => grpc_routes(plan, host, a, names),
+                RouteKind::Http => http_routes(plan, host, a, names),
+            }
+        }
+    }
+    plan.hosts = hosts;
+    if let (Some(backend), Some(a)) = (plan.default_backend.clone(), &att.default_backend) {
+        let rule = Rule {
+            path: HttpPathMatch {
+                type_: PATH_PREFIX.into(),
+                value: "/".into(),
+            },
+            source_path: "/".into(),
+            source_type: "Prefix".into(),
+            backends: vec![backend],
+            ..Default::default()
+        };
+        let name = names.allocate(
+            &plan.namespace,
+            "HTTPRoute",
+            &format!("{}-default-backend", plan.name),
+            names::MAX_NAME,
+        );
+        push_http(plan, name, None, a.http_and_https(), &[rule]);
+    }
+}
+
+fn base_name(plan: &IngressPlan, host: &HostRoutes) -> String {
+    format!("{}-{}", plan.name, names::host_part(host.host.as_deref()))
+}
+
+fn push_http(
+    plan: &mut IngressPlan,
+    name: String,
+    host: Option<&str>,
+    parents: Vec<ParentReference>,
+    rules: &[Rule],
+) {
+    let spec = HttpRouteSpec {
+        parent_refs: parents,
+        hostnames: host.map(str::to_string).into_iter().collect(),
+        rules: routes::render_http(rules),
+    };
+    plan.result.generated.push(Generated::HttpRoute(Object::new(
+        gwapi::V1,
+        "HTTPRoute",
+        Metadata::new(name, plan.namespace.clone()),
+        spec,
+    )));
+}
+
+/// Allocates one name per chunk of at most 16 rules: `base`, `base-2`, ...
+fn chunk_names(
+    plan: &mut IngressPlan,
+    kind: &str,
+    base: &str,
+    count: usize,
+    names: &mut NameAllocator,
+) -> Vec<String> {
+    let chunks = count.div_ceil(MAX_RULES).max(1);
+    if chunks > 1 {
+        plan.result.notes.push(Note::info(
+            "ingress/route-split",
+            format!(
+                "{count} rules for one host exceed the 16 rules a {kind} may hold: split into {chunks} {kind}s ({base}, {base}-2, ...)"
+            ),
+        ));
+    }
+    (0..chunks)
+        .map(|i| {
+            let wanted = if i == 0 {
+                base.to_string()
+            } else {
+                format!("{base}-{}", i + 1)
+            };
+            names.allocate(&plan.namespace, kind, &wanted, names::MAX_NAME)
+        })
+        .collect()
+}
+
+fn http_routes(
+    plan: &mut IngressPlan,
+    host: &HostRoutes,
+    a: &Attachment,
+    names: &mut NameAllocator,
+) {
+    let h = host.host.as_deref();
+    let wants_redirect = plan.wants_ssl_redirect(h);
+    let split = wants_redirect && !a.https.is_empty() && !a.http.is_empty();
+    if wants_redirect && a.https.is_empty() {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/ssl-redirect-no-https",
+                format!(
+                    "host {}: the Ingress redirects HTTP to HTTPS, but no HTTPS listener serves this host; the route stays on HTTP without a redirect",
+                    h.unwrap_or("*")
+                ),
+            )
+            .at(&host.field),
+        );
+    }
+    let main_parents = if split {
+        a.https.clone()
+    } else {
+        a.http_and_https()
+    };
+    let base = base_name(plan, host);
+    let route_names = chunk_names(plan, "HTTPRoute", &base, host.rules.len(), names);
+    for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
+        push_http(plan, name, h, main_parents.clone(), chunk);
+    }
+    if split {
+        let redirect = HttpRequestRedirectFilter {
+            scheme: Some("https".into()),
+            status_code: Some(308),
+            ..Default::default()
+        };
+        let rules: Vec<Rule> = host
+            .rules
+            .iter()
+            .map(|r| Rule {
+                path: r.path.clone(),
+                headers: r.headers.clone(),
+                redirect: Some(redirect.clone()),
+                ..Default::default()
+            })
+            .collect();
+        let redirect_names = chunk_names(
+            plan,
+            "HTTPRoute",
+            &format!("{base}-ssl-redirect"),
+            rules.len(),
+            names,
+        );
+        for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
+            push_http(plan, name, h, a.http.clone(), chunk);
+        }
+        plan.result.notes.push(
+            Note::info(
+                "ingress-nginx/ssl-redirect",
+                format!(
+                    "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https (ingress-nginx's {})",
+                    h.unwrap_or("*"),
+                    if plan.force_ssl_redirect {
+                        "force-ssl-redirect"
+                    } else {
+                        "default ssl-redirect for TLS hosts"
+                    }
+                ),
+            )
+            .at(&host.field),
+        );
+    }
+}
+
+fn grpc_routes(
+    plan: &mut IngressPlan,
+    host: &HostRoutes,
+    a: &Attachment,
+    names: &mut NameAllocator,
+) {
+    let base = base_name(plan, host);
+    let route_names = chunk_names(plan, "GRPCRoute", &base, host.rules.len(), names);
+    for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
+        let mut notes = Vec::new();
+        let spec = GrpcRouteSpec {
+            parent_refs: a.http_and_https(),
+            hostnames: host.host.clone().into_iter().collect(),
+            rules: routes::render_grpc(chunk, &mut notes),
+        };
+        plan.result
+            .notes
+            .extend(notes.into_iter().map(|n| n.at(&host.field)));
+        plan.result.generated.push(Generated::GrpcRoute(Object::new(
+            gwapi::V1,
+            "GRPCRoute",
+            Metadata::new(name, plan.namespace.clone()),
+            spec,
+        )));
+    }
+    if host.rules.iter().any(|r| {
+        r.redirect.is_some()
+            || r.rewrite_path.is_some()
+            || r.rewrite_host.is_some()
+            || r.cors.is_some()
+            || r.timeouts.is_some()
+    }) {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/grpc-filters",
+                "redirects, rewrites, CORS and timeouts are not available on GRPCRoute; they are not translated for this gRPC host",
+            )
+            .at(&host.field),
+        );
+    }
+}
+
+fn tls_route(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names: &mut NameAllocator) {
+    let Some(h) = host.host.clone() else {
+        plan.result.notes.push(
+            Note::error(
+                "ingress-nginx/ssl-passthrough-no-host",
+                "ssl-passthrough routes by SNI, which needs a host; this rule has none and is not translated",
+            )
+            .at(&host.field),
+        );
+        return;
+    };
+    let root = host
+        .rules
+        .iter()
+        .find(|r| r.source_path == "/")
+        .or_else(|| host.rules.first());
+    let backends: Vec<BackendRef> = root.map(|r| r.backends.clone()).unwrap_or_default();
+    if backends.is_empty() {
+        return;
+    }
+    if host.rules.len() > 1 {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/ssl-passthrough-paths",
+                format!(
+                    "host {h}: passthrough cannot route by path; only the backend of path {:?} is kept",
+                    root.map(|r| r.source_path.as_str()).unwrap_or("/")
+                ),
+            )
+            .at(&host.field),
+        );
+    }
+    let name = names.allocate(
+        &plan.namespace,
+        "TLSRoute",
+        &base_name(plan, host),
+        names::MAX_NAME,
+    );
+    plan.result.generated.push(Generated::TlsRoute(Object::new(
+        gwapi::V1,
+        "TLSRoute",
+        Metadata::new(name, plan.namespace.clone()),
+        TlsRouteSpec {
+            parent_refs: a.tls.clone(),
+            hostnames: vec![h],
+            rules: vec![L4RouteRule {
+                name: None,
+                backend_refs: backends,
+            }],
+        },
+    )));
+}

@@ -1,0 +1,90 @@
+//! The intermediate form between an Ingress and the routes written for it: per host, the
+//! rules with their backends and the actions annotations add. Annotation handlers edit it;
+//! `emit` turns it into Gateway API objects once the parents are known.
+
+use crate::gwapi::{
+    BackendRef, HttpCorsFilter, HttpHeader, HttpHeaderMatch, HttpPathMatch, HttpPathModifier,
+    HttpRequestRedirectFilter, HttpRouteTimeouts,
+};
+use crate::translate::SourceResult;
+
+use super::class::ClassInfo;
+
+/// One routing rule: one path (plus header conditions) and what to do with matching requests.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rule {
+    pub path: HttpPathMatch,
+    /// The Ingress path as written and its `pathType`, for annotations that reinterpret it.
+    pub source_path: String,
+    pub source_type: String,
+    /// `spec.rules[i].http.paths[j]`, for notes.
+    pub field: String,
+    pub headers: Vec<HttpHeaderMatch>,
+    pub backends: Vec<BackendRef>,
+    pub rewrite_path: Option<HttpPathModifier>,
+    pub rewrite_host: Option<String>,
+    pub redirect: Option<HttpRequestRedirectFilter>,
+    pub set_headers: Vec<HttpHeader>,
+    pub cors: Option<HttpCorsFilter>,
+    pub timeouts: Option<HttpRouteTimeouts>,
+}
+
+/// The rules of one Ingress for one host (`None`: rules without a host).
+#[derive(Debug, Clone, Default)]
+pub struct HostRoutes {
+    pub host: Option<String>,
+    pub rules: Vec<Rule>,
+    /// The first `spec.rules[i]` with this host, for notes.
+    pub field: String,
+}
+
+/// Which route kind the Ingress's HTTP rules become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RouteKind {
+    #[default]
+    Http,
+    /// `backend-protocol: GRPC|GRPCS`.
+    Grpc,
+}
+
+/// Everything decided about one Ingress before its routes are attached to Gateways.
+#[derive(Debug)]
+pub struct IngressPlan {
+    /// Position in `Index::objects`.
+    pub pos: usize,
+    pub name: String,
+    pub namespace: String,
+    pub class: ClassInfo,
+    pub hosts: Vec<HostRoutes>,
+    pub kind: RouteKind,
+    /// `ssl-passthrough`: hosts become TLSRoutes (to the backend of their `/` path) instead of
+    /// HTTP routes.
+    pub passthrough: bool,
+    pub default_backend: Option<BackendRef>,
+    /// `spec.tls`: (host, secret name) pairs; a `None` host means "every host of the Ingress".
+    pub tls: Vec<(Option<String>, Option<String>)>,
+    /// Redirect plain HTTP to HTTPS (`force-ssl-redirect`, or `ssl-redirect` with TLS).
+    pub force_ssl_redirect: bool,
+    pub ssl_redirect_disabled: bool,
+    /// Whether a missing `ssl-redirect` annotation means "redirect when TLS" (ingress-nginx).
+    pub ssl_redirect_default: bool,
+    /// `use-regex` or `rewrite-target`: ingress-nginx then matches every path of the Ingress's
+    /// hosts — in every Ingress — as a regex.
+    pub regex_paths: bool,
+    /// Set for canary Ingresses (merged into their primary by `nginx::canary`).
+    pub canary: Option<super::nginx::canary::Canary>,
+    pub result: SourceResult,
+}
+
+impl IngressPlan {
+    /// Whether the Ingress's own `spec.tls` covers `host`.
+    pub fn tls_covers(&self, host: Option<&str>) -> bool {
+        super::tls::certificates(&self.tls, host).is_some()
+    }
+
+    /// Whether plain-HTTP requests for `host` are redirected to HTTPS.
+    pub fn wants_ssl_redirect(&self, host: Option<&str>) -> bool {
+        self.force_ssl_redirect
+            || (self.ssl_redirect_default && !self.ssl_redirect_disabled && self.tls_covers(host))
+    }
+}

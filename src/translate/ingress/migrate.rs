@@ -1,0 +1,401 @@
+//! `migrate` mode: one Gateway per IngressClass (named after the class, or `ingressGatewayName`;
+//! in the namespace of the class's first Ingress, or `ingressGatewayNamespace`), with a
+//! listener per host on port 80 and, for hosts in `spec.tls`, on 443 with `certificateRefs`;
+//! TLS `Passthrough` listeners for `ssl-passthrough` hosts; a catch-all `http` listener for
+//! rules without a host and for `defaultBackend`. Listeners admit routes from every namespace
+//! whose Ingresses use them (`allowedRoutes` Selector on `kubernetes.io/metadata.name`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::config::Config;
+use crate::gwapi::{
+    self, AllowedRoutes, GatewaySpec, Generated, HttpPathMatch, LabelSelector,
+    LabelSelectorRequirement, Listener, ListenerTls, Metadata, Object, RouteNamespaces,
+    SecretObjectReference,
+};
+use crate::note::Note;
+use crate::translate::GrantRequest;
+
+use super::emit::{Attachment, PlanAttachments, parent_ref};
+use super::ir::{IngressPlan, Rule};
+use super::names::{self, NameAllocator};
+use super::routes;
+use super::tls;
+
+/// Most listeners a Gateway may have.
+const MAX_LISTENERS: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Proto {
+    Http,
+    Https,
+    TlsPassthrough,
+}
+
+#[derive(Debug)]
+struct ListenerBuild {
+    name: String,
+    hostname: Option<String>,
+    proto: Proto,
+    /// Secrets as `(namespace, name)`.
+    certs: BTreeSet<(String, String)>,
+    namespaces: BTreeSet<String>,
+}
+
+#[derive(Debug)]
+struct GatewayBuild {
+    name: String,
+    namespace: String,
+    class: Option<String>,
+    /// Plan (position in `plans`) that carries the Gateway in its result.
+    owner: usize,
+    listeners: Vec<ListenerBuild>,
+    listener_names: NameAllocator,
+}
+
+impl GatewayBuild {
+    fn find(&self, hostname: Option<&str>, proto: Proto) -> Option<usize> {
+        self.listeners
+            .iter()
+            .position(|l| l.hostname.as_deref() == hostname && l.proto == proto)
+    }
+
+    fn ensure(&mut self, hostname: Option<&str>, proto: Proto, ns: &str) -> usize {
+        let i = match self.find(hostname, proto) {
+            Some(i) => i,
+            None => {
+                let suffix = match proto {
+                    Proto::Http => "http",
+                    Proto::Https => "https",
+                    Proto::TlsPassthrough => "passthrough",
+                };
+                let wanted = match hostname {
+                    None => suffix.to_string(),
+                    Some(h) => format!("{}-{suffix}", names::host_part(Some(h))),
+                };
+                let name = self
+                    .listener_names
+                    .allocate("", "Listener", &wanted, names::MAX_NAME);
+                self.listeners.push(ListenerBuild {
+                    name,
+                    hostname: hostname.map(str::to_string),
+                    proto,
+                    certs: BTreeSet::new(),
+                    namespaces: BTreeSet::new(),
+                });
+                self.listeners.len() - 1
+            }
+        };
+        self.listeners[i].namespaces.insert(ns.to_string());
+        i
+    }
+}
+
+/// The Gateway key of a plan: its class, `None` for class-less Ingresses.
+fn gateway_name(class: Option<&str>, classes: usize, config: &Config) -> String {
+    let class_part = class.map(names::dns_label_chars);
+    let wanted = match (&config.ingress_gateway_name, class_part) {
+        (Some(n), Some(c)) if classes > 1 => format!("{n}-{c}"),
+        (Some(n), _) => n.clone(),
+        (None, Some(c)) => c,
+        (None, None) => "ingress".into(),
+    };
+    names::fit(&wanted, names::MAX_GATEWAY_NAME)
+}
+
+/// ingress-nginx serves an Ingress's `defaultBackend` for paths of its hosts that no rule
+/// matches: each host route without a `PathPrefix /` rule gets one to the default backend.
+fn default_backend_rules(plan: &mut IngressPlan) {
+    let Some(backend) = plan.default_backend.clone() else {
+        return;
+    };
+    if plan.passthrough {
+        return;
+    }
+    for host in &mut plan.hosts {
+        let has_root = host.rules.iter().any(|r| {
+            r.path.type_ == routes::PATH_PREFIX && r.path.value == "/" && r.headers.is_empty()
+        });
+        if !has_root && !host.rules.is_empty() {
+            host.rules.push(Rule {
+                path: HttpPathMatch {
+                    type_: routes::PATH_PREFIX.into(),
+                    value: "/".into(),
+                },
+                source_path: "/".into(),
+                source_type: "Prefix".into(),
+                field: "spec.defaultBackend".into(),
+                backends: vec![backend.clone()],
+                ..Default::default()
+            });
+            routes::sort_rules(&mut host.rules);
+        }
+    }
+}
+
+/// Creates the Gateways (on the owner plans' results) and returns each plan's attachments.
+pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments> {
+    for plan in plans.iter_mut() {
+        default_backend_rules(plan);
+    }
+    let classes: BTreeSet<Option<String>> = plans
+        .iter()
+        .filter(|p| !p.hosts.is_empty() || p.default_backend.is_some())
+        .map(|p| p.class.name.clone())
+        .collect();
+    let mut gateways: BTreeMap<Option<String>, GatewayBuild> = BTreeMap::new();
+    // Pass 1: listeners.
+    for (pi, plan) in plans.iter_mut().enumerate() {
+        if plan.hosts.is_empty() && plan.default_backend.is_none() {
+            continue;
+        }
+        let gw = gateways
+            .entry(plan.class.name.clone())
+            .or_insert_with(|| GatewayBuild {
+                name: gateway_name(plan.class.name.as_deref(), classes.len(), config),
+                namespace: config
+                    .ingress_gateway_namespace
+                    .clone()
+                    .unwrap_or_else(|| plan.namespace.clone()),
+                class: plan.class.name.clone(),
+                owner: pi,
+                listeners: Vec::new(),
+                listener_names: NameAllocator::default(),
+            });
+        let ns = plan.namespace.clone();
+        for host in &plan.hosts {
+            let h = host.host.as_deref();
+            if plan.passthrough {
+                if h.is_some() {
+                    gw.ensure(h, Proto::TlsPassthrough, &ns);
+                }
+                continue;
+            }
+            gw.ensure(h, Proto::Http, &ns);
+            let Some(named) = tls::certificates(&plan.tls, h) else {
+                continue;
+            };
+            if named.is_empty() {
+                plan.result.notes.push(
+                    Note::error(
+                        "ingress/tls-without-secret",
+                        format!(
+                            "host {}: spec.tls names no secretName (the controller's default certificate served it); an HTTPS listener needs certificateRefs, so none is created",
+                            h.unwrap_or("*")
+                        ),
+                    )
+                    .at("spec.tls"),
+                );
+                continue;
+            }
+            let li = gw.ensure(h, Proto::Https, &ns);
+            for s in named {
+                gw.listeners[li].certs.insert((ns.clone(), s));
+            }
+        }
+        if plan.default_backend.is_some() {
+            gw.ensure(None, Proto::Http, &ns);
+        }
+        tls::note_unused_entries(plan);
+    }
+    // Pass 2: attachments.
+    let mut out = Vec::with_capacity(plans.len());
+    for plan in plans.iter() {
+        let Some(gw) = gateways.get(&plan.class.name) else {
+            out.push(PlanAttachments {
+                hosts: plan.hosts.iter().map(|_| None).collect(),
+                default_backend: None,
+            });
+            continue;
+        };
+        let pref = |i: Option<usize>| -> Vec<_> {
+            i.map(|i| {
+                parent_ref(
+                    &gw.name,
+                    &gw.namespace,
+                    &gw.listeners[i].name,
+                    &plan.namespace,
+                )
+            })
+            .into_iter()
+            .collect()
+        };
+        let hosts = plan
+            .hosts
+            .iter()
+            .map(|host| {
+                let h = host.host.as_deref();
+                Some(Attachment {
+                    http: pref(gw.find(h, Proto::Http)),
+                    https: pref(gw.find(h, Proto::Https)),
+                    tls: pref(gw.find(h, Proto::TlsPassthrough)),
+                })
+            })
+            .collect();
+        let default_backend = plan.default_backend.as_ref().map(|_| Attachment {
+            http: pref(gw.find(None, Proto::Http)),
+            https: pref(gw.find(None, Proto::Https)),
+            tls: Vec::new(),
+        });
+        out.push(PlanAttachments {
+            hosts,
+            default_backend,
+        });
+    }
+    // The Gateways, on their owner plans.
+    for gw in gateways.into_values() {
+        if gw.listeners.is_empty() {
+            continue;
+        }
+        let (gateway, grants, notes) = build_gateway(&gw, config);
+        let owner = &mut plans[gw.owner];
+        owner.result.notes.extend(notes);
+        owner.result.grants.extend(grants);
+        owner.result.generated.push(Generated::Gateway(gateway));
+    }
+    for plan in plans.iter_mut() {
+        if let Some(backend) = &plan.default_backend {
+            plan.result.notes.push(
+                Note::info(
+                    "ingress/default-backend",
+                    format!(
+                        "defaultBackend {} → catch-all HTTPRoute {}-default-backend on the hostless listener (hosts no other listener names) and a PathPrefix / rule on each host route without one (unmatched paths of this Ingress's hosts, as ingress-nginx does)",
+                        backend.name, plan.name
+                    ),
+                )
+                .at("spec.defaultBackend"),
+            );
+        }
+    }
+    out
+}
+
+fn build_gateway(
+    gw: &GatewayBuild,
+    config: &Config,
+) -> (Object<GatewaySpec>, Vec<GrantRequest>, Vec<Note>) {
+    let mut notes = Vec::new();
+    let mut grants = Vec::new();
+    let mut listeners = Vec::new();
+    let mut order: Vec<&ListenerBuild> = gw.listeners.iter().collect();
+    // Stable, readable order: by hostname (catch-all last), then HTTP, HTTPS, passthrough.
+    order.sort_by(|a, b| {
+        (a.hostname.is_none(), &a.hostname, a.proto).cmp(&(
+            b.hostname.is_none(),
+            &b.hostname,
+            b.proto,
+        ))
+    });
+    for l in order {
+        let (port, protocol, tls) = match l.proto {
+            Proto::Http => (80, "HTTP", None),
+            Proto::Https => {
+                let refs = l
+                    .certs
+                    .iter()
+                    .map(|(ns, name)| {
+                        if *ns != gw.namespace {
+                            grants.push(GrantRequest {
+                                from_kind: "Gateway".into(),
+                                from_namespace: gw.namespace.clone(),
+                                to_group: String::new(),
+                                to_kind: "Secret".into(),
+                                to_namespace: ns.clone(),
+                                to_name: name.clone(),
+                            });
+                        }
+                        SecretObjectReference {
+                            name: name.clone(),
+                            namespace: (*ns != gw.namespace).then(|| ns.clone()),
+                            ..Default::default()
+                        }
+                    })
+                    .collect();
+                (
+                    443,
+                    "HTTPS",
+                    Some(ListenerTls {
+                        mode: Some("Terminate".into()),
+                        certificate_refs: refs,
+                        ..Default::default()
+                    }),
+                )
+            }
+            Proto::TlsPassthrough => (
+                443,
+                "TLS",
+                Some(ListenerTls {
+                    mode: Some("Passthrough".into()),
+                    ..Default::default()
+                }),
+            ),
+        };
+        let foreign: Vec<String> = l
+            .namespaces
+            .iter()
+            .filter(|ns| **ns != gw.namespace)
+            .cloned()
+            .collect();
+        let allowed_routes = (!foreign.is_empty()).then(|| AllowedRoutes {
+            namespaces: Some(RouteNamespaces {
+                from: "Selector".into(),
+                selector: Some(LabelSelector {
+                    match_expressions: vec![LabelSelectorRequirement {
+                        key: "kubernetes.io/metadata.name".into(),
+                        operator: "In".into(),
+                        values: l.namespaces.iter().cloned().collect(),
+                    }],
+                    ..Default::default()
+                }),
+            }),
+            kinds: Vec::new(),
+        });
+        listeners.push(Listener {
+            name: l.name.clone(),
+            hostname: l.hostname.clone(),
+            port,
+            protocol: protocol.into(),
+            tls,
+            allowed_routes,
+        });
+    }
+    if listeners.len() > MAX_LISTENERS {
+        notes.push(Note::error(
+            "ingress/listener-limit",
+            format!(
+                "Gateway {}/{} needs {} listeners; Gateway API allows 64: split the hosts over several Gateways or ListenerSets",
+                gw.namespace,
+                gw.name,
+                listeners.len()
+            ),
+        ));
+    }
+    let hosts = gw
+        .listeners
+        .iter()
+        .filter_map(|l| l.hostname.as_deref())
+        .collect::<BTreeSet<_>>()
+        .len();
+    notes.push(Note::info(
+        "ingress/gateway-created",
+        format!(
+            "Gateway {}/{} (gatewayClassName {}) created for IngressClass {}: {} listeners for {hosts} hosts; it is shared by every Ingress of that class",
+            gw.namespace,
+            gw.name,
+            config.gateway_class_name,
+            gw.class.as_deref().unwrap_or("(none)"),
+            listeners.len()
+        ),
+    ));
+    let gateway = Object::new(
+        gwapi::V1,
+        "Gateway",
+        Metadata::new(gw.name.clone(), gw.namespace.clone()),
+        GatewaySpec {
+            gateway_class_name: config.gateway_class_name.clone(),
+            listeners,
+            ..Default::default()
+        },
+    );
+    (gateway, grants, notes)
+}

@@ -1,0 +1,382 @@
+//! `mount` mode (spec: ingress-mounting-controller): routes attach to Gateways already in the
+//! repository; none is created or changed. Per Ingress host the best hostname match wins —
+//! exact listener hostname, then wildcard, then catch-all — among listeners whose
+//! `allowedRoutes` admit the Ingress's namespace (`Same`, `All`, or a `Selector` on the labels
+//! of the Namespace as the repository defines it) and the route kind. On the chosen Gateways
+//! the route attaches to both the HTTP and the HTTPS listeners (`sectionName`).
+//! A host no listener accepts is reported with the reasons.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::index::Index;
+use crate::note::Note;
+
+use super::emit::{Attachment, PlanAttachments, parent_ref};
+use super::ir::{IngressPlan, RouteKind};
+use super::wildcard;
+
+/// One listener of a Gateway found in the repository.
+#[derive(Debug, Clone)]
+pub struct MountListener {
+    pub gateway: String,
+    pub namespace: String,
+    pub name: String,
+    pub hostname: Option<String>,
+    pub protocol: String,
+    pub tls_mode: Option<String>,
+    pub allowed_routes: Value,
+}
+
+/// Every listener of every Gateway in the index, in index order.
+pub fn listeners(index: &Index) -> Vec<MountListener> {
+    let mut out = Vec::new();
+    for (obj, doc) in index.gateway_api("Gateway") {
+        let Some(ls) = doc.pointer("/spec/listeners").and_then(Value::as_array) else {
+            continue;
+        };
+        for l in ls {
+            let Some(name) = l.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            out.push(MountListener {
+                gateway: obj.meta.name.clone(),
+                namespace: obj.namespace.clone(),
+                name: name.to_string(),
+                hostname: l
+                    .get("hostname")
+                    .and_then(Value::as_str)
+                    .map(str::to_ascii_lowercase),
+                protocol: l
+                    .get("protocol")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                tls_mode: l
+                    .pointer("/tls/mode")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .or_else(|| l.get("tls").map(|_| "Terminate".to_string())),
+                allowed_routes: l.get("allowedRoutes").cloned().unwrap_or(Value::Null),
+            });
+        }
+    }
+    out
+}
+
+/// How well a listener hostname matches a host: 3 exact, 2 wildcard, 1 catch-all, 0 no match.
+fn hostname_rank(listener: Option<&str>, host: Option<&str>) -> u8 {
+    match (listener, host) {
+        (None, _) => 1,
+        (Some(_), None) => 0,
+        (Some(l), Some(h)) if l == h => 3,
+        (Some(l), Some(h)) if wildcard::listener_wildcard_admits(l, h) => 2,
+        _ => 0,
+    }
+}
+
+/// Whether a label selector (JSON `LabelSelector`) matches `labels`.
+pub fn selector_matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
+    let labels_ok = selector
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .is_none_or(|m| {
+            m.iter()
+                .all(|(k, v)| labels.get(k).map(String::as_str) == v.as_str())
+        });
+    let exprs_ok = selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .is_none_or(|exprs| {
+            exprs.iter().all(|e| {
+                let key = e.get("key").and_then(Value::as_str).unwrap_or("");
+                let values: Vec<&str> = e
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .map(|v| v.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let have = labels.get(key).map(String::as_str);
+                match e.get("operator").and_then(Value::as_str).unwrap_or("") {
+                    "In" => have.is_some_and(|h| values.contains(&h)),
+                    "NotIn" => have.is_none_or(|h| !values.contains(&h)),
+                    "Exists" => have.is_some(),
+                    "DoesNotExist" => have.is_none(),
+                    _ => false,
+                }
+            })
+        });
+    labels_ok && exprs_ok
+}
+
+/// Why `listener` refuses a route of `kind` from namespace `ns`, or `None` if it admits it.
+fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<String> {
+    let from = l
+        .allowed_routes
+        .pointer("/namespaces/from")
+        .and_then(Value::as_str)
+        .unwrap_or("Same");
+    let ns_ok = match from {
+        "All" => true,
+        "Same" => l.namespace == ns,
+        "Selector" => {
+            let mut labels = index.namespace_labels(ns).cloned().unwrap_or_default();
+            labels.insert("kubernetes.io/metadata.name".into(), ns.to_string());
+            let selector = l
+                .allowed_routes
+                .pointer("/namespaces/selector")
+                .cloned()
+                .unwrap_or(Value::Null);
+            selector_matches(&selector, &labels)
+        }
+        _ => false,
+    };
+    if !ns_ok {
+        let known = if from != "Selector" || index.namespace_labels(ns).is_some() {
+            ""
+        } else {
+            " (the Namespace is not defined in the repository, so only its kubernetes.io/metadata.name label is known)"
+        };
+        return Some(format!(
+            "allowedRoutes.namespaces.from {from} does not admit namespace {ns}{known}"
+        ));
+    }
+    let kinds = l
+        .allowed_routes
+        .get("kinds")
+        .and_then(Value::as_array)
+        .filter(|k| !k.is_empty());
+    if let Some(kinds) = kinds
+        && !kinds.iter().any(|k| {
+            k.get("kind").and_then(Value::as_str) == Some(kind)
+                && k.get("group")
+                    .and_then(Value::as_str)
+                    .is_none_or(|g| g == crate::gwapi::GROUP)
+        })
+    {
+        return Some(format!("allowedRoutes.kinds does not include {kind}"));
+    }
+    None
+}
+
+/// Which listener protocols serve a route kind: 0 for HTTP, 1 for HTTPS, 2 for TLS passthrough.
+fn slot(l: &MountListener, kind: &str) -> Option<usize> {
+    match (kind, l.protocol.as_str()) {
+        ("TLSRoute", "TLS") if l.tls_mode.as_deref() == Some("Passthrough") => Some(2),
+        ("TLSRoute", _) => None,
+        (_, "HTTP") => Some(0),
+        (_, "HTTPS") => Some(1),
+        _ => None,
+    }
+}
+
+/// Selects the listeners for one host; `Err` carries the reasons when none accepts it.
+pub fn select(
+    index: &Index,
+    all: &[MountListener],
+    host: Option<&str>,
+    ns: &str,
+    kind: &str,
+) -> Result<Attachment, Vec<String>> {
+    let mut admitted: Vec<(u8, usize, &MountListener)> = Vec::new();
+    let mut refused = Vec::new();
+    for l in all {
+        let Some(s) = slot(l, kind) else { continue };
+        let rank = hostname_rank(l.hostname.as_deref(), host);
+        if rank == 0 || (host.is_none() && rank != 1) {
+            continue;
+        }
+        match refusal(index, l, ns, kind) {
+            None => admitted.push((rank, s, l)),
+            Some(why) => refused.push(format!(
+                "{}/{} listener {}: {why}",
+                l.namespace, l.gateway, l.name
+            )),
+        }
+    }
+    let Some(best) = admitted.iter().map(|(r, _, _)| *r).max() else {
+        return Err(refused);
+    };
+    // The Gateways that offer the best match; on each, the best listener per protocol.
+    let chosen: Vec<(&str, &str)> = {
+        let mut v: Vec<(&str, &str)> = admitted
+            .iter()
+            .filter(|(r, _, _)| *r == best)
+            .map(|(_, _, l)| (l.namespace.as_str(), l.gateway.as_str()))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let mut att = Attachment::default();
+    for (gw_ns, gw) in chosen {
+        for s in 0..3 {
+            let on_gw: Vec<&(u8, usize, &MountListener)> = admitted
+                .iter()
+                .filter(|(_, ls, l)| *ls == s && l.namespace == gw_ns && l.gateway == gw)
+                .collect();
+            let Some(top) = on_gw.iter().map(|(r, _, _)| *r).max() else {
+                continue;
+            };
+            for (_, _, l) in on_gw.into_iter().filter(|(r, _, _)| *r == top) {
+                let p = parent_ref(&l.gateway, &l.namespace, &l.name, ns);
+                let list = match s {
+                    0 => &mut att.http,
+                    1 => &mut att.https,
+                    _ => &mut att.tls,
+                };
+                if !list.contains(&p) {
+                    list.push(p);
+                }
+            }
+        }
+    }
+    Ok(att)
+}
+
+/// Attaches every plan's hosts to the repository's Gateways.
+pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> {
+    let all = listeners(index);
+    let mut out = Vec::with_capacity(plans.len());
+    for plan in plans.iter_mut() {
+        let kind = if plan.passthrough {
+            "TLSRoute"
+        } else if plan.kind == RouteKind::Grpc {
+            "GRPCRoute"
+        } else {
+            "HTTPRoute"
+        };
+        let mut hosts = Vec::with_capacity(plan.hosts.len());
+        for host in &plan.hosts {
+            let h = host.host.as_deref();
+            match select(index, &all, h, &plan.namespace, kind) {
+                Ok(a) => {
+                    if kind != "TLSRoute" && a.https.is_empty() && plan.tls_covers(h) {
+                        plan.result.notes.push(
+                            Note::warning(
+                                "ingress/mount-no-https",
+                                format!(
+                                    "host {}: the Ingress has TLS for it, but the selected Gateway has no HTTPS listener that accepts it; it is served over HTTP only",
+                                    h.unwrap_or("*")
+                                ),
+                            )
+                            .at(&host.field),
+                        );
+                    }
+                    hosts.push(Some(a));
+                }
+                Err(reasons) => {
+                    let why = if reasons.is_empty() {
+                        format!(
+                            "no {} listener of any Gateway in the repository matches that hostname",
+                            kind_protocols(kind)
+                        )
+                    } else {
+                        reasons.join("; ")
+                    };
+                    plan.result.notes.push(
+                        Note::warning(
+                            "ingress/mount-no-gateway",
+                            format!(
+                                "host {}: no Gateway listener accepts {kind}s for it ({why}); no route is written for this host",
+                                h.unwrap_or("(none)")
+                            ),
+                        )
+                        .at(&host.field),
+                    );
+                    hosts.push(None);
+                }
+            }
+        }
+        if !plan.tls.is_empty() {
+            let secrets: Vec<&str> = plan.tls.iter().filter_map(|(_, s)| s.as_deref()).collect();
+            plan.result.notes.push(
+                Note::info(
+                    "ingress/mount-tls",
+                    format!(
+                        "spec.tls (secrets: {}) is not translated: in mount mode TLS is configured by the Gateway's owner on its listeners",
+                        if secrets.is_empty() { "-".to_string() } else { secrets.join(", ") }
+                    ),
+                )
+                .at("spec.tls"),
+            );
+        }
+        if let Some(b) = &plan.default_backend {
+            plan.result.notes.push(
+                Note::warning(
+                    "ingress/default-backend-not-mounted",
+                    format!(
+                        "defaultBackend {} is not translated in mount mode: the Gateway's owner decides where unmatched requests go",
+                        b.name
+                    ),
+                )
+                .at("spec.defaultBackend"),
+            );
+        }
+        out.push(PlanAttachments {
+            hosts,
+            default_backend: None,
+        });
+    }
+    out
+}
+
+fn kind_protocols(kind: &str) -> &'static str {
+    if kind == "TLSRoute" {
+        "TLS Passthrough"
+    } else {
+        "HTTP or HTTPS"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn selectors_follow_kubernetes_semantics() {
+        let labels: BTreeMap<String, String> = [
+            ("team".to_string(), "a".to_string()),
+            (
+                "kubernetes.io/metadata.name".to_string(),
+                "apps".to_string(),
+            ),
+        ]
+        .into();
+        assert!(selector_matches(
+            &json!({"matchLabels": {"team": "a"}}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchLabels": {"team": "b"}}),
+            &labels
+        ));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["apps", "x"]}]}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchExpressions": [{"key": "team", "operator": "NotIn", "values": ["a"]}]}),
+            &labels
+        ));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "env", "operator": "DoesNotExist"}]}),
+            &labels
+        ));
+        assert!(!selector_matches(
+            &json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}),
+            &labels
+        ));
+    }
+
+    #[test]
+    fn hostname_ranks_prefer_exact_then_wildcard_then_catch_all() {
+        let h = Some("a.example.com");
+        assert_eq!(hostname_rank(Some("a.example.com"), h), 3);
+        assert_eq!(hostname_rank(Some("*.example.com"), h), 2);
+        assert_eq!(hostname_rank(None, h), 1);
+        assert_eq!(hostname_rank(Some("b.example.com"), h), 0);
+        assert_eq!(hostname_rank(Some("a.example.com"), None), 0);
+    }
+}

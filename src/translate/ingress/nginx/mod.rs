@@ -1,0 +1,92 @@
+//! ingress-nginx annotations (`nginx.ingress.kubernetes.io/*`), one file per family. Each
+//! handler edits the [`IngressPlan`]; every annotation no handler translates gets a note with
+//! its own code from `other`.
+
+pub mod backend_protocol;
+pub mod canary;
+pub mod cors;
+pub mod other;
+pub mod passthrough;
+pub mod redirect;
+pub mod rewrite;
+pub mod timeouts;
+pub mod upstream;
+
+use std::collections::BTreeMap;
+
+use crate::config::Config;
+use crate::model::ingress::Ingress;
+
+use super::ir::IngressPlan;
+
+pub const PREFIX: &str = "nginx.ingress.kubernetes.io/";
+
+/// The ingress-nginx annotations of one Ingress, keyed without the prefix.
+#[derive(Debug, Clone, Default)]
+pub struct Annotations {
+    map: BTreeMap<String, String>,
+}
+
+impl Annotations {
+    pub fn of(ing: &Ingress) -> Self {
+        let map = ing
+            .metadata
+            .annotations
+            .iter()
+            .flatten()
+            .filter_map(|(k, v)| {
+                k.strip_prefix(PREFIX)
+                    .map(|short| (short.to_string(), v.trim().to_string()))
+            })
+            .collect();
+        Annotations { map }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.map.get(key).map(String::as_str)
+    }
+
+    /// A boolean annotation (`"true"` / `"false"`, case-insensitive); anything else is `None`.
+    pub fn flag(&self, key: &str) -> Option<bool> {
+        match self.get(key)?.to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// The note field of an annotation.
+pub fn field(key: &str) -> String {
+    format!("metadata.annotations.{PREFIX}{key}")
+}
+
+/// Applies every family to the plan. Order matters: passthrough replaces everything;
+/// the protocol decides the route kind; paths are reinterpreted before rewrites and
+/// redirects are attached; canary settings are read last (merged by [`canary::merge`]).
+pub fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
+    plan.ssl_redirect_default = true;
+    if ann.is_empty() {
+        return;
+    }
+    if passthrough::apply(plan, ann) {
+        other::note_ignored_by_passthrough(plan, ann);
+        return;
+    }
+    backend_protocol::apply(plan, ann, config);
+    rewrite::apply(plan, ann);
+    upstream::apply(plan, ann);
+    cors::apply(plan, ann);
+    timeouts::apply(plan, ann);
+    redirect::apply(plan, ann);
+    canary::read(plan, ann);
+    other::apply(plan, ann);
+}

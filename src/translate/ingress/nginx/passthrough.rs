@@ -1,0 +1,26 @@
+//! `ssl-passthrough`: the controller forwards the TLS stream by SNI without terminating it.
+//! Each host becomes a TLSRoute on a TLS `Passthrough` listener, to the backend of its `/`
+//! path; like ingress-nginx, it makes every other annotation (and the HTTP rules) moot.
+
+use crate::note::Note;
+
+use super::super::ir::IngressPlan;
+use super::{Annotations, field};
+
+pub const KEYS: &[&str] = &["ssl-passthrough"];
+
+/// Marks the plan as passthrough; returns whether it is.
+pub fn apply(plan: &mut IngressPlan, ann: &Annotations) -> bool {
+    if ann.flag("ssl-passthrough") != Some(true) {
+        return false;
+    }
+    plan.passthrough = true;
+    plan.result.notes.push(
+        Note::info(
+            "ingress-nginx/ssl-passthrough",
+            "ssl-passthrough: each host becomes a TLSRoute on a TLS listener in Passthrough mode (SNI routing, no HTTP routing); its backend is the host's / path (or first path)",
+        )
+        .at(field("ssl-passthrough")),
+    );
+    true
+}

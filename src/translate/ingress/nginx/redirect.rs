@@ -1,0 +1,247 @@
+//! Redirect annotations: `permanent-redirect` / `temporal-redirect` (with their codes) turn
+//! every rule into a `RequestRedirect`; `app-root` adds an `Exact /` rule redirecting to the
+//! root; `ssl-redirect` / `force-ssl-redirect` are recorded on the plan and become a redirect
+//! route on the HTTP listener when the routes are attached (`emit`).
+
+use crate::gwapi::{HttpPathMatch, HttpPathModifier, HttpRequestRedirectFilter};
+use crate::note::Note;
+
+use super::super::ir::{IngressPlan, Rule};
+use super::super::routes::{self, EXACT};
+use super::super::wildcard;
+use super::{Annotations, field};
+
+pub const KEYS: &[&str] = &[
+    "permanent-redirect",
+    "permanent-redirect-code",
+    "temporal-redirect",
+    "temporal-redirect-code",
+    "app-root",
+    "ssl-redirect",
+    "force-ssl-redirect",
+];
+
+/// Status codes `RequestRedirect` accepts.
+const CODES: &[u32] = &[301, 302, 303, 307, 308];
+
+/// A redirect target URL split into the parts `RequestRedirect` can set.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Target {
+    pub scheme: Option<String>,
+    pub hostname: Option<String>,
+    pub port: Option<u32>,
+    pub path: String,
+    pub query: bool,
+}
+
+/// Parses `scheme://host[:port][/path][?query]` (or a bare path).
+pub fn parse_target(url: &str) -> Option<Target> {
+    if url.contains('$') {
+        return None;
+    }
+    let (scheme, rest) = match url.split_once("://") {
+        Some((s, r)) => (Some(s.to_ascii_lowercase()), r),
+        None if url.starts_with('/') => (None, url),
+        None => return None,
+    };
+    if scheme
+        .as_deref()
+        .is_some_and(|s| s != "http" && s != "https")
+    {
+        return None;
+    }
+    let (authority, path_query) = match (scheme.is_some(), rest.find('/')) {
+        (false, _) => ("", rest),
+        (true, Some(i)) => (&rest[..i], &rest[i..]),
+        (true, None) => (rest, ""),
+    };
+    let (authority, query_in_authority) = match authority.split_once('?') {
+        Some((a, _)) => (a, true),
+        None => (authority, false),
+    };
+    let (path, query) = match path_query.split_once('?') {
+        Some((p, _)) => (p, true),
+        None => (path_query, query_in_authority),
+    };
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) => (h, Some(p.parse::<u32>().ok()?)),
+        None => (authority, None),
+    };
+    let hostname = (!host.is_empty()).then(|| host.to_ascii_lowercase());
+    if hostname
+        .as_deref()
+        .is_some_and(|h| !wildcard::valid_hostname(h) || h.starts_with('*'))
+    {
+        return None;
+    }
+    let path = if path.is_empty() { "/" } else { path };
+    if !routes::valid_gateway_path(path) {
+        return None;
+    }
+    Some(Target {
+        scheme,
+        hostname,
+        port,
+        path: path.to_string(),
+        query,
+    })
+}
+
+fn code(ann: &Annotations, key: &str, default: u32, notes: &mut Vec<Note>) -> u32 {
+    let Some(raw) = ann.get(key) else {
+        return default;
+    };
+    match raw.parse::<u32>() {
+        Ok(c) if CODES.contains(&c) => c,
+        _ => {
+            notes.push(
+                Note::warning(
+                    "ingress-nginx/redirect-code",
+                    format!(
+                        "{key} {raw:?}: RequestRedirect accepts only 301, 302, 303, 307 and 308; {default} is used"
+                    ),
+                )
+                .at(field(key)),
+            );
+            default
+        }
+    }
+}
+
+pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+    plan.force_ssl_redirect = ann.flag("force-ssl-redirect") == Some(true);
+    plan.ssl_redirect_disabled = ann.flag("ssl-redirect") == Some(false);
+    redirect_all(plan, ann);
+    app_root(plan, ann);
+}
+
+/// `temporal-redirect` (wins, as in ingress-nginx) or `permanent-redirect`.
+fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
+    let (key, code_key, default) = if ann.get("temporal-redirect").is_some() {
+        ("temporal-redirect", "temporal-redirect-code", 302)
+    } else if ann.get("permanent-redirect").is_some() {
+        ("permanent-redirect", "permanent-redirect-code", 301)
+    } else {
+        return;
+    };
+    let url = ann.get(key).unwrap_or_default();
+    let Some(target) = parse_target(url) else {
+        plan.result.notes.push(
+            Note::error(
+                "ingress-nginx/redirect-url",
+                format!(
+                    "{key} {url:?} is not an http(s) URL RequestRedirect can express (nginx variables, other schemes); not translated: requests reach the backends"
+                ),
+            )
+            .at(field(key)),
+        );
+        return;
+    };
+    let status = code(ann, code_key, default, &mut plan.result.notes);
+    if target.query {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/redirect-url",
+                format!("{key} {url:?}: RequestRedirect cannot set a query string; it is dropped"),
+            )
+            .at(field(key)),
+        );
+    }
+    let filter = HttpRequestRedirectFilter {
+        scheme: target.scheme.clone(),
+        hostname: target.hostname.clone(),
+        path: Some(HttpPathModifier::full_path(target.path.clone())),
+        port: target.port,
+        status_code: Some(status),
+    };
+    for rule in plan.hosts.iter_mut().flat_map(|h| h.rules.iter_mut()) {
+        rule.redirect = Some(filter.clone());
+        rule.rewrite_path = None;
+        rule.rewrite_host = None;
+    }
+    plan.result.notes.push(
+        Note::info(
+            "ingress-nginx/redirect",
+            format!("{key}: every rule redirects to {url} with status {status}"),
+        )
+        .at(field(key)),
+    );
+}
+
+/// `app-root`: requests for `/` are redirected (302) to the application root.
+fn app_root(plan: &mut IngressPlan, ann: &Annotations) {
+    let Some(root) = ann.get("app-root") else {
+        return;
+    };
+    if !root.starts_with('/') || !routes::valid_gateway_path(root) {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/app-root",
+                format!(
+                    "app-root {root:?} is not a path (ingress-nginx accepts only paths); not translated"
+                ),
+            )
+            .at(field("app-root")),
+        );
+        return;
+    }
+    let redirect = HttpRequestRedirectFilter {
+        path: Some(HttpPathModifier::full_path(root)),
+        status_code: Some(302),
+        ..Default::default()
+    };
+    let root_match = HttpPathMatch {
+        type_: EXACT.into(),
+        value: "/".into(),
+    };
+    for host in &mut plan.hosts {
+        if let Some(existing) = host
+            .rules
+            .iter_mut()
+            .find(|r| r.path == root_match && r.headers.is_empty())
+        {
+            existing.redirect = Some(redirect.clone());
+        } else {
+            host.rules.push(Rule {
+                path: root_match.clone(),
+                source_path: "/".into(),
+                source_type: "Exact".into(),
+                redirect: Some(redirect.clone()),
+                ..Default::default()
+            });
+            routes::sort_rules(&mut host.rules);
+        }
+    }
+    plan.result.notes.push(
+        Note::info(
+            "ingress-nginx/app-root",
+            format!("app-root {root}: an Exact / rule redirects (302) to {root}"),
+        )
+        .at(field("app-root")),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirect_urls_are_split() {
+        assert_eq!(
+            parse_target("https://www.google.com:8443/search?q=1"),
+            Some(Target {
+                scheme: Some("https".into()),
+                hostname: Some("www.google.com".into()),
+                port: Some(8443),
+                path: "/search".into(),
+                query: true,
+            })
+        );
+        assert_eq!(
+            parse_target("https://example.com").map(|t| t.path),
+            Some("/".into())
+        );
+        assert_eq!(parse_target("https://$host/x"), None);
+        assert_eq!(parse_target("ftp://x.com/"), None);
+    }
+}

@@ -1,0 +1,239 @@
+//! `use-regex` and `rewrite-target`.
+//!
+//! With either annotation ingress-nginx makes the Ingress's paths case-insensitive regular
+//! expressions anchored at the start (`location ~* "^<path>"`), emitted as
+//! `RegularExpression (?i)<path>.*`. A rewrite replaces the whole URI with the target
+//! (nginx `rewrite`), captures interpolated. The canonical strip-prefix idiom
+//! `/x(/|$)(.*)` → `/$2` (and `/x/?(.*)`, `/x/(.*)`, `/x/(.+)` → `/$1`) is recognised and becomes
+//! `PathPrefix /x` + `ReplacePrefixMatch /`, which is portable; a target without captures
+//! becomes `ReplaceFullPath`; other capture uses have no Gateway API equivalent.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::gwapi::{HttpPathMatch, HttpPathModifier};
+use crate::note::Note;
+
+use super::super::ir::{IngressPlan, Rule};
+use super::super::routes::{self, EXACT, PATH_PREFIX, REGEX};
+use super::{Annotations, field};
+
+pub const KEYS: &[&str] = &["use-regex", "rewrite-target"];
+
+/// `(prefix)(/|$)(.*)` → capture 2; `(prefix)/?(.*)` and `(prefix)/(.*)` → capture 1.
+static STRIP_IDIOMS: LazyLock<[(Regex, u8); 3]> = LazyLock::new(|| {
+    let re = |p: &str| Regex::new(p).expect("constant regex compiles");
+    [
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/?\(/\|\$\)\(\.\*\)$"), 2),
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\?\(\.\*\)$"), 1),
+        (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\(\.[*+]\)$"), 1),
+    ]
+});
+
+/// A target that is a plain prefix followed by `/$n`.
+static PREFIX_TARGET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^((?:/[A-Za-z0-9._~-]+)*)/\$([0-9])$").expect("constant regex compiles")
+});
+
+/// For the strip-prefix idiom, the PathPrefix to match and the prefix to replace it with.
+pub fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, String)> {
+    let t = PREFIX_TARGET.captures(target)?;
+    let capture: u8 = t.get(2)?.as_str().parse().ok()?;
+    let replacement = match t.get(1).map_or("", |m| m.as_str()) {
+        "" => "/".to_string(),
+        p => p.to_string(),
+    };
+    for (re, rest) in STRIP_IDIOMS.iter() {
+        if let Some(c) = re.captures(path) {
+            if *rest != capture {
+                return None;
+            }
+            let prefix = c.get(1)?.as_str().trim_end_matches('/');
+            let prefix = if prefix.is_empty() { "/" } else { prefix };
+            return routes::valid_gateway_path(prefix).then(|| (prefix.to_string(), replacement));
+        }
+    }
+    None
+}
+
+/// ingress-nginx's regex location for a path, as a Gateway API RegularExpression.
+pub fn regex_path(rule: &Rule) -> HttpPathMatch {
+    HttpPathMatch {
+        type_: REGEX.into(),
+        value: if rule.source_path.ends_with(".*") || rule.source_path.ends_with('$') {
+            format!("(?i){}", rule.source_path)
+        } else {
+            format!("(?i){}.*", rule.source_path)
+        },
+    }
+}
+
+/// Drops the path notes `routes` made for a rule whose path an annotation reinterprets.
+fn forget_path_notes(notes: &mut Vec<Note>, rule_field: &str) {
+    notes.retain(|n| {
+        !(n.field.as_deref() == Some(rule_field)
+            && (n.code == "ingress/implementation-specific-path"
+                || n.code == "ingress/invalid-path"))
+    });
+}
+
+/// Captures a target refers to that the path does not define are empty in nginx.
+fn without_captures(target: &str) -> String {
+    let mut out = String::new();
+    let mut chars = target.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    let collapsed = out.replace("//", "/");
+    if collapsed.is_empty() {
+        "/".into()
+    } else {
+        collapsed
+    }
+}
+
+pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+    let use_regex = ann.flag("use-regex") == Some(true);
+    let target = ann.get("rewrite-target").filter(|t| !t.is_empty());
+    if !use_regex && target.is_none() {
+        return;
+    }
+    plan.regex_paths = true;
+    let mut regexed = Vec::new();
+    for host in &mut plan.hosts {
+        for rule in &mut host.rules {
+            let exact = rule.path.type_ == EXACT && rule.source_type == "Exact";
+            if let Some(target) = target {
+                if let Some((prefix, replacement)) = strip_prefix_idiom(&rule.source_path, target) {
+                    forget_path_notes(&mut plan.result.notes, &rule.field);
+                    rule.path = HttpPathMatch {
+                        type_: PATH_PREFIX.into(),
+                        value: prefix.clone(),
+                    };
+                    rule.rewrite_path = Some(HttpPathModifier::prefix_match(replacement.clone()));
+                    plan.result.notes.push(
+                        Note::info(
+                            "ingress-nginx/rewrite-target",
+                            format!(
+                                "path {:?} with rewrite-target {target:?} is the strip-prefix idiom: PathPrefix {prefix} + URLRewrite ReplacePrefixMatch {replacement}",
+                                rule.source_path
+                            ),
+                        )
+                        .at(field("rewrite-target")),
+                    );
+                    continue;
+                }
+                let captures_in_path = rule.source_path.contains('(');
+                if target.contains('$') && !captures_in_path {
+                    let full = without_captures(target);
+                    if routes::valid_gateway_path(&full) {
+                        rule.rewrite_path = Some(HttpPathModifier::full_path(full.clone()));
+                        plan.result.notes.push(
+                            Note::warning(
+                                "ingress-nginx/rewrite-target",
+                                format!(
+                                    "rewrite-target {target:?} refers to captures path {:?} does not have: nginx rewrites every request to {full:?}, and so does URLRewrite ReplaceFullPath (probably not what was meant)",
+                                    rule.source_path
+                                ),
+                            )
+                            .at(field("rewrite-target")),
+                        );
+                    } else {
+                        plan.result.notes.push(
+                            Note::error(
+                                "ingress-nginx/rewrite-target-unsupported",
+                                format!(
+                                    "rewrite-target {target:?} on path {:?} rewrites to {full:?}, which is not a path URLRewrite can set (query strings, variables); not translated",
+                                    rule.source_path
+                                ),
+                            )
+                            .at(field("rewrite-target")),
+                        );
+                    }
+                } else if target.contains('$') {
+                    plan.result.notes.push(
+                        Note::error(
+                            "ingress-nginx/rewrite-target-unsupported",
+                            format!(
+                                "rewrite-target {target:?} on path {:?} uses regex captures beyond the strip-prefix idiom; Gateway API has no regex rewrite, so requests reach the backend unrewritten",
+                                rule.source_path
+                            ),
+                        )
+                        .at(field("rewrite-target")),
+                    );
+                } else if routes::valid_gateway_path(target) {
+                    rule.rewrite_path = Some(HttpPathModifier::full_path(target));
+                    plan.result.notes.push(
+                        Note::warning(
+                            "ingress-nginx/rewrite-target",
+                            format!(
+                                "rewrite-target {target:?} without captures replaces the whole path, as nginx's rewrite does (/foo/bar → {target}): URLRewrite ReplaceFullPath"
+                            ),
+                        )
+                        .at(field("rewrite-target")),
+                    );
+                } else {
+                    plan.result.notes.push(
+                        Note::error(
+                            "ingress-nginx/rewrite-target-unsupported",
+                            format!("rewrite-target {target:?} is not a path; not translated"),
+                        )
+                        .at(field("rewrite-target")),
+                    );
+                }
+            }
+            if !exact && (use_regex || routes::looks_like_regex(&rule.source_path)) {
+                forget_path_notes(&mut plan.result.notes, &rule.field);
+                rule.path = regex_path(rule);
+                regexed.push(rule.source_path.clone());
+            }
+        }
+        routes::sort_rules(&mut host.rules);
+    }
+    if !regexed.is_empty() {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/use-regex",
+                format!(
+                    "paths {} are nginx regexes (case-insensitive, anchored at the start): emitted as RegularExpression (?i)<path>.*, whose dialect is implementation-specific; ingress-nginx also applied regex matching to every other Ingress on the same host",
+                    regexed.join(", ")
+                ),
+            )
+            .at(field(if use_regex { "use-regex" } else { "rewrite-target" })),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_strip_prefix_idiom_is_recognised() {
+        assert_eq!(
+            strip_prefix_idiom("/something(/|$)(.*)", "/$2"),
+            Some(("/something".into(), "/".into()))
+        );
+        assert_eq!(
+            strip_prefix_idiom("/api/?(.*)", "/v2/$1"),
+            Some(("/api".into(), "/v2".into()))
+        );
+        assert_eq!(
+            strip_prefix_idiom("/foo/bar/(.+)", "/$1"),
+            Some(("/foo/bar".into(), "/".into()))
+        );
+        assert_eq!(strip_prefix_idiom("/something(/|$)(.*)", "/$1"), None);
+        assert_eq!(strip_prefix_idiom("/a(/|$)(.*)", "/x$2"), None);
+        assert_eq!(
+            strip_prefix_idiom("/(.*)", "/$1"),
+            Some(("/".into(), "/".into()))
+        );
+    }
+}

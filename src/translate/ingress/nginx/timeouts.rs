@@ -1,0 +1,98 @@
+//! `proxy-read-timeout` / `proxy-send-timeout` → `timeouts.request` (approximate: nginx
+//! times out an idle read or write, Gateway API the whole request); `proxy-connect-timeout`
+//! has no Gateway API field.
+
+use crate::gwapi::HttpRouteTimeouts;
+use crate::note::Note;
+
+use super::super::ir::IngressPlan;
+use super::{Annotations, field};
+
+pub const KEYS: &[&str] = &[
+    "proxy-read-timeout",
+    "proxy-send-timeout",
+    "proxy-connect-timeout",
+];
+
+/// nginx timeout annotations are seconds (`"60"`, tolerated: `"60s"`).
+fn seconds(value: &str) -> Option<u64> {
+    value.strip_suffix('s').unwrap_or(value).trim().parse().ok()
+}
+
+/// Seconds as a Gateway API Duration (`^([0-9]{1,5}(h|m|s|ms)){1,4}$`).
+pub fn duration(secs: u64) -> String {
+    if secs < 100_000 {
+        return format!("{secs}s");
+    }
+    let (h, rest) = (secs / 3600, secs % 3600);
+    let h = h.min(99_999);
+    let (m, s) = (rest / 60, rest % 60);
+    let mut out = format!("{h}h");
+    if m > 0 {
+        out.push_str(&format!("{m}m"));
+    }
+    if s > 0 {
+        out.push_str(&format!("{s}s"));
+    }
+    out
+}
+
+pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+    let mut longest: Option<(u64, &str)> = None;
+    for key in ["proxy-read-timeout", "proxy-send-timeout"] {
+        let Some(raw) = ann.get(key) else { continue };
+        match seconds(raw) {
+            Some(s) if s > 0 => {
+                if longest.is_none_or(|(l, _)| s > l) {
+                    longest = Some((s, key));
+                }
+            }
+            _ => plan.result.notes.push(
+                Note::error(
+                    "ingress-nginx/timeout",
+                    format!("{key} {raw:?} is not a number of seconds; not translated"),
+                )
+                .at(field(key)),
+            ),
+        }
+    }
+    if let Some((secs, key)) = longest {
+        let d = duration(secs);
+        for rule in plan.hosts.iter_mut().flat_map(|h| h.rules.iter_mut()) {
+            rule.timeouts = Some(HttpRouteTimeouts {
+                request: Some(d.clone()),
+                backend_request: None,
+            });
+        }
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/timeout-approximate",
+                format!(
+                    "{key} {secs}s → timeouts.request {d}: nginx limits the time between two reads/writes, Gateway API the whole request, so long transfers that nginx allowed may now time out"
+                ),
+            )
+            .at(field(key)),
+        );
+    }
+    if ann.get("proxy-connect-timeout").is_some() {
+        plan.result.notes.push(
+            Note::warning(
+                "ingress-nginx/proxy-connect-timeout",
+                "proxy-connect-timeout has no Gateway API field (use the implementation's backend policy, e.g. Envoy Gateway BackendTrafficPolicy or an Istio DestinationRule connectTimeout); not translated",
+            )
+            .at(field("proxy-connect-timeout")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_fit_the_gateway_api_pattern() {
+        assert_eq!(duration(60), "60s");
+        assert_eq!(duration(99_999), "99999s");
+        assert_eq!(duration(100_000), "27h46m40s");
+    }
+}
