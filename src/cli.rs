@@ -317,37 +317,25 @@ fn check(args: CheckArgs) -> Result<u8> {
 }
 
 fn pr(args: crate::publish::PrArgs) -> Result<u8> {
-    use crate::plan::{self, Layout};
     use crate::publish;
     let config = load_config(&args.path, &args.common)?;
-    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
-    let results = pipeline::translate(&scan, &config);
-    let layout = if args.in_place {
-        Layout::InPlace
-    } else {
-        Layout::Alongside
-    };
-    let plan = plan::build(&args.path, &scan, &results, &config, layout);
-    let files = plan
-        .edits
-        .iter()
-        .map(|e| report::FileAction {
-            path: e.path.clone(),
-            action: e.action.as_str().to_string(),
-        })
-        .collect();
-    let report = pipeline::report(&scan, &results, files, &config);
-    // Until the Markdown renderer lands, the body is the text report in a code block.
-    let body = format!(
-        "```text\n{}```\n",
-        report::text::render(&report, args.common.verbose)
+    let run = run_pipeline(&args.path, &args.common, args.in_place)?;
+    let plan = run.plan;
+    // The body is the Markdown report, cut below the publisher's own limit so that it is
+    // never truncated blindly.
+    let body = report::markdown::render(
+        &run.report,
+        &report::markdown::Options {
+            limit: publish::MAX_BODY_CHARS,
+            full_report: args.common.full_report.clone(),
+        },
     );
     let opts = args.options(&config.fingerprint());
     let outcome = publish::publish(&args.path, &plan, &body, &opts)?;
     let text = match args.common.format {
         Format::Json => outcome.render_json(),
-        Format::Text if args.common.quiet => String::new(),
-        Format::Text => outcome.render_text(),
+        _ if args.common.quiet => String::new(),
+        Format::Text | Format::Markdown | Format::Github | Format::Sarif => outcome.render_text(),
     };
     std::io::stdout()
         .lock()
