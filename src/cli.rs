@@ -7,11 +7,12 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Channel, Config, IngressMode, Target};
-use crate::pipeline;
+use crate::pipeline::{self, Scan};
+use crate::plan::{self, EditPlan, Layout};
 use crate::report::{self, Report};
 
 #[derive(Debug, Parser)]
@@ -45,8 +46,16 @@ pub enum Command {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// For terminals, readable without colour.
     Text,
+    /// The versioned JSON contract (docs/report-format.md).
     Json,
+    /// A pull request body or `$GITHUB_STEP_SUMMARY` (at most 65,536 characters).
+    Markdown,
+    /// GitHub workflow annotations (`::warning file=...::`), ranked, at most 10 per level.
+    Github,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
 }
 
 /// Options every command shares.
@@ -88,6 +97,15 @@ pub struct CommonArgs {
     /// Treat references to objects outside the repository as errors.
     #[arg(long, global = true)]
     pub strict: bool,
+    /// Suffix of generated files: `app.yaml` → `app.<SUFFIX>.yaml` (default: gateway-api).
+    #[arg(long, value_name = "SUFFIX", global = true)]
+    pub output_suffix: Option<String>,
+    /// Also add mesh (GAMMA) routes to kustomization `resources:`.
+    #[arg(long, global = true)]
+    pub deploy_mesh_routes: bool,
+    /// Where the full report lives when the Markdown one is truncated (named in the Markdown).
+    #[arg(long, value_name = "PATH", global = true)]
+    pub full_report: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -95,9 +113,13 @@ pub struct PlanArgs {
     /// Repository root to scan.
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// Also print the unified diff of every planned change.
+    /// Also print the unified diff of every planned change (on stdout after a text report,
+    /// on stderr with other formats).
     #[arg(long)]
     pub diff: bool,
+    /// Plan in-place replacement instead of new files (see `apply --in-place`).
+    #[arg(long)]
+    pub in_place: bool,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -123,6 +145,9 @@ pub struct CheckArgs {
     /// Write the missing or stale files too (still exits 1 when it had to).
     #[arg(long)]
     pub fix: bool,
+    /// The repository uses in-place replacement (see `apply --in-place`).
+    #[arg(long)]
+    pub in_place: bool,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -185,6 +210,12 @@ fn load_config(root: &Path, common: &CommonArgs) -> Result<Config> {
     if common.strict {
         config.strict = true;
     }
+    if let Some(suffix) = &common.output_suffix {
+        config.output_suffix = suffix.clone();
+    }
+    if common.deploy_mesh_routes {
+        config.deploy_mesh_routes = true;
+    }
     config.include.extend(common.include.iter().cloned());
     config.exclude.extend(common.exclude.iter().cloned());
     Ok(config)
@@ -199,6 +230,15 @@ fn print_report(report: &Report, common: &CommonArgs) -> Result<()> {
         Format::Json => report::json::render(report),
         Format::Text if common.quiet => return Ok(()),
         Format::Text => report::text::render(report, common.verbose),
+        Format::Markdown => report::markdown::render(
+            report,
+            &report::markdown::Options {
+                full_report: common.full_report.clone(),
+                ..Default::default()
+            },
+        ),
+        Format::Github => report::github::render(report),
+        Format::Sarif => report::sarif::render(report),
     };
     let mut stdout = std::io::stdout().lock();
     stdout
@@ -207,64 +247,110 @@ fn print_report(report: &Report, common: &CommonArgs) -> Result<()> {
     Ok(())
 }
 
-fn plan(args: PlanArgs) -> Result<u8> {
-    let config = load_config(&args.path, &args.common)?;
-    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
-    let results = pipeline::translate_and_validate(&scan, &config);
-    let report = pipeline::report(&scan, &results, Vec::new(), &config);
-    print_report(&report, &args.common)?;
-    let changes = results.iter().any(|r| !r.generated.is_empty());
-    Ok(u8::from(changes || report.has_errors()))
+/// One run of the repository pipeline: scan, translate, plan, report.
+struct Run {
+    scan: Scan,
+    results: Vec<crate::translate::SourceResult>,
+    config: Config,
+    plan: EditPlan,
+    report: Report,
 }
 
-fn apply(_args: ApplyArgs) -> Result<u8> {
-    bail!("apply is not implemented yet")
-}
-
-fn check(args: CheckArgs) -> Result<u8> {
-    let config = load_config(&args.path, &args.common)?;
-    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
-    let results = pipeline::translate_and_validate(&scan, &config);
-    // Gateway API objects already in the repository are linted too.
-    let findings = crate::validate::check_findings(&scan.index, &results, &config);
-    let failed = crate::validate::has_failures(&findings);
-    let report = pipeline::report(&scan, &results, Vec::new(), &config).with_findings(findings);
-    print_report(&report, &args.common)?;
-    Ok(u8::from(failed || report.has_errors()))
-}
-
-fn pr(args: crate::publish::PrArgs) -> Result<u8> {
-    use crate::plan::{self, Layout};
-    use crate::publish;
-    let config = load_config(&args.path, &args.common)?;
-    let scan = pipeline::scan_repo(&args.path, &config, jobs(&args.common))?;
-    let results = pipeline::translate(&scan, &config);
-    let layout = if args.in_place {
+fn run_pipeline(root: &Path, common: &CommonArgs, in_place: bool) -> Result<Run> {
+    let config = load_config(root, common)?;
+    let scan = pipeline::scan_repo_with_progress(root, &config, jobs(common), !common.quiet)?;
+    let mut results = pipeline::translate(&scan, &config);
+    plan::skip_patch_documents(&scan.index, &mut results);
+    // Invalid generated objects become error notes here, so they are never planned or written.
+    crate::validate::validate_results(&scan.index, &mut results, &config);
+    let layout = if in_place {
         Layout::InPlace
     } else {
         Layout::Alongside
     };
-    let plan = plan::build(&args.path, &scan, &results, &config, layout);
-    let files = plan
-        .edits
-        .iter()
-        .map(|e| report::FileAction {
-            path: e.path.clone(),
-            action: e.action.as_str().to_string(),
-        })
-        .collect();
-    let report = pipeline::report(&scan, &results, files, &config);
-    // Until the Markdown renderer lands, the body is the text report in a code block.
-    let body = format!(
-        "```text\n{}```\n",
-        report::text::render(&report, args.common.verbose)
+    let plan = plan::build(root, &scan, &results, &config, layout);
+    let mut report = pipeline::report(&scan, &results, Vec::new(), &config);
+    plan.annotate(&mut report);
+    Ok(Run {
+        scan,
+        results,
+        config,
+        plan,
+        report,
+    })
+}
+
+fn plan(args: PlanArgs) -> Result<u8> {
+    let run = run_pipeline(&args.path, &args.common, args.in_place)?;
+    print_report(&run.report, &args.common)?;
+    if args.diff {
+        let diff = run.plan.diff();
+        if args.common.format == Format::Text {
+            std::io::stdout()
+                .lock()
+                .write_all(diff.as_bytes())
+                .context("writing to stdout")?;
+        } else {
+            eprint!("{diff}");
+        }
+    }
+    Ok(u8::from(!run.plan.is_empty() || run.report.has_errors()))
+}
+
+fn apply(args: ApplyArgs) -> Result<u8> {
+    let mut run = run_pipeline(&args.path, &args.common, args.in_place)?;
+    let written = crate::write::apply(&args.path, &run.plan)?;
+    run.report.files = written;
+    print_report(&run.report, &args.common)?;
+    Ok(u8::from(run.report.has_errors()))
+}
+
+fn check(args: CheckArgs) -> Result<u8> {
+    let mut run = run_pipeline(&args.path, &args.common, args.in_place)?;
+    let stale = plan::staleness(&run.scan, &run.plan);
+    for s in &stale {
+        run.report.summary.notes.add(crate::note::Severity::Error);
+        run.report.diagnostics.push(crate::load::Diagnostic {
+            file: s.path.clone(),
+            line: 1,
+            code: format!("check/{}", s.reason.as_str()),
+            severity: crate::note::Severity::Error,
+            message: s.detail.clone(),
+        });
+    }
+    run.report.diagnostics.sort();
+    // Gateway API objects already in the repository (hand-written or generated earlier) are
+    // linted too: schema, CEL rules, listener conflicts, predicted attachment.
+    let findings = crate::validate::check_findings(&run.scan.index, &run.results, &run.config);
+    let invalid = crate::validate::has_failures(&findings);
+    let mut report = run.report.with_findings(findings);
+    if args.fix {
+        report.files = crate::write::apply(&args.path, &run.plan)?;
+    }
+    print_report(&report, &args.common)?;
+    Ok(u8::from(!stale.is_empty() || invalid))
+}
+
+fn pr(args: crate::publish::PrArgs) -> Result<u8> {
+    use crate::publish;
+    let run = run_pipeline(&args.path, &args.common, args.in_place)?;
+    let config = run.config;
+    let plan = run.plan;
+    // The body is the Markdown report, cut below the publisher's own limit so that it is
+    // never truncated blindly.
+    let body = report::markdown::render(
+        &run.report,
+        &report::markdown::Options {
+            limit: publish::MAX_BODY_CHARS,
+            full_report: args.common.full_report.clone(),
+        },
     );
     let opts = args.options(&config.fingerprint());
     let outcome = publish::publish(&args.path, &plan, &body, &opts)?;
     let text = match args.common.format {
         Format::Json => outcome.render_json(),
-        Format::Text if args.common.quiet => String::new(),
-        Format::Text => outcome.render_text(),
+        _ if args.common.quiet => String::new(),
+        Format::Text | Format::Markdown | Format::Github | Format::Sarif => outcome.render_text(),
     };
     std::io::stdout()
         .lock()
@@ -301,7 +387,9 @@ fn convert(args: ConvertArgs) -> Result<u8> {
     generated.sort_by_key(|g| g.sort_key());
     let yaml = pipeline::render_stream(generated);
     match args.common.format {
-        Format::Json => print_report(&report, &args.common)?,
+        Format::Json | Format::Markdown | Format::Github | Format::Sarif => {
+            print_report(&report, &args.common)?
+        }
         Format::Text => {
             std::io::stdout()
                 .lock()

@@ -18,4 +18,5 @@ pub mod report;
 pub mod translate;
 pub mod validate;
 pub mod walk;
+pub mod write;
 pub mod yaml;

@@ -1,7 +1,10 @@
 //! The report: one model, many renderers. The JSON form is a versioned contract
 //! (`docs/report-format.md`); the text form is for terminals.
 
+pub mod github;
 pub mod json;
+pub mod markdown;
+pub mod sarif;
 pub mod text;
 
 use std::collections::BTreeMap;

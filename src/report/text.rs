@@ -54,7 +54,7 @@ pub fn render(report: &Report, verbose: bool) -> String {
                 note.severity.as_str(),
                 note.code,
                 field,
-                note.message
+                one_line(&note.message)
             );
         }
     }
@@ -66,7 +66,7 @@ pub fn render(report: &Report, verbose: bool) -> String {
             d.line,
             d.severity.as_str(),
             d.code,
-            d.message
+            one_line(&d.message)
         );
     }
     for f in &report.findings {
@@ -93,10 +93,13 @@ pub fn render(report: &Report, verbose: bool) -> String {
         );
     }
     for skip in &report.skipped {
-        let _ = writeln!(out, "skipped {}: {}", skip.path, skip.reason);
+        let _ = writeln!(out, "skipped {}: {}", skip.path, one_line(&skip.reason));
     }
-    for f in &report.files {
-        let _ = writeln!(out, "{} {}", f.action, f.path);
+    if !report.files.is_empty() {
+        let _ = writeln!(out, "Files ({}):", report.files.len());
+        for f in &report.files {
+            let _ = writeln!(out, "  {} {}", f.action, f.path);
+        }
     }
     let _ = writeln!(
         out,
@@ -104,4 +107,12 @@ pub fn render(report: &Report, verbose: bool) -> String {
         s.notes.error, s.notes.warning, s.notes.info
     );
     out
+}
+
+/// Keeps one finding on one line: line breaks inside a message become spaces.
+fn one_line(text: &str) -> String {
+    text.split(['\r', '\n'])
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

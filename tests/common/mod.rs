@@ -9,7 +9,7 @@ pub mod scenarios;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use gateway_migrate::plan::{EditAction, EditPlan, FileEdit};
+use gateway_migrate::plan::{EditAction, EditKind, EditPlan, FileEdit};
 use gateway_migrate::publish::{PublishOptions, RetryPolicy, Secret};
 use git2::{Oid, Repository, RepositoryInitOptions, Signature};
 use serde_json::{Value, json};
@@ -206,6 +206,8 @@ pub fn migration_plan(route_host: &str) -> EditPlan {
             FileEdit {
                 path: "apps/web/app.gateway-api.yaml".into(),
                 action: EditAction::Create,
+                kind: EditKind::Generated,
+                old: Vec::new(),
                 contents: format!(
                     "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: web\nspec:\n  hostnames: [{route_host}]\n"
                 )
@@ -214,9 +216,12 @@ pub fn migration_plan(route_host: &str) -> EditPlan {
             FileEdit {
                 path: "apps/web/kustomization.yaml".into(),
                 action: EditAction::Update,
+                kind: EditKind::Kustomization,
+                old: Vec::new(),
                 contents: b"resources:\n  - app.yaml\n  - app.gateway-api.yaml\n".to_vec(),
             },
         ],
+        ..Default::default()
     }
 }
 

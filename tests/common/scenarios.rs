@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use gateway_migrate::plan::{EditAction, EditPlan, FileEdit};
+use gateway_migrate::plan::{EditAction, EditKind, EditPlan, FileEdit};
 use gateway_migrate::publish::{
     ErrorKind, Operation, PublishError, PublishOptions, PublishOutcome, publish,
 };
@@ -276,8 +276,11 @@ pub fn no_change() -> Transcript {
         edits: vec![FileEdit {
             path: "apps/web/app.yaml".into(),
             action: EditAction::Update,
+            kind: EditKind::InPlace,
+            old: Vec::new(),
             contents: ISTIO_APP.as_bytes().to_vec(),
         }],
+        ..Default::default()
     };
     let o = run(&fx, &same, BODY1, &opts, &mut t).unwrap();
     assert_eq!(o.operation, Operation::None);
@@ -1012,8 +1015,11 @@ pub fn subdirectory_root() -> Transcript {
         edits: vec![FileEdit {
             path: "web/app.gateway-api.yaml".into(),
             action: EditAction::Create,
+            kind: EditKind::Generated,
+            old: Vec::new(),
             contents: b"kind: HTTPRoute\n".to_vec(),
         }],
+        ..Default::default()
     };
     let o = run_at(
         &fx.work.join("apps"),

@@ -1,0 +1,238 @@
+//! Adding generated files to the `resources:` of the kustomizations that list their source.
+//!
+//! The edit goes through yaml-edit, a lossless YAML editor: comments, blank lines,
+//! indentation, flow or block style and line endings of the kustomization stay as they were
+//! (tests below hold each one). As a safety net, the edited text is parsed again and its
+//! `resources:` must equal the old list followed by the new entries; otherwise the file is
+//! left alone and a note says what to add by hand.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use super::{EditAction, EditKind, EditPlan, FileEdit, PlanNote};
+use crate::index::Index;
+use crate::note::Note;
+
+/// Why a kustomization could not be edited.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KustomizeEditError {
+    #[error("not valid UTF-8")]
+    NotUtf8,
+    #[error("cannot be parsed for editing: {0}")]
+    Parse(String),
+    #[error("has no top-level `resources:` list")]
+    NoResources,
+    #[error("the edited file would not list exactly the old resources plus the new ones")]
+    Verification,
+}
+
+/// Plans the kustomization edits: `listed` maps a source file to the generated files that must
+/// be deployed wherever it is.
+pub fn plan_listings(
+    root: &Path,
+    index: &Index,
+    plan: &mut EditPlan,
+    listed: &BTreeMap<&str, Vec<String>>,
+) {
+    for k in &index.kustomizations {
+        let mut additions: Vec<String> = Vec::new();
+        for entry in &k.resources {
+            let Some(source) = k.resolve(entry) else {
+                continue;
+            };
+            let Some(outputs) = listed.get(source.as_str()) else {
+                continue;
+            };
+            for out in outputs {
+                let already = k
+                    .resources
+                    .iter()
+                    .any(|e| k.resolve(e).as_deref() == Some(out.as_str()));
+                let new_entry = sibling_entry(entry, out);
+                if !already && !additions.contains(&new_entry) {
+                    additions.push(new_entry);
+                }
+            }
+        }
+        if additions.is_empty() {
+            continue;
+        }
+        let old = match std::fs::read(root.join(&k.file)) {
+            Ok(b) => b,
+            Err(e) => {
+                plan.notes
+                    .push(not_edited(&k.file, &additions, &e.to_string()));
+                continue;
+            }
+        };
+        match add_resources(&old, &additions) {
+            Ok(contents) => plan.edits.push(FileEdit {
+                path: k.file.clone(),
+                action: EditAction::Update,
+                kind: EditKind::Kustomization,
+                old,
+                contents,
+            }),
+            Err(e) => plan
+                .notes
+                .push(not_edited(&k.file, &additions, &e.to_string())),
+        }
+    }
+}
+
+fn not_edited(file: &str, additions: &[String], why: &str) -> PlanNote {
+    PlanNote {
+        file: file.to_string(),
+        note: Note::error(
+            "plan/kustomization-not-edited",
+            format!(
+                "{file} {why}; add to its resources by hand: {}",
+                additions.join(", ")
+            ),
+        ),
+    }
+}
+
+/// The entry naming `out` written the way `entry` names its source: same directory prefix
+/// (`./`, `base/`), new file name.
+fn sibling_entry(entry: &str, out: &str) -> String {
+    let out_name = out.rsplit('/').next().unwrap_or(out);
+    match entry.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{out_name}"),
+        None => out_name.to_string(),
+    }
+}
+
+/// Appends `entries` to the top-level `resources:` list of a kustomization, changing nothing
+/// else, and verifies the result.
+pub fn add_resources(bytes: &[u8], entries: &[String]) -> Result<Vec<u8>, KustomizeEditError> {
+    const BOM: &str = "\u{FEFF}";
+    let text = std::str::from_utf8(bytes).map_err(|_| KustomizeEditError::NotUtf8)?;
+    let (bom, body) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text),
+    };
+    let old_list = resources_of(body).ok_or(KustomizeEditError::NoResources)?;
+    let doc = yaml_edit::Document::from_str(body)
+        .map_err(|e| KustomizeEditError::Parse(e.to_string()))?;
+    let seq = doc
+        .as_mapping()
+        .and_then(|m| m.get_sequence("resources"))
+        .ok_or(KustomizeEditError::NoResources)?;
+    for e in entries {
+        seq.push(e.as_str());
+    }
+    let edited = format!("{bom}{doc}");
+    let mut expected = old_list;
+    expected.extend(entries.iter().cloned());
+    if resources_of(edited.strip_prefix(BOM).unwrap_or(&edited)) != Some(expected) {
+        return Err(KustomizeEditError::Verification);
+    }
+    Ok(edited.into_bytes())
+}
+
+/// The `resources:` entries of a kustomization text, `None` when it has no such list.
+fn resources_of(text: &str) -> Option<Vec<String>> {
+    let value = crate::yaml::parse_document(text).ok()??;
+    let list = value.get("resources")?.as_array()?;
+    Some(
+        list.iter()
+            .map(|v| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(input: &str) -> String {
+        let out = add_resources(input.as_bytes(), &["new.gateway-api.yaml".to_string()]).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn block_style_keeps_indentation() {
+        assert_eq!(
+            add("resources:\n  - a.yaml\n  - b.yaml\n"),
+            "resources:\n  - a.yaml\n  - b.yaml\n  - new.gateway-api.yaml\n"
+        );
+        assert_eq!(
+            add("resources:\n- a.yaml\n\npatches:\n- x.yaml\n"),
+            "resources:\n- a.yaml\n- new.gateway-api.yaml\n\npatches:\n- x.yaml\n"
+        );
+        assert_eq!(
+            add("resources:\n    - a.yaml\n    - \"b.yaml\"\n"),
+            "resources:\n    - a.yaml\n    - \"b.yaml\"\n    - new.gateway-api.yaml\n"
+        );
+    }
+
+    #[test]
+    fn comments_and_blank_lines_stay() {
+        assert_eq!(
+            add(
+                "# top\nresources: # the list\n  - a.yaml # first\n  # between\n  - b.yaml\n  # trailing comment\n\nnamespace: x\n"
+            ),
+            "# top\nresources: # the list\n  - a.yaml # first\n  # between\n  - b.yaml\n  - new.gateway-api.yaml\n  # trailing comment\n\nnamespace: x\n"
+        );
+        assert_eq!(
+            add("apiVersion: v1\nresources:\n  - a.yaml\n\n\n# end\n"),
+            "apiVersion: v1\nresources:\n  - a.yaml\n  - new.gateway-api.yaml\n\n\n# end\n"
+        );
+    }
+
+    #[test]
+    fn flow_style_stays_flow() {
+        assert_eq!(
+            add("resources: [a.yaml, b.yaml]\nnamespace: x\n"),
+            "resources: [a.yaml, b.yaml, new.gateway-api.yaml]\nnamespace: x\n"
+        );
+        assert_eq!(
+            add("resources: []\n"),
+            "resources: [new.gateway-api.yaml]\n"
+        );
+    }
+
+    #[test]
+    fn crlf_bom_and_missing_final_newline() {
+        assert_eq!(
+            add("resources:\r\n  - a.yaml\r\n  - b.yaml\r\nnamespace: x\r\n"),
+            "resources:\r\n  - a.yaml\r\n  - b.yaml\r\n  - new.gateway-api.yaml\r\nnamespace: x\r\n"
+        );
+        assert_eq!(
+            add("\u{FEFF}resources:\n- a.yaml\n"),
+            "\u{FEFF}resources:\n- a.yaml\n- new.gateway-api.yaml\n"
+        );
+        assert_eq!(
+            add("resources:\n  - a.yaml\n  - b.yaml"),
+            "resources:\n  - a.yaml\n  - b.yaml\n  - new.gateway-api.yaml"
+        );
+    }
+
+    #[test]
+    fn no_resources_is_an_error() {
+        assert_eq!(
+            add_resources(b"patches:\n- a.yaml\n", &["x".into()]),
+            Err(KustomizeEditError::NoResources)
+        );
+    }
+
+    #[test]
+    fn entries_follow_the_source_spelling() {
+        assert_eq!(
+            sibling_entry("./all.yaml", "d/all.gw.yaml"),
+            "./all.gw.yaml"
+        );
+        assert_eq!(
+            sibling_entry("base/front.yaml", "k/base/front.gw.yaml"),
+            "base/front.gw.yaml"
+        );
+        assert_eq!(sibling_entry("app.yaml", "app.gw.yaml"), "app.gw.yaml");
+    }
+}

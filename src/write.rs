@@ -1,0 +1,226 @@
+//! Writing a plan: atomic (temp file in the same directory, then rename), only inside the
+//! repository, never through a symlink, never creating a directory.
+//!
+//! Invariant: a file is either left as it was or replaced whole by its planned contents; no
+//! path outside `root` is ever opened for writing.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use crate::plan::{EditAction, EditPlan, FileEdit};
+use crate::report::FileAction;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("refusing to write {path}: {reason}")]
+    Refused { path: String, reason: String },
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Writes every edit of `plan` under `root`. Stops at the first failure; files written
+/// before it stay written (each one whole).
+pub fn apply(root: &Path, plan: &EditPlan) -> Result<Vec<FileAction>, WriteError> {
+    let mut done = Vec::new();
+    for edit in &plan.edits {
+        write_edit(root, edit)?;
+        done.push(FileAction {
+            path: edit.path.clone(),
+            action: edit.action.as_str().to_string(),
+        });
+    }
+    Ok(done)
+}
+
+/// Writes one edit atomically.
+pub fn write_edit(root: &Path, edit: &FileEdit) -> Result<(), WriteError> {
+    let target = checked_target(root, &edit.path)?;
+    let io = |source| WriteError::Io {
+        path: edit.path.clone(),
+        source,
+    };
+    let existing = std::fs::symlink_metadata(&target);
+    match (&existing, edit.action) {
+        (Ok(meta), _) if !meta.is_file() => {
+            return Err(refused(
+                &edit.path,
+                "it is not a regular file (a symlink or directory)",
+            ));
+        }
+        (Ok(_), EditAction::Create) => {
+            return Err(refused(&edit.path, "it appeared since the plan was made"));
+        }
+        (Err(_), EditAction::Update) => {
+            return Err(refused(
+                &edit.path,
+                "it disappeared since the plan was made",
+            ));
+        }
+        _ => {}
+    }
+    let dir = target.parent().unwrap_or(root);
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(
+        ".{name}.gateway-migrate-{}.tmp",
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(&edit.contents)?;
+        if let Ok(meta) = &existing {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temp, &target)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&temp);
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+fn refused(path: &str, reason: &str) -> WriteError {
+    WriteError::Refused {
+        path: path.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// The absolute path of root-relative `rel`, after checking that it stays inside `root`: only
+/// plain components, no `..`, no absolute path, and no symlink on the way (a symlinked
+/// directory could lead out of the repository). The parent directory must exist.
+pub fn checked_target(root: &Path, rel: &str) -> Result<PathBuf, WriteError> {
+    let rel_path = Path::new(rel);
+    if rel.is_empty()
+        || rel_path
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(refused(
+            rel,
+            "the path is not a plain path inside the repository",
+        ));
+    }
+    let mut cur = root.to_path_buf();
+    let components: Vec<_> = rel_path.components().collect();
+    for (i, c) in components.iter().enumerate() {
+        cur.push(c);
+        let last = i + 1 == components.len();
+        match std::fs::symlink_metadata(&cur) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(refused(rel, "the path goes through a symlink"));
+            }
+            Ok(meta) if !last && !meta.is_dir() => {
+                return Err(refused(rel, "a parent is not a directory"));
+            }
+            Ok(_) => {}
+            Err(_) if last => {}
+            Err(_) => return Err(refused(rel, "its directory does not exist")),
+        }
+    }
+    Ok(cur)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::EditKind;
+
+    fn edit(path: &str, action: EditAction, contents: &str) -> FileEdit {
+        FileEdit {
+            path: path.into(),
+            action,
+            kind: EditKind::Generated,
+            old: Vec::new(),
+            contents: contents.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn writes_and_replaces_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        write_edit(dir.path(), &edit("a/x.yaml", EditAction::Create, "one\n")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a/x.yaml")).unwrap(),
+            "one\n"
+        );
+        write_edit(dir.path(), &edit("a/x.yaml", EditAction::Update, "two\n")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a/x.yaml")).unwrap(),
+            "two\n"
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers.len(), 1, "no temp file left: {leftovers:?}");
+    }
+
+    #[test]
+    fn refuses_paths_outside_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        for bad in ["../x.yaml", "/etc/x.yaml", "a/../../x.yaml", "", "./x.yaml"] {
+            assert!(
+                matches!(
+                    write_edit(dir.path(), &edit(bad, EditAction::Create, "x")),
+                    Err(WriteError::Refused { .. })
+                ),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            write_edit(dir.path(), &edit("missing/x.yaml", EditAction::Create, "x")),
+            Err(WriteError::Refused { .. })
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn never_follows_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        std::fs::write(outside.path().join("f.yaml"), "outside\n").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("f.yaml"), dir.path().join("f.yaml"))
+            .unwrap();
+        for path in ["link/new.yaml", "f.yaml"] {
+            let action = if path == "f.yaml" {
+                EditAction::Update
+            } else {
+                EditAction::Create
+            };
+            assert!(matches!(
+                write_edit(dir.path(), &edit(path, action, "x")),
+                Err(WriteError::Refused { .. })
+            ));
+        }
+        assert_eq!(
+            std::fs::read_to_string(outside.path().join("f.yaml")).unwrap(),
+            "outside\n"
+        );
+        assert!(!outside.path().join("new.yaml").exists());
+    }
+
+    #[test]
+    fn create_does_not_clobber_a_file_that_appeared() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("x.yaml"), "mine\n").unwrap();
+        assert!(write_edit(dir.path(), &edit("x.yaml", EditAction::Create, "x")).is_err());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("x.yaml")).unwrap(),
+            "mine\n"
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! Renderer tests: one small hand-made report through every format (snapshots), plus the
+//! limits each format must keep (Markdown size, annotation counts, SARIF schema).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use gateway_migrate::load::Diagnostic;
+use gateway_migrate::note::{Note, Severity};
+use gateway_migrate::report::{
+    FileAction, GeneratedInfo, NoteCounts, ObjectReport, Report, SourceInfo, Summary, Verdict,
+    github, json, markdown, sarif, text,
+};
+use gateway_migrate::walk::Skipped;
+
+fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Note>) -> ObjectReport {
+    let verdict = if notes.iter().any(|n| n.severity == Severity::Error) {
+        Verdict::Partial
+    } else {
+        Verdict::Translated
+    };
+    ObjectReport {
+        source: SourceInfo {
+            file: file.into(),
+            line,
+            api_version: "networking.istio.io/v1".into(),
+            kind: kind.into(),
+            namespace: "shop".into(),
+            name: name.into(),
+        },
+        verdict,
+        generated: vec![
+            GeneratedInfo {
+                kind: "Gateway".into(),
+                namespace: "shop".into(),
+                name: format!("{name}-gw"),
+                file: file.replace(".yaml", ".gateway-api.yaml"),
+            },
+            GeneratedInfo {
+                kind: "HTTPRoute".into(),
+                namespace: "shop".into(),
+                name: name.into(),
+                file: file.replace(".yaml", ".gateway-api.yaml"),
+            },
+        ],
+        notes,
+    }
+}
+
+fn sample() -> Report {
+    let objects = vec![
+        object(
+            "apps/shop/routes.yaml",
+            3,
+            "VirtualService",
+            "front",
+            vec![
+                Note::warning(
+                    "istio/fault-injection",
+                    "fault injection has no Gateway API equivalent | dropped <b>",
+                )
+                .at("spec.http[0].fault"),
+                Note::info(
+                    "istio/timeout",
+                    "timeout mapped to rules[].timeouts.request",
+                ),
+            ],
+        ),
+        object(
+            "apps/shop/routes.yaml",
+            40,
+            "VirtualService",
+            "api",
+            vec![Note::error(
+                "istio/delegate",
+                "delegate VirtualServices are not translated:\nport the delegate by hand",
+            )],
+        ),
+    ];
+    let mut notes = NoteCounts::default();
+    for o in &objects {
+        for n in &o.notes {
+            notes.add(n.severity);
+        }
+    }
+    notes.add(Severity::Info);
+    Report {
+        version: 1,
+        summary: Summary {
+            files_scanned: 12,
+            documents: 30,
+            objects: BTreeMap::from([("networking.istio.io/VirtualService".into(), 2)]),
+            generated: BTreeMap::from([("Gateway".into(), 2), ("HTTPRoute".into(), 2)]),
+            notes,
+        },
+        objects,
+        skipped: vec![Skipped {
+            path: "charts/web".into(),
+            reason: "Helm chart (templates are not YAML)".into(),
+        }],
+        findings: Vec::new(),
+        files: vec![
+            FileAction {
+                path: "apps/shop/kustomization.yaml".into(),
+                action: "update".into(),
+            },
+            FileAction {
+                path: "apps/shop/routes.gateway-api.yaml".into(),
+                action: "create".into(),
+            },
+        ],
+        diagnostics: vec![Diagnostic {
+            file: "apps/shop/routes.gateway-api-mesh.yaml".into(),
+            line: 1,
+            code: "plan/mesh-route-not-deployed".into(),
+            severity: Severity::Info,
+            message: "mesh (GAMMA) routes HTTPRoute shop/reviews are written but not added".into(),
+        }],
+    }
+}
+
+#[test]
+fn text_snapshot() {
+    insta::assert_snapshot!(text::render(&sample(), true));
+}
+
+#[test]
+fn json_keeps_the_contract() {
+    let value: serde_json::Value = serde_json::from_str(&json::render(&sample())).unwrap();
+    assert_eq!(value["version"], 1);
+    for key in [
+        "files_scanned",
+        "documents",
+        "objects",
+        "generated",
+        "notes",
+    ] {
+        assert!(value["summary"].get(key).is_some(), "summary.{key}");
+    }
+    let obj = &value["objects"][0];
+    for key in ["file", "line", "apiVersion", "kind", "namespace", "name"] {
+        assert!(obj["source"].get(key).is_some(), "source.{key}");
+    }
+    assert_eq!(obj["verdict"], "translated");
+    assert_eq!(
+        obj["generated"][1]["file"],
+        "apps/shop/routes.gateway-api.yaml"
+    );
+    assert_eq!(obj["notes"][0]["field"], "spec.http[0].fault");
+    assert_eq!(value["files"][1]["action"], "create");
+    assert_eq!(value["skipped"][0]["path"], "charts/web");
+}
+
+#[test]
+fn markdown_snapshot() {
+    insta::assert_snapshot!(markdown::render(&sample(), &markdown::Options::default()));
+}
+
+#[test]
+fn markdown_escapes_user_text() {
+    let md = markdown::render(&sample(), &markdown::Options::default());
+    assert!(md.contains("equivalent \\| dropped &lt;b&gt;"), "{md}");
+    assert!(!md.contains("<b>"));
+    assert!(
+        md.contains("not translated: port the delegate by hand"),
+        "one line"
+    );
+}
+
+#[test]
+fn markdown_ends_with_next_steps_listing_old_objects_by_file() {
+    let md = markdown::render(&sample(), &markdown::Options::default());
+    let next = md.split("### Next steps for the reviewer").nth(1).unwrap();
+    assert!(next.contains("2 new Gateway(s)"), "{next}");
+    assert!(next.contains("`shop/front-gw`"), "{next}");
+    assert!(
+        next.contains("Mesh (GAMMA) routes are written but not deployed"),
+        "{next}"
+    );
+    assert!(next.contains("DNS cut-over"), "{next}");
+    assert!(
+        next.contains(
+            "`apps/shop/routes.yaml`: VirtualService shop/front, VirtualService shop/api"
+        ),
+        "{next}"
+    );
+    assert!(!next.contains("###"), "next steps are the last section");
+}
+
+fn huge() -> Report {
+    let mut report = sample();
+    let long = "x".repeat(300);
+    report.objects = (0..2_000)
+        .map(|i| {
+            object(
+                &format!("apps/team-{}/routes-{i}.yaml", i % 50),
+                i + 1,
+                "VirtualService",
+                &format!("route-{i}"),
+                vec![Note::warning(
+                    "istio/retries",
+                    format!("retry policy {i} {long}"),
+                )],
+            )
+        })
+        .collect();
+    report
+}
+
+#[test]
+fn markdown_fits_githubs_limit_and_points_to_the_full_report() {
+    let options = markdown::Options {
+        full_report: Some("gateway-migrate-report.md".into()),
+        ..Default::default()
+    };
+    let md = markdown::render(&huge(), &options);
+    let len = md.chars().count();
+    assert!(len <= markdown::GITHUB_BODY_LIMIT, "{len}");
+    assert!(
+        len > markdown::GITHUB_BODY_LIMIT - 5_000,
+        "uses the room it has: {len}"
+    );
+    assert!(md.contains("the full report is in `gateway-migrate-report.md`"));
+    assert_eq!(
+        md.matches("<details").count(),
+        md.matches("</details>").count(),
+        "collapsible sections stay balanced"
+    );
+    assert!(md.contains("### Next steps for the reviewer"));
+    assert!(md.contains("... and 1960 more (see the full report)"));
+    // The untruncated report fits when the limit allows.
+    let full = markdown::render(
+        &huge(),
+        &markdown::Options {
+            limit: usize::MAX,
+            full_report: None,
+        },
+    );
+    assert!(!full.contains("This report was shortened"));
+    assert!(full.chars().count() > markdown::GITHUB_BODY_LIMIT);
+}
+
+#[test]
+fn github_snapshot() {
+    insta::assert_snapshot!(github::render(&sample()));
+}
+
+#[test]
+fn github_escaping() {
+    assert_eq!(github::escape_data("50% a\r\nb"), "50%25 a%0D%0Ab");
+    assert_eq!(
+        github::escape_property("dir/a,b:c.yaml\n"),
+        "dir/a%2Cb%3Ac.yaml%0A"
+    );
+}
+
+#[test]
+fn github_annotations_are_ranked_and_capped_with_a_final_count() {
+    let mut report = sample();
+    report.diagnostics.clear();
+    let mut notes = Vec::new();
+    for i in 0..25 {
+        notes.push(Note::error("e/code", format!("error {i}")));
+    }
+    for i in 0..3 {
+        notes.push(Note::warning("w/code", format!("warning {i}")));
+    }
+    for i in 0..15 {
+        notes.push(Note::info("i/code", format!("info {i}")));
+    }
+    report.objects = vec![object("a.yaml", 1, "Ingress", "web", notes)];
+    let out = github::render(&report);
+    let commands: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("::endgroup::"))
+        .skip(1)
+        .collect();
+    let count = |p: &str| commands.iter().filter(|l| l.starts_with(p)).count();
+    assert_eq!(count("::error "), 10);
+    assert_eq!(count("::warning "), 3);
+    assert_eq!(count("::notice "), 10, "9 notices and the final count");
+    assert!(commands[0].starts_with("::error "), "errors first");
+    let last = commands.last().unwrap();
+    assert!(
+        last.starts_with("::notice title=gateway-migrate::21 more annotations were not shown"),
+        "{last}"
+    );
+    assert!(last.contains("15 errors, 0 warnings, 6 notices"), "{last}");
+    // The log stops workflow commands while quoting the repository's text.
+    let token_line = out.lines().nth(1).unwrap();
+    let token = token_line.strip_prefix("::stop-commands::").unwrap();
+    assert!(out.contains(&format!("\n::{token}::\n")));
+}
+
+#[test]
+fn sarif_snapshot() {
+    insta::assert_snapshot!(sarif::render(&sample()));
+}
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let schema_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/sarif-2.1.0-rtm.5.json");
+    // The schema's `run.language` pattern has a stray `]`, a literal in non-Unicode
+    // ECMAScript but rejected by the `regex` format check of the draft-04 meta-schema: escape
+    // it (same meaning) in memory; the vendored file stays byte for byte as published.
+    let schema_text = std::fs::read_to_string(schema_path).unwrap();
+    let stray = r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
+    assert!(schema_text.contains(stray));
+    let schema_text = schema_text.replace(stray, r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$""#);
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for report in [sample(), huge()] {
+        let log: serde_json::Value = serde_json::from_str(&sarif::render(&report)).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&log)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        // What GitHub code scanning needs on top of the schema.
+        let run = &log["runs"][0];
+        assert_eq!(run["tool"]["driver"]["name"], "gateway-migrate");
+        for result in run["results"].as_array().unwrap() {
+            let rule = result["ruleId"].as_str().unwrap();
+            let index = result["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(run["tool"]["driver"]["rules"][index]["id"], rule);
+            let loc = &result["locations"][0]["physicalLocation"];
+            assert!(
+                !loc["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with('/')
+            );
+            assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
+            assert!(result["partialFingerprints"]["gatewayMigrate/v1"].is_string());
+        }
+    }
+    // The schema check itself bites: a result without a message is rejected.
+    let mut bad: serde_json::Value = serde_json::from_str(&sarif::render(&sample())).unwrap();
+    bad["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("message");
+    assert!(!validator.is_valid(&bad));
+}
