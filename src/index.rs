@@ -195,6 +195,17 @@ impl Index {
         self.namespaces.get(name)
     }
 
+    /// The labels a namespace selector sees on namespace `name`: those its Namespace manifest
+    /// in the repository sets, plus the `kubernetes.io/metadata.name` label every namespace
+    /// carries; and whether the repository defines that Namespace at all (if not, other labels
+    /// are unknown).
+    pub fn namespace_selector_labels(&self, name: &str) -> (BTreeMap<String, String>, bool) {
+        let defined = self.namespaces.get(name);
+        let mut labels = defined.cloned().unwrap_or_default();
+        labels.insert("kubernetes.io/metadata.name".into(), name.to_string());
+        (labels, defined.is_some())
+    }
+
     /// Whether `file` is used as a kustomize patch (its documents are partial objects).
     pub fn is_patch_file(&self, file: &str) -> bool {
         self.patch_files.contains(file)

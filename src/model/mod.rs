@@ -9,6 +9,7 @@ pub mod istio;
 pub mod k8s;
 pub mod kustomize;
 pub mod meta;
+pub mod selector;
 
 pub use meta::{ObjectMeta, SourceRef};
 

@@ -605,20 +605,12 @@ impl<'a> World<'a> {
                     .pointer("/allowedRoutes/namespaces/selector")
                     .cloned()
                     .unwrap_or(Value::Null);
-                let mut labels = BTreeMap::new();
-                let defined = self.index.namespace_labels(route_ns);
-                if let Some(d) = defined {
-                    labels.extend(d.iter().map(|(k, v)| (k.clone(), v.clone())));
-                }
-                labels.insert(
-                    "kubernetes.io/metadata.name".to_string(),
-                    route_ns.to_string(),
-                );
-                match (selector_matches(&selector, &labels), defined) {
+                let (labels, defined) = self.index.namespace_selector_labels(route_ns);
+                match (crate::model::selector::matches(&selector, &labels), defined) {
                     (true, _) => Status::True,
-                    (false, Some(_)) => Status::False,
-                    (false, None) if self.config.strict => Status::False,
-                    (false, None) => Status::Unknown,
+                    (false, true) => Status::False,
+                    (false, false) if self.config.strict => Status::False,
+                    (false, false) => Status::Unknown,
                 }
             }
             _ => Status::False,
@@ -856,40 +848,6 @@ pub fn intersect(route: &str, listener: Option<&str>) -> Option<String> {
     }
 }
 
-/// Evaluates a Kubernetes label selector (`matchLabels`, `matchExpressions`).
-pub fn selector_matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
-    let labels_ok = selector
-        .get("matchLabels")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .all(|(k, v)| labels.get(k).map(String::as_str) == v.as_str());
-    let exprs_ok = selector
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .all(|e| {
-            let key = str_of(e, "key").unwrap_or_default();
-            let values: Vec<&str> = e
-                .get("values")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            let got = labels.get(key).map(String::as_str);
-            match str_of(e, "operator").unwrap_or_default() {
-                "In" => got.is_some_and(|g| values.contains(&g)),
-                "NotIn" => got.is_none_or(|g| !values.contains(&g)),
-                "Exists" => got.is_some(),
-                "DoesNotExist" => got.is_none(),
-                _ => false,
-            }
-        });
-    labels_ok && exprs_ok
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -944,26 +902,5 @@ mod tests {
             listener_hosts(&wildcard, &all, &["bar.example.com".into()]),
             vec!["bar.example.com"]
         );
-    }
-
-    #[test]
-    fn selectors_match_labels_and_expressions() {
-        let labels: BTreeMap<String, String> = [("team".to_string(), "a".to_string())].into();
-        assert!(selector_matches(
-            &json!({"matchLabels": {"team": "a"}}),
-            &labels
-        ));
-        assert!(!selector_matches(
-            &json!({"matchLabels": {"team": "b"}}),
-            &labels
-        ));
-        assert!(selector_matches(
-            &json!({"matchExpressions": [{"key": "team", "operator": "In", "values": ["a", "b"]}]}),
-            &labels
-        ));
-        assert!(!selector_matches(
-            &json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}),
-            &labels
-        ));
     }
 }

@@ -6,7 +6,6 @@
 //! the route attaches to both the HTTP and the HTTPS listeners (`sectionName`).
 //! A host no listener accepts is reported with the reasons.
 
-use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -76,39 +75,6 @@ fn hostname_rank(listener: Option<&str>, host: Option<&str>) -> u8 {
     }
 }
 
-/// Whether a label selector (JSON `LabelSelector`) matches `labels`.
-pub fn selector_matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
-    let labels_ok = selector
-        .get("matchLabels")
-        .and_then(Value::as_object)
-        .is_none_or(|m| {
-            m.iter()
-                .all(|(k, v)| labels.get(k).map(String::as_str) == v.as_str())
-        });
-    let exprs_ok = selector
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .is_none_or(|exprs| {
-            exprs.iter().all(|e| {
-                let key = e.get("key").and_then(Value::as_str).unwrap_or("");
-                let values: Vec<&str> = e
-                    .get("values")
-                    .and_then(Value::as_array)
-                    .map(|v| v.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                let have = labels.get(key).map(String::as_str);
-                match e.get("operator").and_then(Value::as_str).unwrap_or("") {
-                    "In" => have.is_some_and(|h| values.contains(&h)),
-                    "NotIn" => have.is_none_or(|h| !values.contains(&h)),
-                    "Exists" => have.is_some(),
-                    "DoesNotExist" => have.is_none(),
-                    _ => false,
-                }
-            })
-        });
-    labels_ok && exprs_ok
-}
-
 /// Why `listener` refuses a route of `kind` from namespace `ns`, or `None` if it admits it.
 fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<String> {
     let from = l
@@ -120,14 +86,13 @@ fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<Str
         "All" => true,
         "Same" => l.namespace == ns,
         "Selector" => {
-            let mut labels = index.namespace_labels(ns).cloned().unwrap_or_default();
-            labels.insert("kubernetes.io/metadata.name".into(), ns.to_string());
+            let (labels, _) = index.namespace_selector_labels(ns);
             let selector = l
                 .allowed_routes
                 .pointer("/namespaces/selector")
                 .cloned()
                 .unwrap_or(Value::Null);
-            selector_matches(&selector, &labels)
+            crate::model::selector::matches(&selector, &labels)
         }
         _ => false,
     };
@@ -332,43 +297,6 @@ fn kind_protocols(kind: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn selectors_follow_kubernetes_semantics() {
-        let labels: BTreeMap<String, String> = [
-            ("team".to_string(), "a".to_string()),
-            (
-                "kubernetes.io/metadata.name".to_string(),
-                "apps".to_string(),
-            ),
-        ]
-        .into();
-        assert!(selector_matches(
-            &json!({"matchLabels": {"team": "a"}}),
-            &labels
-        ));
-        assert!(!selector_matches(
-            &json!({"matchLabels": {"team": "b"}}),
-            &labels
-        ));
-        assert!(selector_matches(
-            &json!({"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["apps", "x"]}]}),
-            &labels
-        ));
-        assert!(!selector_matches(
-            &json!({"matchExpressions": [{"key": "team", "operator": "NotIn", "values": ["a"]}]}),
-            &labels
-        ));
-        assert!(selector_matches(
-            &json!({"matchExpressions": [{"key": "env", "operator": "DoesNotExist"}]}),
-            &labels
-        ));
-        assert!(!selector_matches(
-            &json!({"matchExpressions": [{"key": "env", "operator": "Exists"}]}),
-            &labels
-        ));
-    }
 
     #[test]
     fn hostname_ranks_prefer_exact_then_wildcard_then_catch_all() {
