@@ -444,6 +444,12 @@ fn markdown_cuts_findings_to_the_limit_with_a_pointer() {
     );
     assert!(!md.contains("attach/parent-unknown"));
     assert!(md.contains("the full report is in `gateway-migrate-report.md`"));
+    // Without a named full report, the pointer names `check`: `plan` has no findings.
+    let md_default = markdown::render(&report, &markdown::Options::default());
+    assert!(
+        md_default.contains("run `gateway-migrate check --verbose` locally for the full report"),
+        "{md_default}"
+    );
     assert!(
         md.contains("| Findings in existing Gateway API objects | 1001 errors, 1 warnings, 0 info")
     );

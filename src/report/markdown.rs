@@ -54,6 +54,10 @@ pub fn render(report: &Report, options: &Options) -> String {
     ];
     let full_pointer = match &options.full_report {
         Some(path) => format!("the full report is in `{}`", escape(path)),
+        // Findings come from `check` only (`plan` has none); its text report lists them all.
+        None if !report.findings.is_empty() => {
+            "run `gateway-migrate check --verbose` locally for the full report".into()
+        }
         None => "run `gateway-migrate plan --format markdown` locally for the full report".into(),
     };
     let cut_notice = format!(
