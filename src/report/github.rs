@@ -74,8 +74,8 @@ pub fn annotations(report: &Report) -> Vec<Annotation> {
 }
 
 /// `Kind ns/name: message (path)`, plus the rule broken when the message does not already
-/// say it (a CEL finding's message is its rule).
-fn finding_message(f: &crate::validate::Finding) -> String {
+/// say it (a CEL finding's message is its rule). Shared with the SARIF renderer.
+pub(super) fn finding_message(f: &crate::validate::Finding) -> String {
     let mut message = format!("{} {}/{}: {}", f.kind, f.namespace, f.name, f.message);
     if !f.path.is_empty() {
         let _ = write!(message, " ({})", f.path);

@@ -84,13 +84,6 @@ pub fn to_value(report: &Report) -> Value {
         }
     }
     for f in &report.findings {
-        let mut message = format!("{} {}/{}: {}", f.kind, f.namespace, f.name, f.message);
-        if !f.path.is_empty() {
-            message.push_str(&format!(" ({})", f.path));
-        }
-        if !f.rule.is_empty() && f.rule != f.message {
-            message.push_str(&format!(" [rule: {}]", f.rule));
-        }
         let mut properties = serde_json::Map::new();
         properties.insert("rule".into(), Value::String(f.rule.clone()));
         if !f.path.is_empty() {
@@ -99,7 +92,7 @@ pub fn to_value(report: &Report) -> Value {
         findings.push(Finding {
             code: &f.code,
             severity: f.severity,
-            message,
+            message: super::github::finding_message(f),
             file: &f.file,
             line: f.line,
             // The rule, not the message: one object can break one code's rules more than once.
