@@ -10,6 +10,7 @@ use gateway_migrate::report::{
     FileAction, GeneratedInfo, NoteCounts, ObjectReport, Report, SourceInfo, Summary, Verdict,
     github, json, markdown, sarif, text,
 };
+use gateway_migrate::validate::Finding;
 use gateway_migrate::walk::Skipped;
 
 fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Note>) -> ObjectReport {
@@ -44,6 +45,61 @@ fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Note>) -> 
         ],
         notes,
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finding(
+    file: &str,
+    line: usize,
+    kind: &str,
+    name: &str,
+    code: &str,
+    rule: &str,
+    severity: Severity,
+    message: &str,
+    path: &str,
+) -> Finding {
+    Finding {
+        file: file.into(),
+        line,
+        kind: kind.into(),
+        namespace: "shop".into(),
+        name: name.into(),
+        code: code.into(),
+        rule: rule.into(),
+        severity,
+        message: message.into(),
+        path: path.into(),
+    }
+}
+
+/// What `check` finds in hand-written Gateway API objects: a CEL rule of the Gateway CRD
+/// (the rule is the CRD's message) and a predicted-status warning (the rule is the reason).
+fn sample_findings() -> Vec<Finding> {
+    vec![
+        finding(
+            "apps/shop/gateway.yaml",
+            7,
+            "Gateway",
+            "edge",
+            "validate/cel",
+            "Listener name must be unique within the Gateway",
+            Severity::Error,
+            "Listener name must be unique within the Gateway",
+            "spec.listeners",
+        ),
+        finding(
+            "apps/shop/legacy-route.yaml",
+            12,
+            "HTTPRoute",
+            "legacy",
+            "attach/parent-unknown",
+            "ParentNotFound",
+            Severity::Warning,
+            "parentRef infra/shared: Gateway infra/shared is not in the repository; attachment cannot be predicted",
+            "spec.parentRefs[0]",
+        ),
+    ]
 }
 
 fn sample() -> Report {
@@ -116,6 +172,7 @@ fn sample() -> Report {
             message: "mesh (GAMMA) routes HTTPRoute shop/reviews are written but not added".into(),
         }],
     }
+    .with_findings(sample_findings())
 }
 
 #[test]
@@ -148,6 +205,97 @@ fn json_keeps_the_contract() {
     assert_eq!(obj["notes"][0]["field"], "spec.http[0].fault");
     assert_eq!(value["files"][1]["action"], "create");
     assert_eq!(value["skipped"][0]["path"], "charts/web");
+    let finding = &value["findings"][0];
+    for key in [
+        "file",
+        "line",
+        "kind",
+        "namespace",
+        "name",
+        "code",
+        "rule",
+        "severity",
+        "message",
+        "path",
+    ] {
+        assert!(finding.get(key).is_some(), "findings[].{key}");
+    }
+    assert_eq!(
+        finding["rule"],
+        "Listener name must be unique within the Gateway"
+    );
+    assert_eq!(
+        value["summary"]["notes"]["error"], 2,
+        "findings are counted"
+    );
+}
+
+#[test]
+fn markdown_lists_findings_errors_first_and_counts_them() {
+    let md = markdown::render(&sample(), &markdown::Options::default());
+    assert!(
+        md.contains("| Notes | 2 errors, 2 warnings, 2 info |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| Findings in existing Gateway API objects | 1 errors, 1 warnings, 0 info (included in the notes) |"
+        ),
+        "{md}"
+    );
+    let section = md
+        .split("### Findings in existing Gateway API objects\n")
+        .nth(1)
+        .unwrap()
+        .split("###")
+        .next()
+        .unwrap();
+    let error = section
+        .find("<details><summary>error <code>validate/cel</code> — Listener name must be unique within the Gateway: 1</summary>")
+        .unwrap();
+    let warning = section
+        .find("<details><summary>warning <code>attach/parent-unknown</code> — ParentNotFound: 1</summary>")
+        .unwrap();
+    assert!(error < warning, "errors first: {section}");
+    assert!(section.contains(
+        "- `apps/shop/gateway.yaml:7` Gateway shop/edge: Listener name must be unique within the Gateway (`spec.listeners`)"
+    ), "{section}");
+    assert!(section.contains(
+        "- `apps/shop/legacy-route.yaml:12` HTTPRoute shop/legacy: parentRef infra/shared: Gateway infra/shared is not in the repository; attachment cannot be predicted (`spec.parentRefs[0]`)"
+    ), "{section}");
+    assert_eq!(
+        section.matches("<details").count(),
+        section.matches("</details>").count()
+    );
+}
+
+#[test]
+fn findings_are_escaped_in_markdown_and_annotations() {
+    let mut report = sample();
+    report.findings = vec![finding(
+        "apps/a,b:c.yaml",
+        3,
+        "HTTPRoute",
+        "r",
+        "validate/schema",
+        "schema/pattern",
+        Severity::Error,
+        "value <b>|x</b> 50%\ndoes not match",
+        "spec.hostnames[0]",
+    )];
+    let md = markdown::render(&report, &markdown::Options::default());
+    assert!(
+        md.contains("HTTPRoute shop/r: value &lt;b&gt;\\|x&lt;/b&gt; 50% does not match"),
+        "{md}"
+    );
+    assert!(!md.contains("<b>"));
+    let gh = github::render(&report);
+    assert!(
+        gh.contains(
+            "\n::error file=apps/a%2Cb%3Ac.yaml,line=3,title=gateway-migrate validate/schema::HTTPRoute shop/r: value <b>|x</b> 50%25%0Adoes not match (spec.hostnames[0]) [rule: schema/pattern]\n"
+        ),
+        "{gh}"
+    );
 }
 
 #[test]
@@ -240,6 +388,79 @@ fn markdown_fits_githubs_limit_and_points_to_the_full_report() {
 }
 
 #[test]
+fn markdown_cuts_findings_to_the_limit_with_a_pointer() {
+    let mut report = sample();
+    let long = "y".repeat(300);
+    let findings: Vec<Finding> = (0..1_000)
+        .map(|i| {
+            let file = format!("apps/team-{}/routes-{i}.yaml", i % 50);
+            if i % 2 == 0 {
+                finding(
+                    &file,
+                    i + 1,
+                    "Gateway",
+                    &format!("gw-{i}"),
+                    "validate/cel",
+                    "Listener name must be unique within the Gateway",
+                    Severity::Error,
+                    &format!("Listener name must be unique within the Gateway {i} {long}"),
+                    "spec.listeners",
+                )
+            } else {
+                finding(
+                    &file,
+                    i + 1,
+                    "HTTPRoute",
+                    &format!("route-{i}"),
+                    "attach/backend-not-found",
+                    "BackendNotFound",
+                    Severity::Error,
+                    &format!("Service shop/svc-{i} does not exist {long}"),
+                    "spec.rules[0].backendRefs[0]",
+                )
+            }
+        })
+        .collect();
+    // Added to the sample's two findings, counted in the summary as `with_findings` does.
+    for f in &findings {
+        report.summary.notes.add(f.severity);
+    }
+    report.findings.extend(findings);
+    let options = markdown::Options {
+        full_report: Some("gateway-migrate-report.md".into()),
+        ..Default::default()
+    };
+    let md = markdown::render(&report, &options);
+    let len = md.chars().count();
+    assert!(len <= markdown::GITHUB_BODY_LIMIT, "{len}");
+    assert!(len > markdown::GITHUB_BODY_LIMIT - 5_000, "{len}");
+    assert!(md.contains("### Findings in existing Gateway API objects"));
+    // Groups come errors first, by code: the `attach/...` errors are kept from the start,
+    // the last `validate/cel` errors and the sample's warning finding are cut.
+    assert!(md.contains("Service shop/svc-1 does not exist"), "{md}");
+    assert!(
+        !md.contains("Listener name must be unique within the Gateway 998 "),
+        "the findings are cut"
+    );
+    assert!(!md.contains("attach/parent-unknown"));
+    assert!(md.contains("the full report is in `gateway-migrate-report.md`"));
+    // Without a named full report, the pointer names `check`: `plan` has no findings.
+    let md_default = markdown::render(&report, &markdown::Options::default());
+    assert!(
+        md_default.contains("run `gateway-migrate check --verbose` locally for the full report"),
+        "{md_default}"
+    );
+    assert!(
+        md.contains("| Findings in existing Gateway API objects | 1001 errors, 1 warnings, 0 info")
+    );
+    assert_eq!(
+        md.matches("<details").count(),
+        md.matches("</details>").count()
+    );
+    assert!(md.contains("### Next steps for the reviewer"));
+}
+
+#[test]
 fn github_snapshot() {
     insta::assert_snapshot!(github::render(&sample()));
 }
@@ -268,6 +489,21 @@ fn github_annotations_are_ranked_and_capped_with_a_final_count() {
         notes.push(Note::info("i/code", format!("info {i}")));
     }
     report.objects = vec![object("a.yaml", 1, "Ingress", "web", notes)];
+    // Findings are ranked with the notes: this error sorts before `a.yaml`, the sample's
+    // error finding (`apps/...`) after all 25 note errors, so only the first is shown.
+    let mut findings = sample_findings();
+    findings.push(finding(
+        "0-gateway.yaml",
+        4,
+        "Gateway",
+        "edge",
+        "validate/cel",
+        "tls mode must be set for protocol TLS",
+        Severity::Error,
+        "tls mode must be set for protocol TLS",
+        "spec.listeners",
+    ));
+    report.findings = findings;
     let out = github::render(&report);
     let commands: Vec<&str> = out
         .lines()
@@ -276,15 +512,22 @@ fn github_annotations_are_ranked_and_capped_with_a_final_count() {
         .collect();
     let count = |p: &str| commands.iter().filter(|l| l.starts_with(p)).count();
     assert_eq!(count("::error "), 10);
-    assert_eq!(count("::warning "), 3);
+    assert_eq!(count("::warning "), 4, "3 notes and 1 finding");
     assert_eq!(count("::notice "), 10, "9 notices and the final count");
-    assert!(commands[0].starts_with("::error "), "errors first");
+    assert_eq!(
+        commands[0],
+        "::error file=0-gateway.yaml,line=4,title=gateway-migrate validate/cel::Gateway shop/edge: tls mode must be set for protocol TLS (spec.listeners)",
+        "errors first, ranked by file and line"
+    );
+    assert!(commands[1].starts_with("::error file=a.yaml,"));
+    assert!(!out.contains("::error file=apps/shop/gateway.yaml"));
+    assert!(commands.contains(&"::warning file=apps/shop/legacy-route.yaml,line=12,title=gateway-migrate attach/parent-unknown::HTTPRoute shop/legacy: parentRef infra/shared: Gateway infra/shared is not in the repository; attachment cannot be predicted (spec.parentRefs[0]) [rule: ParentNotFound]"));
     let last = commands.last().unwrap();
     assert!(
-        last.starts_with("::notice title=gateway-migrate::21 more annotations were not shown"),
+        last.starts_with("::notice title=gateway-migrate::23 more annotations were not shown"),
         "{last}"
     );
-    assert!(last.contains("15 errors, 0 warnings, 6 notices"), "{last}");
+    assert!(last.contains("17 errors, 0 warnings, 6 notices"), "{last}");
     // The log stops workflow commands while quoting the repository's text.
     let token_line = out.lines().nth(1).unwrap();
     let token = token_line.strip_prefix("::stop-commands::").unwrap();
@@ -294,6 +537,58 @@ fn github_annotations_are_ranked_and_capped_with_a_final_count() {
 #[test]
 fn sarif_snapshot() {
     insta::assert_snapshot!(sarif::render(&sample()));
+}
+
+#[test]
+fn sarif_reports_findings_with_their_rule_and_location() {
+    let log: serde_json::Value = serde_json::from_str(&sarif::render(&sample())).unwrap();
+    let run = &log["runs"][0];
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"validate/cel"), "{rules:?}");
+    assert!(rules.contains(&"attach/parent-unknown"), "{rules:?}");
+    let results = run["results"].as_array().unwrap();
+    let cel = results
+        .iter()
+        .find(|r| r["ruleId"] == "validate/cel")
+        .unwrap();
+    assert_eq!(cel["level"], "error");
+    assert_eq!(
+        cel["message"]["text"],
+        "Gateway shop/edge: Listener name must be unique within the Gateway (spec.listeners)"
+    );
+    assert_eq!(
+        cel["properties"]["rule"],
+        "Listener name must be unique within the Gateway"
+    );
+    assert_eq!(cel["properties"]["path"], "spec.listeners");
+    let loc = &cel["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "apps/shop/gateway.yaml");
+    assert_eq!(loc["region"]["startLine"], 7);
+    let index = cel["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[index], "validate/cel");
+    let attach = results
+        .iter()
+        .find(|r| r["ruleId"] == "attach/parent-unknown")
+        .unwrap();
+    assert_eq!(attach["level"], "warning");
+    assert_eq!(attach["properties"]["rule"], "ParentNotFound");
+    assert!(
+        attach["message"]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("(spec.parentRefs[0]) [rule: ParentNotFound]")
+    );
+    // Notes carry no finding properties.
+    let note = results
+        .iter()
+        .find(|r| r["ruleId"] == "istio/delegate")
+        .unwrap();
+    assert!(note.get("properties").is_none());
 }
 
 #[test]

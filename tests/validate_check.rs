@@ -114,6 +114,130 @@ fn text_report_names_the_rules_with_file_and_line() {
     ), "{text}");
 }
 
+/// `check --format <format>` on `dir`: exit code and stdout.
+fn check_output(dir: &Path, format: &str) -> (i32, String) {
+    let out = Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .args(["check", "--format", format])
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+const LISTENER_RULE: &str = "Listener name must be unique within the Gateway";
+
+#[test]
+fn sarif_report_has_the_findings_as_results_with_their_rule() {
+    let (code, stdout) = check_output(&corpus(), "sarif");
+    assert_eq!(code, 1);
+    let log: Value = serde_json::from_str(&stdout).unwrap();
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    let listener = results
+        .iter()
+        .find(|r| r["properties"]["rule"] == LISTENER_RULE)
+        .unwrap_or_else(|| panic!("no result for {LISTENER_RULE}: {stdout}"));
+    assert_eq!(listener["ruleId"], "validate/cel");
+    assert_eq!(listener["level"], "error");
+    assert_eq!(
+        listener["message"]["text"],
+        format!("Gateway test/my-gateway: {LISTENER_RULE} (spec.listeners)")
+    );
+    let loc = &listener["locations"][0]["physicalLocation"];
+    assert_eq!(
+        loc["artifactLocation"]["uri"],
+        format!("{ISTIO_OUTPUT}1-gateway.yaml")
+    );
+    assert_eq!(loc["region"]["startLine"], 1);
+    let index = listener["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(run["tool"]["driver"]["rules"][index]["id"], "validate/cel");
+    // Every finding of the JSON report is a result (findings carry `properties.rule`).
+    let report: Value = serde_json::from_str(&check_output(&corpus(), "json").1).unwrap();
+    let findings = report["findings"].as_array().unwrap().len();
+    let finding_results = results
+        .iter()
+        .filter(|r| r["properties"]["rule"].is_string())
+        .count();
+    assert!(findings > 0);
+    assert_eq!(finding_results, findings);
+}
+
+#[test]
+fn github_annotations_include_the_findings_within_the_cap() {
+    // The whole directory: the findings are ranked with the notes and the ones past
+    // GitHub's 10 errors are counted in the final notice.
+    let (code, stdout) = check_output(&corpus(), "github");
+    assert_eq!(code, 1);
+    let report: Value = serde_json::from_str(&check_output(&corpus(), "json").1).unwrap();
+    let errors = report["summary"]["notes"]["error"].as_u64().unwrap();
+    let finding_errors = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .count() as u64;
+    assert!(finding_errors > 0);
+    let annotations: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("::endgroup::"))
+        .skip(1)
+        .collect();
+    assert_eq!(
+        annotations
+            .iter()
+            .filter(|l| l.starts_with("::error "))
+            .count(),
+        10
+    );
+    let last = annotations.last().unwrap();
+    assert!(
+        last.contains(&format!("{} errors,", errors - 10)),
+        "the omitted errors count the findings too ({finding_errors} of {errors}): {last}"
+    );
+    // The peer's Istio outputs alone: the Gateway's findings are among the first 10 errors.
+    let (code, stdout) = check_output(&corpus().join(ISTIO_OUTPUT), "github");
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains(&format!(
+            "\n::error file=1-gateway.yaml,line=1,title=gateway-migrate validate/cel::Gateway test/my-gateway: {LISTENER_RULE} (spec.listeners)\n"
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn markdown_report_lists_the_findings_and_fits_the_limit() {
+    let limit = gateway_migrate::report::markdown::GITHUB_BODY_LIMIT;
+    let (code, md) = check_output(&corpus(), "markdown");
+    assert_eq!(code, 1);
+    assert!(md.chars().count() <= limit);
+    assert!(
+        md.contains(&format!(
+            "<details><summary>error <code>validate/cel</code> — {LISTENER_RULE}: 1</summary>"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            "- `{ISTIO_OUTPUT}1-gateway.yaml:1` Gateway test/my-gateway: {LISTENER_RULE} (`spec.listeners`)"
+        )),
+        "{md}"
+    );
+    // The whole corpus holds far more than fits: the report is cut, never over the limit,
+    // and the pointer names `check` (the findings are not in `plan`'s report).
+    let whole = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let (_, md) = check_output(&whole, "markdown");
+    let len = md.chars().count();
+    assert!(len <= limit, "{len}");
+    assert!(md.contains("| Findings in existing Gateway API objects |"));
+    assert!(md.contains("run `gateway-migrate check --verbose` locally for the full report"));
+    assert!(md.contains("### Next steps for the reviewer"));
+}
+
 #[test]
 fn check_passes_a_valid_hand_written_repository() {
     let dir = tempfile::tempdir().unwrap();

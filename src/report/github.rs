@@ -27,7 +27,8 @@ pub struct Annotation {
     pub message: String,
 }
 
-/// Every finding of the report as an annotation, ranked.
+/// Every finding of the report (object notes, the validator's findings about existing
+/// Gateway API objects, diagnostics) as an annotation, ranked.
 pub fn annotations(report: &Report) -> Vec<Annotation> {
     let mut all = Vec::new();
     for o in &report.objects {
@@ -49,6 +50,15 @@ pub fn annotations(report: &Report) -> Vec<Annotation> {
             });
         }
     }
+    for f in &report.findings {
+        all.push(Annotation {
+            severity: f.severity,
+            file: f.file.clone(),
+            line: f.line,
+            title: format!("gateway-migrate {}", f.code),
+            message: finding_message(f),
+        });
+    }
     for d in &report.diagnostics {
         all.push(Annotation {
             severity: d.severity,
@@ -61,6 +71,19 @@ pub fn annotations(report: &Report) -> Vec<Annotation> {
     all.sort();
     all.dedup();
     all
+}
+
+/// `Kind ns/name: message (path)`, plus the rule broken when the message does not already
+/// say it (a CEL finding's message is its rule). Shared with the SARIF renderer.
+pub(super) fn finding_message(f: &crate::validate::Finding) -> String {
+    let mut message = format!("{} {}/{}: {}", f.kind, f.namespace, f.name, f.message);
+    if !f.path.is_empty() {
+        let _ = write!(message, " ({})", f.path);
+    }
+    if !f.rule.is_empty() && f.rule != f.message {
+        let _ = write!(message, " [rule: {}]", f.rule);
+    }
+    message
 }
 
 /// Escapes the message part of a workflow command.

@@ -1,7 +1,8 @@
 //! Markdown renderer: the pull request body and `$GITHUB_STEP_SUMMARY`.
 //!
-//! Layout: a summary table, the files the run writes, one collapsible section per source
-//! file, notes grouped by code, input problems, skipped paths, and last the next steps for the
+//! Layout: a summary table, the files the run writes, input problems, the validator's findings
+//! about Gateway API objects already in the repository (`check`), notes grouped by code, one
+//! collapsible section per source file, skipped paths, and last the next steps for the
 //! reviewer. The whole text stays within [`GITHUB_BODY_LIMIT`] characters: when the detail
 //! sections do not fit, they are cut with a pointer to the full report; the summary and the
 //! next steps are always there.
@@ -46,12 +47,17 @@ pub fn render(report: &Report, options: &Options) -> String {
     let sections = [
         files(report),
         diagnostics(report),
+        findings(report),
         notes_by_code(report),
         per_file(report),
         skipped(report),
     ];
     let full_pointer = match &options.full_report {
         Some(path) => format!("the full report is in `{}`", escape(path)),
+        // Findings come from `check` only (`plan` has none); its text report lists them all.
+        None if !report.findings.is_empty() => {
+            "run `gateway-migrate check --verbose` locally for the full report".into()
+        }
         None => "run `gateway-migrate plan --format markdown` locally for the full report".into(),
     };
     let cut_notice = format!(
@@ -158,6 +164,17 @@ fn summary(report: &Report) -> String {
         "| Notes | {} errors, {} warnings, {} info |",
         s.notes.error, s.notes.warning, s.notes.info
     );
+    if !report.findings.is_empty() {
+        let mut counts = super::NoteCounts::default();
+        for f in &report.findings {
+            counts.add(f.severity);
+        }
+        let _ = writeln!(
+            out,
+            "| Findings in existing Gateway API objects | {} errors, {} warnings, {} info (included in the notes) |",
+            counts.error, counts.warning, counts.info
+        );
+    }
     out.push('\n');
     if !s.objects.is_empty() || !s.generated.is_empty() {
         let _ = writeln!(out, "| Found in the repository | Count |\n|---|---:|");
@@ -303,6 +320,50 @@ fn notes_by_code(report: &Report) -> String {
             "<details><summary>{} <code>{}</code>: {}</summary>\n",
             severity.as_str(),
             escape(code),
+            lines.len()
+        );
+        for line in lines {
+            let _ = writeln!(out, "{line}");
+        }
+        out.push_str("\n</details>\n\n");
+    }
+    out
+}
+
+/// The validator's findings, one collapsible group per severity, code and rule (errors
+/// first), each occurrence as `file:line` with the object and the offending field.
+fn findings(report: &Report) -> String {
+    let mut groups: BTreeMap<(Severity, &str, &str), Vec<String>> = BTreeMap::new();
+    for f in &report.findings {
+        let field = if f.path.is_empty() {
+            String::new()
+        } else {
+            format!(" (`{}`)", escape(&f.path))
+        };
+        groups
+            .entry((f.severity, f.code.as_str(), f.rule.as_str()))
+            .or_default()
+            .push(format!(
+                "- `{}:{}` {} {}/{}: {}{field}",
+                escape(&f.file),
+                f.line,
+                escape(&f.kind),
+                escape(&f.namespace),
+                escape(&f.name),
+                escape(&f.message)
+            ));
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("### Findings in existing Gateway API objects\n\n");
+    for ((severity, code, rule), lines) in groups {
+        let _ = writeln!(
+            out,
+            "<details><summary>{} <code>{}</code> — {}: {}</summary>\n",
+            severity.as_str(),
+            escape(code),
+            escape(rule),
             lines.len()
         );
         for line in lines {

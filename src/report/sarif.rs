@@ -1,7 +1,8 @@
 //! SARIF 2.1.0 renderer, for code scanning (opt-in: migration notes are not security alerts).
 //!
-//! One run; one rule per note code (`ruleId` is the stable note code); one result per note
-//! with its file and line relative to the repository root; `partialFingerprints` from the
+//! One run; one rule per note code (`ruleId` is the stable note code); one result per note,
+//! diagnostic or validator finding (the latter with the broken rule in `properties.rule`) with
+//! its file and line relative to the repository root; `partialFingerprints` from the
 //! code, file, object and field (not the line), so an alert survives edits above it.
 
 use std::collections::BTreeMap;
@@ -29,6 +30,9 @@ struct Finding<'a> {
     file: &'a str,
     line: usize,
     identity: String,
+    /// For the validator's findings: the rule broken (CEL message, schema keyword or status
+    /// reason) and the offending field, as result properties.
+    properties: Option<Value>,
 }
 
 fn fingerprint(parts: &[&str]) -> String {
@@ -75,8 +79,29 @@ pub fn to_value(report: &Report) -> Value {
                     "{}/{}/{}/{field}",
                     o.source.kind, o.source.namespace, o.source.name
                 ),
+                properties: None,
             });
         }
+    }
+    for f in &report.findings {
+        let mut properties = serde_json::Map::new();
+        properties.insert("rule".into(), Value::String(f.rule.clone()));
+        if !f.path.is_empty() {
+            properties.insert("path".into(), Value::String(f.path.clone()));
+        }
+        findings.push(Finding {
+            code: &f.code,
+            severity: f.severity,
+            message: super::github::finding_message(f),
+            file: &f.file,
+            line: f.line,
+            // The rule, not the message: one object can break one code's rules more than once.
+            identity: format!(
+                "{}/{}/{}/{}/{}",
+                f.kind, f.namespace, f.name, f.path, f.rule
+            ),
+            properties: Some(Value::Object(properties)),
+        });
     }
     for d in &report.diagnostics {
         findings.push(Finding {
@@ -86,6 +111,7 @@ pub fn to_value(report: &Report) -> Value {
             file: &d.file,
             line: d.line,
             identity: d.message.clone(),
+            properties: None,
         });
     }
     // Rules: one per code, with the most severe level seen as its default.
@@ -111,7 +137,7 @@ pub fn to_value(report: &Report) -> Value {
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
-            json!({
+            let mut result = json!({
                 "ruleId": f.code,
                 "ruleIndex": rule_index.get(f.code).copied().unwrap_or(0),
                 "level": level(f.severity),
@@ -125,7 +151,11 @@ pub fn to_value(report: &Report) -> Value {
                 "partialFingerprints": {
                     "gatewayMigrate/v1": fingerprint(&[f.code, f.file, &f.identity]),
                 },
-            })
+            });
+            if let (Some(properties), Some(obj)) = (&f.properties, result.as_object_mut()) {
+                obj.insert("properties".into(), properties.clone());
+            }
+            result
         })
         .collect();
     json!({
