@@ -590,3 +590,37 @@ fn every_experimental_rule_has_a_test() {
     let missing: Vec<_> = messages.difference(&tested).collect();
     assert!(missing.is_empty(), "rules without a test: {missing:#?}");
 }
+
+/// An oversized list is rejected on its size alone: the CEL rules (some quadratic in the list
+/// length) are not evaluated on it, as the API server would not evaluate them either.
+#[test]
+fn oversized_listener_lists_are_rejected_without_evaluating_cel() {
+    let listeners: Vec<serde_json::Value> = (0..2000)
+        .map(|i| serde_json::json!({"name": "same", "port": 80, "protocol": "HTTP", "hostname": format!("h{i}.example.com")}))
+        .collect();
+    let gateway = serde_json::json!({
+        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+        "metadata": {"name": "g", "namespace": "ns"},
+        "spec": {"gatewayClassName": "istio", "listeners": listeners}
+    });
+    let started = std::time::Instant::now();
+    let violations = gateway_migrate::validate::validate_object(
+        &gateway,
+        gateway_migrate::config::Channel::Standard,
+    );
+    assert!(
+        violations.iter().any(|v| v.rule == "schema/maxItems"),
+        "{violations:?}"
+    );
+    assert!(
+        !violations
+            .iter()
+            .any(|v| v.message.contains("Listener name must be unique")),
+        "CEL was evaluated on an oversized list"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+}

@@ -6,7 +6,6 @@
 //! the route attaches to both the HTTP and the HTTPS listeners (`sectionName`).
 //! A host no listener accepts is reported with the reasons.
 
-
 use serde_json::Value;
 
 use crate::index::Index;
