@@ -91,6 +91,65 @@ impl GatewayBuild {
     }
 }
 
+/// Splits a Gateway that needs more than [`MAX_LISTENERS`] listeners into several, each within
+/// the limit: all listeners of one hostname stay on one Gateway (so a host's HTTP→HTTPS
+/// redirect and its routes share a parent), catch-all listeners stay on the first. The first
+/// keeps the name; the others are `<name>-2`, `<name>-3`, ... Each gets its own address.
+fn split_listeners(gw: GatewayBuild) -> Vec<GatewayBuild> {
+    if gw.listeners.len() <= MAX_LISTENERS {
+        return vec![gw];
+    }
+    let GatewayBuild {
+        name,
+        namespace,
+        class,
+        owner,
+        listeners,
+        ..
+    } = gw;
+    // Group by hostname, catch-all first, then hostnames in order.
+    let mut groups: BTreeMap<(bool, Option<String>), Vec<ListenerBuild>> = BTreeMap::new();
+    for l in listeners {
+        groups
+            .entry((l.hostname.is_some(), l.hostname.clone()))
+            .or_default()
+            .push(l);
+    }
+    let mut shards: Vec<Vec<ListenerBuild>> = vec![Vec::new()];
+    for (_, group) in groups {
+        let fits = shards
+            .last()
+            .is_some_and(|last| last.len() + group.len() <= MAX_LISTENERS);
+        if !fits {
+            shards.push(Vec::new());
+        }
+        if let Some(last) = shards.last_mut() {
+            last.extend(group);
+        }
+    }
+    shards
+        .into_iter()
+        .enumerate()
+        .map(|(i, listeners)| GatewayBuild {
+            name: if i == 0 {
+                name.clone()
+            } else {
+                let suffix = format!("-{}", i + 1);
+                format!(
+                    "{}{suffix}",
+                    names::fit(&name, names::MAX_GATEWAY_NAME - suffix.len())
+                )
+            },
+            namespace: namespace.clone(),
+            class: class.clone(),
+            owner,
+            listeners,
+            // Names were allocated while listeners were added; none are allocated after.
+            listener_names: NameAllocator::default(),
+        })
+        .collect()
+}
+
 /// The Gateway key of a plan: its class, `None` for class-less Ingresses.
 fn gateway_name(class: Option<&str>, classes: usize, config: &Config) -> String {
     let class_part = class.map(names::dns_label_chars);
@@ -198,27 +257,52 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
         }
         tls::note_unused_entries(plan);
     }
+    // Gateways over the listener limit become several Gateways.
+    let gateways: BTreeMap<Option<String>, Vec<GatewayBuild>> = gateways
+        .into_iter()
+        .map(|(class, gw)| {
+            let needed = gw.listeners.len();
+            let shards = split_listeners(gw);
+            if shards.len() > 1 {
+                let first = &shards[0];
+                plans[first.owner].result.notes.push(Note::warning(
+                    "ingress/listener-limit",
+                    format!(
+                        "IngressClass {} needs {needed} listeners and a Gateway holds at most {MAX_LISTENERS}: its hosts are split over {} Gateways ({}), each with its own address; point each host's DNS at the Gateway that holds it",
+                        first.class.as_deref().unwrap_or("(none)"),
+                        shards.len(),
+                        shards.iter().map(|g| format!("{}/{}", g.namespace, g.name)).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+            (class, shards)
+        })
+        .collect();
     // Pass 2: attachments.
     let mut out = Vec::with_capacity(plans.len());
     for plan in plans.iter() {
-        let Some(gw) = gateways.get(&plan.class.name) else {
+        let Some(shards) = gateways.get(&plan.class.name) else {
             out.push(PlanAttachments {
                 hosts: plan.hosts.iter().map(|_| None).collect(),
                 default_backend: None,
             });
             continue;
         };
-        let pref = |i: Option<usize>| -> Vec<_> {
-            i.map(|i| {
-                parent_ref(
-                    &gw.name,
-                    &gw.namespace,
-                    &gw.listeners[i].name,
-                    &plan.namespace,
-                )
-            })
-            .into_iter()
-            .collect()
+        // The parentRef to the listener for (hostname, protocol), on whichever Gateway holds it.
+        let pref = |h: Option<&str>, proto: Proto| -> Vec<_> {
+            shards
+                .iter()
+                .find_map(|gw| gw.find(h, proto).map(|i| (gw, i)))
+                .map(|(gw, i)| {
+                    parent_ref(
+                        &gw.name,
+                        &gw.namespace,
+                        &gw.listeners[i].name,
+                        &plan.namespace,
+                    )
+                })
+                .into_iter()
+                .collect()
         };
         let hosts = plan
             .hosts
@@ -226,15 +310,15 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
             .map(|host| {
                 let h = host.host.as_deref();
                 Some(Attachment {
-                    http: pref(gw.find(h, Proto::Http)),
-                    https: pref(gw.find(h, Proto::Https)),
-                    tls: pref(gw.find(h, Proto::TlsPassthrough)),
+                    http: pref(h, Proto::Http),
+                    https: pref(h, Proto::Https),
+                    tls: pref(h, Proto::TlsPassthrough),
                 })
             })
             .collect();
         let default_backend = plan.default_backend.as_ref().map(|_| Attachment {
-            http: pref(gw.find(None, Proto::Http)),
-            https: pref(gw.find(None, Proto::Https)),
+            http: pref(None, Proto::Http),
+            https: pref(None, Proto::Https),
             tls: Vec::new(),
         });
         out.push(PlanAttachments {
@@ -243,7 +327,7 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
         });
     }
     // The Gateways, on their owner plans.
-    for gw in gateways.into_values() {
+    for gw in gateways.into_values().flatten() {
         if gw.listeners.is_empty() {
             continue;
         }
@@ -358,17 +442,6 @@ fn build_gateway(
             tls,
             allowed_routes,
         });
-    }
-    if listeners.len() > MAX_LISTENERS {
-        notes.push(Note::error(
-            "ingress/listener-limit",
-            format!(
-                "Gateway {}/{} needs {} listeners; Gateway API allows 64: split the hosts over several Gateways or ListenerSets",
-                gw.namespace,
-                gw.name,
-                listeners.len()
-            ),
-        ));
     }
     let hosts = gw
         .listeners
