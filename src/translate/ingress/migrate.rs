@@ -1,4 +1,5 @@
-//! `migrate` mode: one Gateway per IngressClass (named after the class, or `ingressGatewayName`;
+//! `migrate` mode: one Gateway per IngressClass — or several when its hosts need more than 64
+//! listeners (`<name>`, `<name>-2`, ...) — (named after the class, or `ingressGatewayName`;
 //! in the namespace of the class's first Ingress, or `ingressGatewayNamespace`), with a
 //! listener per host on port 80 and, for hosts in `spec.tls`, on 443 with `certificateRefs`;
 //! TLS `Passthrough` listeners for `ssl-passthrough` hosts; a catch-all `http` listener for
