@@ -8,7 +8,9 @@ fn assert_diagnosed(name: &str, input: &[u8]) {
     let started = Instant::now();
     let load = load_bytes(name, input);
     let elapsed = started.elapsed();
-    assert!(elapsed < Duration::from_secs(10), "{name} took {elapsed:?}");
+    // A hang detector, not a speed test (budgets are measured in bench/): generous enough
+    // for a loaded 2-core machine, far below what an unbounded alias expansion would take.
+    assert!(elapsed < Duration::from_secs(60), "{name} took {elapsed:?}");
     assert!(
         load.objects.is_empty(),
         "{name}: hostile input produced objects"
