@@ -279,28 +279,12 @@ pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) 
             // Attachment of an object the API server would reject is moot.
             continue;
         }
-        let own_prefix = format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name);
-        for (n, reason) in world.gateway_findings(value) {
-            let message = n
-                .message
-                .strip_prefix(&own_prefix)
-                .unwrap_or(&n.message)
-                .to_string();
-            findings.push(finding(
-                &n.code,
-                &reason,
-                n.severity,
-                message,
-                n.field.unwrap_or_default(),
-            ));
-        }
-        if let Some(p) = world.predict(value) {
-            // The finding names the route already; drop the note's own prefix.
-            let prefix = format!("{} {}/{} ", p.kind, p.namespace, p.name);
-            for (n, reason) in p.findings() {
+        // Each finding names its object already; drop the note's own `Kind ns/name ` prefix.
+        let mut push = |prefix: &str, notes: Vec<(Note, String)>| {
+            for (n, reason) in notes {
                 let message = n
                     .message
-                    .strip_prefix(&prefix)
+                    .strip_prefix(prefix)
                     .unwrap_or(&n.message)
                     .to_string();
                 findings.push(finding(
@@ -311,6 +295,16 @@ pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) 
                     n.field.unwrap_or_default(),
                 ));
             }
+        };
+        push(
+            &format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name),
+            world.gateway_findings(value),
+        );
+        if let Some(p) = world.predict(value) {
+            push(
+                &format!("{} {}/{} ", p.kind, p.namespace, p.name),
+                p.findings(),
+            );
         }
     }
     findings.sort();
