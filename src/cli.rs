@@ -11,8 +11,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Channel, Config, IngressMode, Target};
-use crate::pipeline::{self, Scan};
-use crate::plan::{self, EditPlan, Layout};
+use crate::pipeline::{self, Input};
+use crate::plan::{self, Layout};
 use crate::report::{self, Report};
 
 #[derive(Debug, Parser)]
@@ -247,44 +247,31 @@ fn print_report(report: &Report, common: &CommonArgs) -> Result<()> {
     Ok(())
 }
 
-/// One run of the repository pipeline: scan, translate, plan, report.
-struct Run {
-    scan: Scan,
-    results: Vec<crate::translate::SourceResult>,
-    config: Config,
-    plan: EditPlan,
-    report: Report,
-}
-
-fn run_pipeline(root: &Path, common: &CommonArgs, in_place: bool) -> Result<Run> {
+/// The pipeline request for a repository command.
+fn repository_request(
+    root: &Path,
+    common: &CommonArgs,
+    in_place: bool,
+) -> Result<pipeline::Request> {
     let config = load_config(root, common)?;
-    let scan = pipeline::scan_repo_with_progress(root, &config, jobs(common), !common.quiet)?;
-    let mut results = pipeline::translate(&scan, &config);
-    plan::skip_patch_documents(&scan.index, &mut results);
-    // Invalid generated objects become error notes here, so they are never planned or written.
-    crate::validate::validate_results(&scan.index, &mut results, &config);
-    let layout = if in_place {
+    let mut request = pipeline::Request::new(Input::Repository(root.to_path_buf()), config);
+    request.jobs = jobs(common);
+    request.progress = !common.quiet;
+    request.layout = if in_place {
         Layout::InPlace
     } else {
         Layout::Alongside
     };
-    let plan = plan::build(root, &scan, &results, &config, layout);
-    let mut report = pipeline::report(&scan, &results, Vec::new(), &config);
-    plan.annotate(&mut report);
-    Ok(Run {
-        scan,
-        results,
-        config,
-        plan,
-        report,
-    })
+    Ok(request)
 }
 
 fn plan(args: PlanArgs) -> Result<u8> {
-    let run = run_pipeline(&args.path, &args.common, args.in_place)?;
-    print_report(&run.report, &args.common)?;
+    let request = repository_request(&args.path, &args.common, args.in_place)?;
+    let outcome = pipeline::run(request)?;
+    let report = Report::build(&outcome);
+    print_report(&report, &args.common)?;
     if args.diff {
-        let diff = run.plan.diff();
+        let diff = outcome.plan.diff();
         if args.common.format == Format::Text {
             std::io::stdout()
                 .lock()
@@ -294,52 +281,39 @@ fn plan(args: PlanArgs) -> Result<u8> {
             eprint!("{diff}");
         }
     }
-    Ok(u8::from(!run.plan.is_empty() || run.report.has_errors()))
+    Ok(u8::from(!outcome.plan.is_empty() || report.has_errors()))
 }
 
 fn apply(args: ApplyArgs) -> Result<u8> {
-    let mut run = run_pipeline(&args.path, &args.common, args.in_place)?;
-    let written = crate::write::apply(&args.path, &run.plan)?;
-    run.report.files = written;
-    print_report(&run.report, &args.common)?;
-    Ok(u8::from(run.report.has_errors()))
+    let mut request = repository_request(&args.path, &args.common, args.in_place)?;
+    request.write = true;
+    let outcome = pipeline::run(request)?;
+    let report = Report::build(&outcome);
+    print_report(&report, &args.common)?;
+    Ok(u8::from(report.has_errors()))
 }
 
 fn check(args: CheckArgs) -> Result<u8> {
-    let mut run = run_pipeline(&args.path, &args.common, args.in_place)?;
-    let stale = plan::staleness(&run.scan, &run.plan);
-    for s in &stale {
-        run.report.summary.notes.add(crate::note::Severity::Error);
-        run.report.diagnostics.push(crate::load::Diagnostic {
-            file: s.path.clone(),
-            line: 1,
-            code: format!("check/{}", s.reason.as_str()),
-            severity: crate::note::Severity::Error,
-            message: s.detail.clone(),
-        });
-    }
-    run.report.diagnostics.sort();
-    // Gateway API objects already in the repository (hand-written or generated earlier) are
-    // linted too: schema, CEL rules, listener conflicts, predicted attachment.
-    let findings = crate::validate::check_findings(&run.scan.index, &run.results, &run.config);
-    let invalid = crate::validate::has_failures(&findings);
-    let mut report = run.report.with_findings(findings);
-    if args.fix {
-        report.files = crate::write::apply(&args.path, &run.plan)?;
-    }
+    let mut request = repository_request(&args.path, &args.common, args.in_place)?;
+    request.check = true;
+    request.write = args.fix;
+    let outcome = pipeline::run(request)?;
+    let report = Report::build(&outcome);
     print_report(&report, &args.common)?;
-    Ok(u8::from(!stale.is_empty() || invalid))
+    Ok(u8::from(outcome.check_fails()))
 }
 
 fn pr(args: crate::publish::PrArgs) -> Result<u8> {
     use crate::publish;
-    let run = run_pipeline(&args.path, &args.common, args.in_place)?;
-    let config = run.config;
-    let plan = run.plan;
+    let request = repository_request(&args.path, &args.common, args.in_place)?;
+    let outcome = pipeline::run(request)?;
+    let report = Report::build(&outcome);
+    let config = outcome.config;
+    let plan = outcome.plan;
     // The body is the Markdown report, cut below the publisher's own limit so that it is
     // never truncated blindly.
     let body = report::markdown::render(
-        &run.report,
+        &report,
         &report::markdown::Options {
             limit: publish::MAX_BODY_CHARS,
             full_report: args.common.full_report.clone(),
@@ -380,12 +354,15 @@ fn convert(args: ConvertArgs) -> Result<u8> {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         inputs.push((file.display().to_string(), bytes));
     }
-    let scan = pipeline::scan_inputs(&inputs, &config);
-    let results = pipeline::translate_and_validate(&scan, &config);
-    let report = pipeline::report(&scan, &results, Vec::new(), &config);
-    let mut generated: Vec<_> = results.iter().flat_map(|r| r.generated.iter()).collect();
+    let outcome = pipeline::run(pipeline::Request::new(Input::Streams(inputs), config))?;
+    let report = Report::build(&outcome);
+    let mut generated: Vec<_> = outcome
+        .results
+        .iter()
+        .flat_map(|r| r.generated.iter())
+        .collect();
     generated.sort_by_key(|g| g.sort_key());
-    let yaml = pipeline::render_stream(generated);
+    let yaml = plan::render_stream(generated);
     match args.common.format {
         Format::Json | Format::Markdown | Format::Github | Format::Sarif => {
             print_report(&report, &args.common)?

@@ -6,15 +6,17 @@
 
 pub mod cli;
 pub mod config;
+pub mod diagnostic;
 pub mod gwapi;
+pub mod header;
 pub mod index;
 pub mod load;
 pub mod model;
-pub mod note;
 pub mod pipeline;
 pub mod plan;
 pub mod publish;
 pub mod report;
+pub mod scan;
 pub mod translate;
 pub mod validate;
 pub mod walk;

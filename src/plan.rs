@@ -8,7 +8,6 @@
 //! over a tree that is already up to date is empty (idempotence). The layout and the header
 //! of generated files are documented in `docs/output-layout.md`.
 
-pub mod header;
 pub mod inplace;
 pub mod kustomize;
 
@@ -18,13 +17,14 @@ use std::path::Path;
 use crate::config::Config;
 use crate::gwapi::Generated;
 use crate::index::Index;
-use crate::load::Diagnostic;
-use crate::note::{Note, Severity};
-use crate::pipeline::{self, Scan};
-use crate::report::{FileAction, Report};
+use serde::Serialize;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::scan::Scan;
 use crate::translate::SourceResult;
 
-pub use header::GeneratedHeader;
+use crate::header;
+pub use crate::header::GeneratedHeader;
 
 /// Where generated objects go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -75,19 +75,21 @@ pub struct FileEdit {
     pub contents: Vec<u8>,
 }
 
-/// A finding of planning about one file (a kustomization that cannot be edited, a mesh route
-/// left out of `resources:`, ...). Reported as a diagnostic.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PlanNote {
-    pub file: String,
-    pub note: Note,
+/// What happened (or would happen) to one file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct FileAction {
+    pub path: String,
+    /// `create`, `update`, `unchanged`, `delete`.
+    pub action: String,
 }
 
 /// Every edit of one run, sorted by path. Files whose contents would not change are absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EditPlan {
     pub edits: Vec<FileEdit>,
-    pub notes: Vec<PlanNote>,
+    /// Planning diagnostics (a kustomization that cannot be edited, a mesh route left out
+    /// of `resources:`, ...), placed on their file.
+    pub notes: Vec<Diagnostic>,
     /// `(source file, kind, namespace, name)` of each generated object → the file it goes to.
     pub placements: BTreeMap<(String, String, String, String), String>,
 }
@@ -106,36 +108,6 @@ impl EditPlan {
                 action: e.action.as_str().to_string(),
             })
             .collect()
-    }
-
-    /// Puts the plan into the report: the file each generated object goes to, the planned
-    /// file actions and the planning notes (as diagnostics, so every renderer shows them).
-    pub fn annotate(&self, report: &mut Report) {
-        for obj in &mut report.objects {
-            for g in &mut obj.generated {
-                let key = (
-                    obj.source.file.clone(),
-                    g.kind.clone(),
-                    g.namespace.clone(),
-                    g.name.clone(),
-                );
-                if let Some(file) = self.placements.get(&key) {
-                    g.file = file.clone();
-                }
-            }
-        }
-        report.files = self.file_actions();
-        for n in &self.notes {
-            report.summary.notes.add(n.note.severity);
-            report.diagnostics.push(Diagnostic {
-                file: n.file.clone(),
-                line: 1,
-                code: n.note.code.clone(),
-                severity: n.note.severity,
-                message: n.note.message.clone(),
-            });
-        }
-        report.diagnostics.sort();
     }
 
     /// The unified diff of every edit, `git diff` style (`a/` and `b/` prefixes).
@@ -177,7 +149,7 @@ pub fn is_mesh_route(g: &Generated) -> bool {
 
 /// `dir/app.yaml` → `dir/app.<suffix>-mesh.yaml`: where mesh routes of `app.yaml` go.
 pub fn mesh_output_path(source_file: &str, suffix: &str) -> String {
-    pipeline::output_path(source_file, &format!("{suffix}-mesh"))
+    output_path(source_file, &format!("{suffix}-mesh"))
 }
 
 /// Marks results of documents used as kustomize patches as skipped: a patch is a partial
@@ -191,8 +163,8 @@ pub fn skip_patch_documents(index: &Index, results: &mut [SourceResult]) {
             r.generated.clear();
             r.grants.clear();
             r.skipped = Some("used as a kustomize patch".into());
-            r.notes.push(Note::info(
-                "plan/kustomize-patch",
+            r.notes.push(Diagnostic::new(
+                Code::PlanKustomizePatch,
                 format!(
                     "{} is used as a kustomize patch, so its documents are partial objects; it was not translated as a whole object (translate the object it patches and port the patch by hand)",
                     obj.source.file
@@ -249,7 +221,7 @@ pub fn build(
     for (file, docs) in &in_place {
         alongside.extend(inplace::plan_file(
             root,
-            index,
+            scan,
             &namespaces,
             &mut plan,
             file,
@@ -279,9 +251,10 @@ pub fn build(
     let names = output_names(edge.keys().chain(mesh.keys()).copied(), suffix);
     let mut listed: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (file, bucket) in &edge {
-        let out = pipeline::output_path(&names[file], suffix);
+        let out = output_path(&names[file], suffix);
         if plan_generated_file(
             root,
+            scan,
             &namespaces,
             &mut plan,
             file,
@@ -296,6 +269,7 @@ pub fn build(
         let out = mesh_output_path(&names[file], suffix);
         if !plan_generated_file(
             root,
+            scan,
             &namespaces,
             &mut plan,
             file,
@@ -312,16 +286,13 @@ pub fn build(
             .collect();
         if config.deploy_mesh_routes {
             listed.entry(file).or_default().push(out.clone());
-            plan.notes.push(PlanNote {
-                file: out.clone(),
-                note: Note::warning(
-                    "plan/mesh-route-deployed",
+            plan.notes.push(Diagnostic::new(
+                    Code::PlanMeshRouteDeployed,
                     format!(
                         "mesh (GAMMA) routes {} are deployed next to the VirtualServices they replace (deployMeshRoutes); Istio does not support both for the same workload: delete the VirtualServices in the same change",
                         routes.join(", ")
                     ),
-                ),
-            });
+                ).in_file(out.clone(), 1));
         } else {
             let listed_somewhere = index.kustomizations_listing(file).next().is_some();
             let message = if listed_somewhere {
@@ -335,19 +306,17 @@ pub fn build(
                     routes.join(", ")
                 )
             };
-            let severity = if listed_somewhere {
-                Severity::Info
+            let code = if listed_somewhere {
+                Code::PlanMeshRouteNotDeployed
             } else {
-                Severity::Warning
+                Code::PlanMeshRouteUnlisted
             };
-            plan.notes.push(PlanNote {
-                file: out.clone(),
-                note: Note::new(severity, "plan/mesh-route-not-deployed", message),
-            });
+            plan.notes
+                .push(Diagnostic::new(code, message).in_file(out.clone(), 1));
         }
     }
 
-    kustomize::plan_listings(root, index, &mut plan, &listed);
+    kustomize::plan_listings(root, scan, &mut plan, &listed);
 
     plan.edits.sort_by(|a, b| a.path.cmp(&b.path));
     plan.notes.sort();
@@ -365,10 +334,7 @@ fn output_names<'a>(
     let files: BTreeSet<&str> = files.collect();
     let mut by_output: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for f in &files {
-        by_output
-            .entry(pipeline::output_path(f, suffix))
-            .or_default()
-            .push(f);
+        by_output.entry(output_path(f, suffix)).or_default().push(f);
     }
     let mut names = BTreeMap::new();
     for sources in by_output.values() {
@@ -388,6 +354,7 @@ fn output_names<'a>(
 /// kustomizations), false when an unrelated file already sits at `out`.
 fn plan_generated_file(
     root: &Path,
+    scan: &Scan,
     namespaces: &ImplicitNamespaces,
     plan: &mut EditPlan,
     source_file: &str,
@@ -395,16 +362,16 @@ fn plan_generated_file(
     bucket: &Bucket,
     kind: EditKind,
 ) -> bool {
-    let source_bytes = match std::fs::read(root.join(source_file)) {
+    let source_bytes = match scan.read(root, source_file) {
         Ok(b) => b,
         Err(e) => {
-            plan.notes.push(PlanNote {
-                file: source_file.to_string(),
-                note: Note::error(
-                    "plan/unreadable-source",
+            plan.notes.push(
+                Diagnostic::new(
+                    Code::PlanUnreadableSource,
                     format!("cannot read {source_file} to plan its output: {e}"),
-                ),
-            });
+                )
+                .in_file(source_file.to_string(), 1),
+            );
             return false;
         }
     };
@@ -433,7 +400,7 @@ fn plan_generated_file(
         }
         Ok(meta) => {
             let old = if meta.is_file() {
-                std::fs::read(root.join(out)).ok()
+                scan.read(root, out).ok().map(|b| b.into_owned())
             } else {
                 None
             };
@@ -451,15 +418,12 @@ fn plan_generated_file(
                     true
                 }
                 _ => {
-                    plan.notes.push(PlanNote {
-                        file: out.to_string(),
-                        note: Note::error(
-                            "plan/output-exists",
+                    plan.notes.push(Diagnostic::new(
+                            Code::PlanOutputExists,
                             format!(
                                 "{out} exists and was not generated by gateway-migrate (no header), so it is left alone; the objects translated from {source_file} were not written: move the file or set outputSuffix"
                             ),
-                        ),
-                    });
+                        ).in_file(out.to_string(), 1));
                     false
                 }
             }
@@ -540,6 +504,30 @@ fn metadata_mut(g: &mut Generated) -> &mut crate::gwapi::Metadata {
         Generated::ReferenceGrant(o) => &mut o.metadata,
         Generated::BackendTlsPolicy(o) => &mut o.metadata,
     }
+}
+
+/// `dir/app.yaml` → `dir/app.<suffix>.yaml` (`.yml` and `.json` sources get `.yaml`).
+pub fn output_path(source_file: &str, suffix: &str) -> String {
+    let (dir, base) = match source_file.rsplit_once('/') {
+        Some((d, b)) => (format!("{d}/"), b),
+        None => (String::new(), source_file),
+    };
+    let stem = base
+        .strip_suffix(".yaml")
+        .or_else(|| base.strip_suffix(".yml"))
+        .or_else(|| base.strip_suffix(".json"))
+        .unwrap_or(base);
+    format!("{dir}{stem}.{suffix}.yaml")
+}
+
+/// Renders objects as a multi-document YAML stream, each document starting with `---`.
+pub fn render_stream<'a>(objects: impl IntoIterator<Item = &'a Generated>) -> String {
+    let mut out = String::new();
+    for obj in objects {
+        out.push_str("---\n");
+        out.push_str(&crate::yaml::to_yaml(obj));
+    }
+    out
 }
 
 /// Why `check` considers a file out of date.

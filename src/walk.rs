@@ -13,7 +13,19 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Skipped {
     pub path: String,
+    #[serde(skip)]
+    pub kind: SkipKind,
     pub reason: String,
+}
+
+/// Why a path was passed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipKind {
+    HelmChart,
+    Symlink,
+    TooLarge,
+    Binary,
+    Unreadable,
 }
 
 /// A file to load.
@@ -123,6 +135,7 @@ pub fn walk(
                 if let Ok(mut s) = skipped.lock() {
                     s.push(Skipped {
                         path: relative(&root, entry.path()),
+                        kind: SkipKind::HelmChart,
                         reason: reason.to_string(),
                     });
                 }
@@ -140,6 +153,7 @@ pub fn walk(
             Err(err) => {
                 skipped_files.push(Skipped {
                     path: String::new(),
+                    kind: SkipKind::Unreadable,
                     reason: format!("cannot read: {err}"),
                 });
                 continue;
@@ -161,7 +175,11 @@ pub fn walk(
                 Ok(_) => "symlink pointing outside the repository: not followed".to_string(),
                 Err(_) => "dangling symlink".to_string(),
             };
-            skipped_files.push(Skipped { path: rel, reason });
+            skipped_files.push(Skipped {
+                path: rel,
+                kind: SkipKind::Symlink,
+                reason,
+            });
             continue;
         }
         if !file_type.is_file() {
@@ -171,6 +189,7 @@ pub fn walk(
         if size > max_file_size {
             skipped_files.push(Skipped {
                 path: rel,
+                kind: SkipKind::TooLarge,
                 reason: format!(
                     "file is {size} bytes, over the {max_file_size}-byte limit (max_file_size)"
                 ),

@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
+use crate::plan::FileAction;
 use crate::plan::{EditAction, EditPlan, FileEdit};
-use crate::report::FileAction;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {

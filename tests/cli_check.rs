@@ -39,7 +39,7 @@ fn an_orphaned_generated_file_fails_check() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "app/svc.yaml", SERVICE);
-    let header = gateway_migrate::plan::header::render("app/routes.yaml", b"gone");
+    let header = gateway_migrate::header::render("app/routes.yaml", b"gone");
     write(
         root,
         "app/routes.gateway-api.yaml",
@@ -109,7 +109,7 @@ fn generated_files_are_not_translated_again() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "app/svc.yaml", SERVICE);
-    let header = gateway_migrate::plan::header::render("app/svc.yaml", SERVICE.as_bytes());
+    let header = gateway_migrate::header::render("app/svc.yaml", SERVICE.as_bytes());
     write(
         root,
         "app/svc.gateway-api.yaml",

@@ -5,21 +5,31 @@ pub mod decode;
 pub mod prefilter;
 pub mod split;
 
-use serde::Serialize;
+use std::sync::Arc;
+
 use serde_json::Value;
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::model::kustomize::Kustomization;
-use crate::model::{SourceObject, SourceRef};
-use crate::note::Severity;
+use crate::model::{SourceBody, SourceObject, SourceRef};
+use split::Span;
 
-/// A problem with the input itself (a file or document that cannot be read), with its place.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Diagnostic {
-    pub file: String,
-    pub line: usize,
-    pub code: String,
-    pub severity: Severity,
-    pub message: String,
+/// A loaded file's bytes and the place of each of its documents: kept for the files the
+/// report locates diagnostics in and the planner edits, so neither reads a file twice.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    pub bytes: Arc<[u8]>,
+    /// Byte span and first line of each document with content, by document index.
+    pub documents: Vec<Span>,
+}
+
+impl SourceText {
+    /// The text of document `index` (a byte order mark removed), when it is UTF-8.
+    pub fn document(&self, index: usize) -> Option<(&str, usize)> {
+        let span = self.documents.get(index)?;
+        let text = std::str::from_utf8(span.slice(&self.bytes)).ok()?;
+        Some((text.strip_prefix('\u{FEFF}').unwrap_or(text), span.line))
+    }
 }
 
 /// What loading one file produced.
@@ -33,6 +43,8 @@ pub struct FileLoad {
     pub objects: Vec<SourceObject>,
     pub kustomizations: Vec<Kustomization>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The file's text, when something in it is reported on or edited (see [`SourceText`]).
+    pub text: Option<SourceText>,
 }
 
 /// Loads one file's bytes. `path` is root-relative and names the file in diagnostics.
@@ -42,10 +54,30 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
         bytes: bytes.len(),
         ..Default::default()
     };
+    let mut documents = Vec::new();
     if path.ends_with(".json") {
         load_json(&mut load, bytes);
-        return load;
+        documents.push(Span {
+            start: 0,
+            end: bytes.len(),
+            line: 1,
+        });
+    } else {
+        load_yaml(&mut load, bytes, &mut documents);
     }
+    if load.worth_keeping() {
+        load.text = Some(SourceText {
+            bytes: Arc::from(bytes),
+            documents,
+        });
+    }
+    load
+}
+
+/// Splits and loads a YAML stream; `documents` receives the span of each document with
+/// content.
+fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
+    let path = load.path.clone();
     for span in split::split(bytes) {
         let piece = span.slice(bytes);
         let Some(offset) = split::first_content_line(piece) else {
@@ -53,6 +85,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
         };
         let doc_index = load.documents;
         load.documents += 1;
+        documents.push(span.clone());
         let line = span.line + offset;
         let is_kustomization = path
             .rsplit('/')
@@ -71,7 +104,8 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
                         .count();
                 load.diagnose(
                     bad_line,
-                    "load/invalid-utf8",
+                    None,
+                    Code::LoadInvalidUtf8,
                     "document is not valid UTF-8".into(),
                 );
                 continue;
@@ -81,7 +115,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
         match crate::yaml::parse_document(text) {
             Ok(Some(value)) => {
                 let source = SourceRef {
-                    file: path.to_string(),
+                    file: path.clone(),
                     document: doc_index,
                     line,
                 };
@@ -92,24 +126,38 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
                 let at = e.line.map_or(line, |l| span.line + l - 1);
                 load.diagnose(
                     at,
-                    "load/invalid-yaml",
+                    e.column,
+                    Code::LoadInvalidYaml,
                     format!("invalid YAML: {}", e.message),
                 );
             }
         }
     }
-    load
 }
 
 impl FileLoad {
-    fn diagnose(&mut self, line: usize, code: &str, message: String) {
-        self.diagnostics.push(Diagnostic {
-            file: self.path.clone(),
-            line,
-            code: code.to_string(),
-            severity: Severity::Error,
-            message,
-        });
+    fn diagnose(&mut self, line: usize, column: Option<usize>, code: Code, message: String) {
+        self.diagnostics.push(
+            Diagnostic::new(code, message)
+                .in_file(self.path.clone(), line)
+                .with_column(column),
+        );
+    }
+
+    /// Whether the report or the planner will need this file's text: it holds an object the
+    /// tool translates or lints, a kustomization, or a problem.
+    fn worth_keeping(&self) -> bool {
+        !self.diagnostics.is_empty()
+            || !self.kustomizations.is_empty()
+            || self.objects.iter().any(|o| {
+                !matches!(
+                    o.body,
+                    SourceBody::Service(_)
+                        | SourceBody::Secret(_)
+                        | SourceBody::Namespace
+                        | SourceBody::IngressClass(_)
+                )
+            })
     }
 
     fn add(&mut self, value: Value, source: &SourceRef) {
@@ -121,7 +169,8 @@ impl FileLoad {
                 Ok(decode::Decoded::Kustomization(k)) => self.kustomizations.push(k),
                 Err(e) => self.diagnose(
                     source.line,
-                    "load/invalid-object",
+                    None,
+                    Code::LoadInvalidObject,
                     format!(
                         "{} cannot be read: {}",
                         if e.kind.is_empty() { "object" } else { &e.kind },
@@ -152,7 +201,8 @@ fn load_json(load: &mut FileLoad, bytes: &[u8]) {
                 load.documents = 1;
                 load.diagnose(
                     e.line().max(1),
-                    "load/invalid-json",
+                    Some(e.column()).filter(|c| *c > 0),
+                    Code::LoadInvalidJson,
                     format!("invalid JSON: {e}"),
                 );
             }

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
-use super::{EditAction, EditKind, EditPlan, FileEdit, PlanNote};
+use super::{EditAction, EditKind, EditPlan, FileEdit};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::Generated;
-use crate::index::Index;
 use crate::load::{prefilter, split};
-use crate::note::Note;
+use crate::scan::Scan;
 use crate::translate::SourceResult;
 
 /// Whether documents of `file` can be replaced in place (JSON files hold one value, not a
@@ -27,23 +27,24 @@ pub fn supported(file: &str) -> bool {
 /// caller writes those alongside instead.
 pub fn plan_file<'a>(
     root: &Path,
-    index: &Index,
+    scan: &Scan,
     namespaces: &super::ImplicitNamespaces,
     plan: &mut EditPlan,
     file: &str,
     docs: &BTreeMap<usize, Vec<&'a SourceResult>>,
 ) -> Vec<&'a SourceResult> {
     let mut fallback = Vec::new();
-    let old = match std::fs::read(root.join(file)) {
+    let index = &scan.index;
+    let old = match scan.read(root, file) {
         Ok(b) => b,
         Err(e) => {
-            plan.notes.push(PlanNote {
-                file: file.to_string(),
-                note: Note::error(
-                    "plan/unreadable-source",
+            plan.notes.push(
+                Diagnostic::new(
+                    Code::PlanUnreadableSource,
                     format!("cannot read {file} to replace its documents: {e}"),
-                ),
-            });
+                )
+                .in_file(file.to_string(), 1),
+            );
             return docs.values().flatten().copied().collect();
         }
     };
@@ -58,13 +59,10 @@ pub fn plan_file<'a>(
         let piece = &old[region.clone()];
         let is_list = prefilter::top_level_kind(piece).is_some_and(|k| k.ends_with("List"));
         if is_list {
-            plan.notes.push(PlanNote {
-                file: file.to_string(),
-                note: Note::info(
-                    "plan/in-place-list",
+            plan.notes.push(Diagnostic::new(
+                    Code::PlanInPlaceList,
                     format!("document {} of {file} is a List; its objects were written alongside instead of in place", doc + 1),
-                ),
-            });
+                ).in_file(file.to_string(), 1));
             fallback.extend(results.iter().copied());
             continue;
         }
@@ -110,12 +108,12 @@ pub fn plan_file<'a>(
         return fallback;
     }
     let contents = splice(&old, &replacements);
-    if contents != old {
+    if contents.as_slice() != old.as_ref() {
         plan.edits.push(FileEdit {
             path: file.to_string(),
             action: EditAction::Update,
             kind: EditKind::InPlace,
-            old,
+            old: old.into_owned(),
             contents,
         });
     }

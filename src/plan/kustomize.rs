@@ -12,9 +12,9 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
-use super::{EditAction, EditKind, EditPlan, FileEdit, PlanNote};
-use crate::index::Index;
-use crate::note::Note;
+use super::{EditAction, EditKind, EditPlan, FileEdit};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::scan::Scan;
 
 /// Why a kustomization could not be edited.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,11 +33,11 @@ pub enum KustomizeEditError {
 /// be deployed wherever it is.
 pub fn plan_listings(
     root: &Path,
-    index: &Index,
+    scan: &Scan,
     plan: &mut EditPlan,
     listed: &BTreeMap<&str, Vec<String>>,
 ) {
-    for k in &index.kustomizations {
+    for k in &scan.index.kustomizations {
         let mut additions: Vec<String> = Vec::new();
         for entry in &k.resources {
             let Some(source) = k.resolve(entry) else {
@@ -60,7 +60,7 @@ pub fn plan_listings(
         if additions.is_empty() {
             continue;
         }
-        let old = match std::fs::read(root.join(&k.file)) {
+        let old = match scan.read(root, &k.file) {
             Ok(b) => b,
             Err(e) => {
                 plan.notes
@@ -73,7 +73,7 @@ pub fn plan_listings(
                 path: k.file.clone(),
                 action: EditAction::Update,
                 kind: EditKind::Kustomization,
-                old,
+                old: old.into_owned(),
                 contents,
             }),
             Err(e) => plan
@@ -83,17 +83,15 @@ pub fn plan_listings(
     }
 }
 
-fn not_edited(file: &str, additions: &[String], why: &str) -> PlanNote {
-    PlanNote {
-        file: file.to_string(),
-        note: Note::error(
-            "plan/kustomization-not-edited",
-            format!(
-                "{file} {why}; add to its resources by hand: {}",
-                additions.join(", ")
-            ),
+fn not_edited(file: &str, additions: &[String], why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::PlanKustomizationNotEdited,
+        format!(
+            "{file} {why}; add to its resources by hand: {}",
+            additions.join(", ")
         ),
-    }
+    )
+    .in_file(file.to_string(), 1)
 }
 
 /// The entry naming `out` written the way `entry` names its source: same directory prefix

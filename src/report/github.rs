@@ -11,77 +11,66 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
-use super::Report;
-use crate::note::Severity;
+use super::{Report, ReportedDiagnostic};
+use crate::diagnostic::Severity;
 
 /// Annotations GitHub displays per level and step.
 pub const PER_LEVEL_LIMIT: usize = 10;
 
-/// One finding with a place in the repository.
+/// One diagnostic with a place in the repository.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Annotation {
     pub severity: Severity,
     pub file: String,
     pub line: usize,
+    pub column: Option<usize>,
+    pub end_line: Option<usize>,
     pub title: String,
     pub message: String,
 }
 
-/// Every finding of the report (object notes, the validator's findings about existing
-/// Gateway API objects, diagnostics) as an annotation, ranked.
+/// Every diagnostic of the report as an annotation at its field, ranked.
 pub fn annotations(report: &Report) -> Vec<Annotation> {
-    let mut all = Vec::new();
-    for o in &report.objects {
-        for n in &o.notes {
-            let field = n
-                .field
-                .as_deref()
-                .map(|f| format!(" ({f})"))
-                .unwrap_or_default();
-            all.push(Annotation {
-                severity: n.severity,
-                file: o.source.file.clone(),
-                line: o.source.line,
-                title: format!("gateway-migrate {}", n.code),
-                message: format!(
-                    "{} {}/{}: {}{field}",
-                    o.source.kind, o.source.namespace, o.source.name, n.message
-                ),
-            });
-        }
-    }
-    for f in &report.findings {
-        all.push(Annotation {
-            severity: f.severity,
-            file: f.file.clone(),
-            line: f.line,
-            title: format!("gateway-migrate {}", f.code),
-            message: finding_message(f),
-        });
-    }
-    for d in &report.diagnostics {
-        all.push(Annotation {
+    let mut all: Vec<Annotation> = report
+        .diagnostics
+        .iter()
+        .map(|d| Annotation {
             severity: d.severity,
             file: d.file.clone(),
             line: d.line,
+            column: d.column,
+            end_line: d.end_line,
             title: format!("gateway-migrate {}", d.code),
-            message: d.message.clone(),
-        });
-    }
+            message: message(d),
+        })
+        .collect();
     all.sort();
     all.dedup();
     all
 }
 
-/// `Kind ns/name: message (path)`, plus the rule broken when the message does not already
+/// `Kind ns/name: message (field)`, plus the rule broken when the message does not already
 /// say it (a CEL finding's message is its rule). Shared with the SARIF renderer.
-pub(super) fn finding_message(f: &crate::validate::Finding) -> String {
-    let mut message = format!("{} {}/{}: {}", f.kind, f.namespace, f.name, f.message);
-    if !f.path.is_empty() {
-        let _ = write!(message, " ({})", f.path);
+pub(super) fn message(d: &ReportedDiagnostic) -> String {
+    let mut message = match &d.subject {
+        Some(_) => format!("{}: {}", d.subject_name(), d.message),
+        None => d.message.clone(),
+    };
+    match (&d.field, &d.generated_field) {
+        (Some(f), _) => {
+            let _ = write!(message, " ({f})");
+        }
+        (None, Some(g)) => {
+            let _ = write!(message, " (generated {g})");
+        }
+        (None, None) => {}
     }
-    if !f.rule.is_empty() && f.rule != f.message {
-        let _ = write!(message, " [rule: {}]", f.rule);
+    if let Some(rule) = d
+        .rule
+        .as_deref()
+        .filter(|r| !r.is_empty() && *r != d.message)
+    {
+        let _ = write!(message, " [rule: {rule}]");
     }
     message
 }
@@ -147,12 +136,17 @@ pub fn render(report: &Report) -> String {
             continue;
         }
         emitted[slot] += 1;
+        let mut place = format!("file={},line={}", escape_property(&a.file), a.line.max(1));
+        if let Some(end) = a.end_line.filter(|e| *e > a.line) {
+            let _ = write!(place, ",endLine={end}");
+        } else if let Some(col) = a.column {
+            // GitHub takes a column only for a single-line annotation.
+            let _ = write!(place, ",col={col}");
+        }
         let _ = writeln!(
             out,
-            "::{} file={},line={},title={}::{}",
+            "::{} {place},title={}::{}",
             command(a.severity),
-            escape_property(&a.file),
-            a.line.max(1),
             escape_property(&a.title),
             escape_data(&a.message)
         );

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::{ObjectReport, Report, Verdict};
-use crate::note::Severity;
+use crate::diagnostic::{Code, Severity};
 
 /// GitHub's limit on a pull request body, in characters.
 pub const GITHUB_BODY_LIMIT: usize = 65_536;
@@ -55,7 +55,7 @@ pub fn render(report: &Report, options: &Options) -> String {
     let full_pointer = match &options.full_report {
         Some(path) => format!("the full report is in `{}`", escape(path)),
         // Findings come from `check` only (`plan` has none); its text report lists them all.
-        None if !report.findings.is_empty() => {
+        None if report.findings().next().is_some() => {
             "run `gateway-migrate check --verbose` locally for the full report".into()
         }
         None => "run `gateway-migrate plan --format markdown` locally for the full report".into(),
@@ -164,9 +164,9 @@ fn summary(report: &Report) -> String {
         "| Notes | {} errors, {} warnings, {} info |",
         s.notes.error, s.notes.warning, s.notes.info
     );
-    if !report.findings.is_empty() {
+    if report.findings().next().is_some() {
         let mut counts = super::NoteCounts::default();
-        for f in &report.findings {
+        for f in report.findings() {
             counts.add(f.severity);
         }
         let _ = writeln!(
@@ -205,10 +205,11 @@ fn files(report: &Report) -> String {
     out
 }
 
-fn by_file(report: &Report) -> BTreeMap<&str, Vec<&ObjectReport>> {
-    let mut map: BTreeMap<&str, Vec<&ObjectReport>> = BTreeMap::new();
-    for o in &report.objects {
-        map.entry(o.source.file.as_str()).or_default().push(o);
+/// Translated objects by source file, each with its position in [`Report::objects`].
+fn by_file(report: &Report) -> BTreeMap<&str, Vec<(usize, &ObjectReport)>> {
+    let mut map: BTreeMap<&str, Vec<(usize, &ObjectReport)>> = BTreeMap::new();
+    for (i, o) in report.objects.iter().enumerate() {
+        map.entry(o.source.file.as_str()).or_default().push((i, o));
     }
     map
 }
@@ -224,10 +225,10 @@ fn per_file(report: &Report) -> String {
     }
     let mut out = String::from("### Objects by source file\n\n");
     for (file, objects) in files {
-        let notes: usize = objects.iter().map(|o| o.notes.len()).sum();
+        let notes: usize = objects.iter().map(|(_, o)| o.diagnostics.len()).sum();
         let worst = objects
             .iter()
-            .map(|o| verdict_rank(o.verdict))
+            .map(|(_, o)| verdict_rank(o.verdict))
             .max()
             .unwrap_or(0);
         let mark = ["", "", " (partial)", " (errors)"][worst.min(3)];
@@ -241,7 +242,7 @@ fn per_file(report: &Report) -> String {
             out,
             "| Object | Line | Verdict | Generated | Notes |\n|---|---:|---|---|---|"
         );
-        for o in &objects {
+        for &(position, o) in &objects {
             let generated = if o.generated.is_empty() {
                 "none".to_string()
             } else {
@@ -259,10 +260,9 @@ fn per_file(report: &Report) -> String {
                     .collect::<Vec<_>>()
                     .join("<br>")
             };
-            let notes = o
-                .notes
-                .iter()
-                .map(|n| format!("{} `{}`", n.severity.as_str(), escape(&n.code)))
+            let notes = report
+                .notes_of(position)
+                .map(|n| format!("{} `{}`", n.severity.as_str(), escape(n.code.id())))
                 .collect::<Vec<_>>()
                 .join("<br>");
             let _ = writeln!(
@@ -291,20 +291,20 @@ fn verdict_rank(v: Verdict) -> usize {
 fn notes_by_code(report: &Report) -> String {
     // code → (severity, occurrences)
     let mut groups: BTreeMap<(Severity, &str), Vec<String>> = BTreeMap::new();
-    for o in &report.objects {
-        for n in &o.notes {
+    for (position, o) in report.objects.iter().enumerate() {
+        for n in report.notes_of(position) {
             let field = n
                 .field
                 .as_deref()
                 .map(|f| format!(" (`{}`)", escape(f)))
                 .unwrap_or_default();
             groups
-                .entry((n.severity, n.code.as_str()))
+                .entry((n.severity, n.code.id()))
                 .or_default()
                 .push(format!(
                     "- `{}:{}` {}: {}{field}",
-                    escape(&o.source.file),
-                    o.source.line,
+                    escape(&n.file),
+                    n.line,
                     escape(&object_name(o)),
                     escape(&n.message)
                 ));
@@ -334,22 +334,20 @@ fn notes_by_code(report: &Report) -> String {
 /// first), each occurrence as `file:line` with the object and the offending field.
 fn findings(report: &Report) -> String {
     let mut groups: BTreeMap<(Severity, &str, &str), Vec<String>> = BTreeMap::new();
-    for f in &report.findings {
-        let field = if f.path.is_empty() {
-            String::new()
-        } else {
-            format!(" (`{}`)", escape(&f.path))
-        };
+    for f in report.findings() {
+        let field = f
+            .field
+            .as_deref()
+            .map(|p| format!(" (`{}`)", escape(p)))
+            .unwrap_or_default();
         groups
-            .entry((f.severity, f.code.as_str(), f.rule.as_str()))
+            .entry((f.severity, f.code.id(), f.rule.as_deref().unwrap_or("")))
             .or_default()
             .push(format!(
-                "- `{}:{}` {} {}/{}: {}{field}",
+                "- `{}:{}` {}: {}{field}",
                 escape(&f.file),
                 f.line,
-                escape(&f.kind),
-                escape(&f.namespace),
-                escape(&f.name),
+                escape(&f.subject_name()),
                 escape(&f.message)
             ));
     }
@@ -375,20 +373,25 @@ fn findings(report: &Report) -> String {
 }
 
 fn diagnostics(report: &Report) -> String {
-    if report.diagnostics.is_empty() {
+    // Skipped paths have their own section.
+    let rows: Vec<_> = report
+        .file_diagnostics()
+        .filter(|d| d.code.family() != "walk")
+        .collect();
+    if rows.is_empty() {
         return String::new();
     }
     let mut out = String::from(
         "### Input and planning notes\n\n| File | Line | Severity | Code | Message |\n|---|---:|---|---|---|\n",
     );
-    for d in &report.diagnostics {
+    for d in rows {
         let _ = writeln!(
             out,
             "| `{}` | {} | {} | `{}` | {} |",
             escape(&d.file),
             d.line,
             d.severity.as_str(),
-            escape(&d.code),
+            escape(d.code.id()),
             escape(&d.message)
         );
     }
@@ -450,10 +453,17 @@ fn next_steps(report: &Report) -> String {
         .collect();
     gateways.sort();
     gateways.dedup();
-    let mesh_notes: Vec<&crate::load::Diagnostic> = report
+    let mesh_notes: Vec<_> = report
         .diagnostics
         .iter()
-        .filter(|d| d.code.starts_with("plan/mesh-route"))
+        .filter(|d| {
+            matches!(
+                d.code,
+                Code::PlanMeshRouteDeployed
+                    | Code::PlanMeshRouteNotDeployed
+                    | Code::PlanMeshRouteUnlisted
+            )
+        })
         .collect();
 
     out.push_str("1. **What changes on merge.** ");
@@ -493,6 +503,7 @@ fn next_steps(report: &Report) -> String {
     for (file, objects) in by_file(report) {
         let names: Vec<String> = objects
             .iter()
+            .map(|(_, o)| o)
             .filter(|o| matches!(o.verdict, Verdict::Translated | Verdict::Partial))
             .map(|o| escape(&object_name(o)))
             .collect();

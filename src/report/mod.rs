@@ -11,28 +11,88 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::index::Index;
-use crate::load::Diagnostic;
-use crate::note::{Note, Severity};
+use crate::diagnostic::locate::{self, Tree};
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::pipeline::Outcome;
+use crate::plan::{FileAction, output_path};
 use crate::translate::SourceResult;
 use crate::walk::Skipped;
 
 /// Version of the JSON contract. Bump on any incompatible change.
-pub const REPORT_VERSION: u32 = 1;
+pub const REPORT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: u32,
     pub summary: Summary,
+    /// The source objects the run translated.
     pub objects: Vec<ObjectReport>,
+    /// Every diagnostic of the run, located: translation notes, problems with the input,
+    /// validator findings about Gateway API objects already in the repository, planning
+    /// notes, stale files and skipped paths. Sorted by file and position.
+    pub diagnostics: Vec<ReportedDiagnostic>,
     pub skipped: Vec<Skipped>,
     pub files: Vec<FileAction>,
-    /// Problems with the input itself (unreadable documents), with file and line.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Findings about Gateway API objects already in the repository (`check`), with file
-    /// and line.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub findings: Vec<crate::validate::Finding>,
+}
+
+/// A diagnostic with its place resolved to a line and column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportedDiagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub file: String,
+    /// 1-based; the line of the field when it was found, else of the document (0: none).
+    pub line: usize,
+    /// 1-based column of the field (or of the position a parser error names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// Last line of the field's value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<usize>,
+    /// Path of the field in the source document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Path of the field in the generated object (validation of generated objects).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated_field: Option<String>,
+    /// The rule broken (validator diagnostics).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The object the diagnostic is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<Subject>,
+    /// Position of the subject in [`Report::objects`] when it is a translated source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<usize>,
+}
+
+impl ReportedDiagnostic {
+    /// A finding about a Gateway API object already in the repository (from `check`).
+    pub fn is_finding(&self) -> bool {
+        self.subject.is_some() && self.object.is_none()
+    }
+
+    /// About a file rather than an object (input problems, planning, staleness, skips).
+    pub fn is_file_level(&self) -> bool {
+        self.subject.is_none()
+    }
+
+    /// `Kind ns/name`, or empty.
+    pub fn subject_name(&self) -> String {
+        self.subject
+            .as_ref()
+            .map(|s| format!("{} {}/{}", s.kind, s.namespace, s.name))
+            .unwrap_or_default()
+    }
+}
+
+/// The object a diagnostic is about.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Subject {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -43,6 +103,7 @@ pub struct Summary {
     pub objects: BTreeMap<String, usize>,
     /// Generated objects by kind.
     pub generated: BTreeMap<String, usize>,
+    /// Diagnostics by severity.
     pub notes: NoteCounts,
 }
 
@@ -77,11 +138,10 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn of(result: &SourceResult) -> Verdict {
+    pub fn of(result: &SourceResult, worst: Option<Severity>) -> Verdict {
         if result.skipped.is_some() {
             return Verdict::Skipped;
         }
-        let worst = result.notes.iter().map(|n| n.severity).min();
         match worst {
             Some(Severity::Error) if result.generated.is_empty() => Verdict::Error,
             Some(Severity::Error | Severity::Warning) => Verdict::Partial,
@@ -105,7 +165,9 @@ pub struct ObjectReport {
     pub source: SourceInfo,
     pub verdict: Verdict,
     pub generated: Vec<GeneratedInfo>,
-    pub notes: Vec<Note>,
+    /// Positions of this object's diagnostics in [`Report::diagnostics`].
+    #[serde(skip)]
+    pub diagnostics: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -128,51 +190,37 @@ pub struct GeneratedInfo {
     pub file: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct FileAction {
-    pub path: String,
-    /// `create`, `update`, `unchanged`, `delete`.
-    pub action: String,
-}
-
-/// Counts of what was scanned, before translation.
-#[derive(Debug, Clone, Default)]
-pub struct ScanStats {
-    pub files_scanned: usize,
-    pub documents: usize,
-}
-
 impl Report {
-    /// Builds the report. `output_file` names the file each source's objects go to.
-    pub fn build(
-        stats: &ScanStats,
-        index: &Index,
-        results: &[SourceResult],
-        skipped: Vec<Skipped>,
-        diagnostics: Vec<Diagnostic>,
-        files: Vec<FileAction>,
-        output_file: &dyn Fn(&SourceResult) -> String,
-    ) -> Report {
+    /// Builds the report of a run. Pure: everything comes from the outcome; diagnostics are
+    /// located here, from the loaded documents' text.
+    pub fn build(outcome: &Outcome) -> Report {
+        let index = &outcome.scan.index;
         let mut summary = Summary {
-            files_scanned: stats.files_scanned,
-            documents: stats.documents,
+            files_scanned: outcome.scan.stats.files_scanned,
+            documents: outcome.scan.stats.documents,
             ..Default::default()
         };
         for obj in &index.objects {
             *summary.objects.entry(obj.group_kind()).or_default() += 1;
         }
+        // Translated sources, by position in the index.
         let mut objects = Vec::new();
-        for result in results {
+        let mut report_position: BTreeMap<usize, usize> = BTreeMap::new();
+        for result in &outcome.results {
             let Some(obj) = index.objects.get(result.object) else {
                 continue;
             };
-            let file = output_file(result);
             for g in &result.generated {
                 *summary.generated.entry(g.kind().to_string()).or_default() += 1;
             }
-            for n in &result.notes {
-                summary.notes.add(n.severity);
-            }
+            let worst = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.location.object == Some(result.object))
+                .map(|d| d.severity)
+                .min();
+            let default_file = output_path(&obj.source.file, &outcome.config.output_suffix);
+            report_position.insert(result.object, objects.len());
             objects.push(ObjectReport {
                 source: SourceInfo {
                     file: obj.source.file.clone(),
@@ -182,44 +230,151 @@ impl Report {
                     namespace: obj.namespace.clone(),
                     name: obj.meta.name.clone(),
                 },
-                verdict: Verdict::of(result),
+                verdict: Verdict::of(result, worst),
                 generated: result
                     .generated
                     .iter()
-                    .map(|g| GeneratedInfo {
-                        kind: g.kind().to_string(),
-                        namespace: g.namespace().to_string(),
-                        name: g.name().to_string(),
-                        file: file.clone(),
+                    .map(|g| {
+                        let key = (
+                            obj.source.file.clone(),
+                            g.kind().to_string(),
+                            g.namespace().to_string(),
+                            g.name().to_string(),
+                        );
+                        GeneratedInfo {
+                            kind: g.kind().to_string(),
+                            namespace: g.namespace().to_string(),
+                            name: g.name().to_string(),
+                            file: outcome
+                                .plan
+                                .placements
+                                .get(&key)
+                                .cloned()
+                                .unwrap_or_else(|| default_file.clone()),
+                        }
                     })
                     .collect(),
-                notes: result.notes.clone(),
+                diagnostics: Vec::new(),
             });
         }
-        for d in &diagnostics {
-            summary.notes.add(d.severity);
+        let mut locator = Locator::new(outcome);
+        let mut diagnostics: Vec<ReportedDiagnostic> = outcome
+            .diagnostics
+            .iter()
+            .map(|d| {
+                summary.notes.add(d.severity);
+                let object = d
+                    .location
+                    .object
+                    .and_then(|o| report_position.get(&o).copied());
+                locator.report(d, object)
+            })
+            .collect();
+        // In reading order: by file, then by the line and column the fields resolved to.
+        diagnostics.sort_by(|a, b| {
+            (&a.file, a.line, a.column, a.code, &a.message)
+                .cmp(&(&b.file, b.line, b.column, b.code, &b.message))
+        });
+        for (i, d) in diagnostics.iter().enumerate() {
+            if let Some(o) = d.object.and_then(|o| objects.get_mut(o)) {
+                o.diagnostics.push(i);
+            }
         }
+        let files = outcome
+            .written
+            .clone()
+            .unwrap_or_else(|| outcome.plan.file_actions());
         Report {
             version: REPORT_VERSION,
             summary,
             objects,
-            skipped,
-            files,
             diagnostics,
-            findings: Vec::new(),
+            skipped: outcome.scan.skipped.clone(),
+            files,
         }
     }
 
-    /// Adds the linter's findings (counted in the summary like notes).
-    pub fn with_findings(mut self, findings: Vec<crate::validate::Finding>) -> Report {
-        for f in &findings {
-            self.summary.notes.add(f.severity);
-        }
-        self.findings = findings;
-        self
+    /// The diagnostics of the translated object at `position` in [`Report::objects`].
+    pub fn notes_of(&self, position: usize) -> impl Iterator<Item = &ReportedDiagnostic> {
+        self.objects
+            .get(position)
+            .into_iter()
+            .flat_map(|o| o.diagnostics.iter())
+            .filter_map(|&i| self.diagnostics.get(i))
+    }
+
+    /// Findings about Gateway API objects already in the repository (`check`).
+    pub fn findings(&self) -> impl Iterator<Item = &ReportedDiagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_finding())
+    }
+
+    /// Diagnostics about files rather than objects.
+    pub fn file_diagnostics(&self) -> impl Iterator<Item = &ReportedDiagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_file_level())
     }
 
     pub fn has_errors(&self) -> bool {
         self.summary.notes.error > 0
+    }
+}
+
+/// Resolves symbolic locations against the loaded documents, parsing each document once.
+struct Locator<'a> {
+    outcome: &'a Outcome,
+    trees: BTreeMap<(&'a str, usize), Option<(Tree, usize)>>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(outcome: &'a Outcome) -> Self {
+        Locator {
+            outcome,
+            trees: BTreeMap::new(),
+        }
+    }
+
+    fn report(&mut self, d: &'a Diagnostic, object: Option<usize>) -> ReportedDiagnostic {
+        let loc = &d.location;
+        let mut line = loc.line;
+        let mut column = loc.column;
+        let mut end_line = None;
+        if let (Some(field), Some(document)) = (&loc.field, loc.document) {
+            let sources = &self.outcome.scan.sources;
+            let tree = self
+                .trees
+                .entry((loc.file.as_str(), document))
+                .or_insert_with(|| {
+                    let (text, first_line) = sources.get(&loc.file)?.document(document)?;
+                    Some((Tree::parse(text)?, first_line))
+                });
+            if let Some((tree, first_line)) = tree.as_ref()
+                && let Some(region) = tree.find(&locate::parse_path(field))
+            {
+                line = first_line + region.line - 1;
+                column = Some(region.column);
+                end_line = Some(first_line + region.end_line - 1);
+            }
+        }
+        let subject = loc.object.and_then(|o| {
+            let obj = self.outcome.scan.index.objects.get(o)?;
+            Some(Subject {
+                kind: obj.kind.clone(),
+                namespace: obj.namespace.clone(),
+                name: obj.meta.name.clone(),
+            })
+        });
+        ReportedDiagnostic {
+            code: d.code,
+            severity: d.severity,
+            message: d.message.clone(),
+            file: loc.file.clone(),
+            line,
+            column,
+            end_line,
+            field: loc.field.clone(),
+            generated_field: loc.generated_field.clone(),
+            rule: d.rule.clone(),
+            subject,
+            object,
+        }
     }
 }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::Report;
-use crate::note::Severity;
+use crate::diagnostic::{Code, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0-rtm.5.json";
 
@@ -21,18 +21,6 @@ fn level(severity: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
-}
-
-struct Finding<'a> {
-    code: &'a str,
-    severity: Severity,
-    message: String,
-    file: &'a str,
-    line: usize,
-    identity: String,
-    /// For the validator's findings: the rule broken (CEL message, schema keyword or status
-    /// reason) and the offending field, as result properties.
-    properties: Option<Value>,
 }
 
 fn fingerprint(parts: &[&str]) -> String {
@@ -56,104 +44,80 @@ pub fn render(report: &Report) -> String {
 }
 
 pub fn to_value(report: &Report) -> Value {
-    let mut findings = Vec::new();
-    for o in &report.objects {
-        for n in &o.notes {
-            let field = n.field.as_deref().unwrap_or("");
-            findings.push(Finding {
-                code: &n.code,
-                severity: n.severity,
-                message: match &n.field {
-                    Some(f) => format!(
-                        "{} {}/{}: {} ({f})",
-                        o.source.kind, o.source.namespace, o.source.name, n.message
-                    ),
-                    None => format!(
-                        "{} {}/{}: {}",
-                        o.source.kind, o.source.namespace, o.source.name, n.message
-                    ),
-                },
-                file: &o.source.file,
-                line: o.source.line,
-                identity: format!(
-                    "{}/{}/{}/{field}",
-                    o.source.kind, o.source.namespace, o.source.name
-                ),
-                properties: None,
-            });
-        }
-    }
-    for f in &report.findings {
-        let mut properties = serde_json::Map::new();
-        properties.insert("rule".into(), Value::String(f.rule.clone()));
-        if !f.path.is_empty() {
-            properties.insert("path".into(), Value::String(f.path.clone()));
-        }
-        findings.push(Finding {
-            code: &f.code,
-            severity: f.severity,
-            message: super::github::finding_message(f),
-            file: &f.file,
-            line: f.line,
-            // The rule, not the message: one object can break one code's rules more than once.
-            identity: format!(
-                "{}/{}/{}/{}/{}",
-                f.kind, f.namespace, f.name, f.path, f.rule
-            ),
-            properties: Some(Value::Object(properties)),
-        });
-    }
+    // Rules: one per code that occurs, with the registry's severity as its default.
+    let mut rules: BTreeMap<Code, ()> = BTreeMap::new();
     for d in &report.diagnostics {
-        findings.push(Finding {
-            code: &d.code,
-            severity: d.severity,
-            message: d.message.clone(),
-            file: &d.file,
-            line: d.line,
-            identity: d.message.clone(),
-            properties: None,
-        });
+        rules.insert(d.code, ());
     }
-    // Rules: one per code, with the most severe level seen as its default.
-    let mut rules: BTreeMap<&str, Severity> = BTreeMap::new();
-    for f in &findings {
-        let entry = rules.entry(f.code).or_insert(f.severity);
-        *entry = (*entry).min(f.severity);
-    }
-    let rule_index: BTreeMap<&str, usize> =
+    let rule_index: BTreeMap<Code, usize> =
         rules.keys().enumerate().map(|(i, c)| (*c, i)).collect();
     let rules_json: Vec<Value> = rules
-        .iter()
-        .map(|(code, severity)| {
+        .keys()
+        .map(|code| {
+            let entry = code.entry();
             json!({
-                "id": code,
-                "name": code,
-                "shortDescription": {"text": format!("gateway-migrate note {code}")},
-                "fullDescription": {"text": format!("gateway-migrate note {code}: see docs/notes.md of gateway-migrate for what it means and what to do.")},
-                "defaultConfiguration": {"level": level(*severity)},
+                "id": entry.id,
+                "name": entry.id,
+                "shortDescription": {"text": entry.summary},
+                "fullDescription": {"text": entry.explanation},
+                "help": {"text": format!("gateway-migrate explain {}", entry.id)},
+                "defaultConfiguration": {"level": level(entry.severity)},
             })
         })
         .collect();
-    let results: Vec<Value> = findings
+    let results: Vec<Value> = report
+        .diagnostics
         .iter()
-        .map(|f| {
+        .map(|d| {
+            let id = d.code.id();
+            let mut region = serde_json::Map::new();
+            region.insert("startLine".into(), json!(d.line.max(1)));
+            if let Some(c) = d.column {
+                region.insert("startColumn".into(), json!(c));
+            }
+            if let Some(e) = d.end_line {
+                region.insert("endLine".into(), json!(e.max(d.line.max(1))));
+            }
+            // The field and rule, not the line or the message: an alert survives edits above
+            // it, and one object can break one code's rules more than once.
+            let identity = format!(
+                "{}/{}/{}/{}",
+                d.subject_name(),
+                d.field
+                    .as_deref()
+                    .or(d.generated_field.as_deref())
+                    .unwrap_or(""),
+                d.rule.as_deref().unwrap_or(""),
+                if d.subject.is_none() {
+                    d.message.as_str()
+                } else {
+                    ""
+                },
+            );
             let mut result = json!({
-                "ruleId": f.code,
-                "ruleIndex": rule_index.get(f.code).copied().unwrap_or(0),
-                "level": level(f.severity),
-                "message": {"text": f.message},
+                "ruleId": id,
+                "ruleIndex": rule_index.get(&d.code).copied().unwrap_or(0),
+                "level": level(d.severity),
+                "message": {"text": super::github::message(d)},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.file, "uriBaseId": "%SRCROOT%"},
-                        "region": {"startLine": f.line.max(1)},
+                        "artifactLocation": {"uri": d.file, "uriBaseId": "%SRCROOT%"},
+                        "region": Value::Object(region),
                     }
                 }],
                 "partialFingerprints": {
-                    "gatewayMigrate/v1": fingerprint(&[f.code, f.file, &f.identity]),
+                    "gatewayMigrate/v1": fingerprint(&[id, &d.file, &identity]),
                 },
             });
-            if let (Some(properties), Some(obj)) = (&f.properties, result.as_object_mut()) {
-                obj.insert("properties".into(), properties.clone());
+            let mut properties = serde_json::Map::new();
+            if let Some(rule) = &d.rule {
+                properties.insert("rule".into(), Value::String(rule.clone()));
+            }
+            if let Some(path) = d.field.as_ref().or(d.generated_field.as_ref()) {
+                properties.insert("path".into(), Value::String(path.clone()));
+            }
+            if let (false, Some(obj)) = (properties.is_empty(), result.as_object_mut()) {
+                obj.insert("properties".into(), Value::Object(properties));
             }
             result
         })

@@ -2,7 +2,8 @@
 
 use std::fmt::Write;
 
-use super::{Report, Verdict};
+use super::{Report, ReportedDiagnostic, Verdict};
+use crate::diagnostic::Severity;
 
 pub fn render(report: &Report, verbose: bool) -> String {
     let mut out = String::new();
@@ -23,7 +24,7 @@ pub fn render(report: &Report, verbose: bool) -> String {
             let _ = writeln!(out, "  {kind}: {n}");
         }
     }
-    for obj in &report.objects {
+    for (position, obj) in report.objects.iter().enumerate() {
         let src = &obj.source;
         let show = verbose || obj.verdict != Verdict::Translated;
         if !show {
@@ -39,57 +40,51 @@ pub fn render(report: &Report, verbose: bool) -> String {
             src.name,
             obj.verdict.as_str()
         );
-        for note in &obj.notes {
-            if !verbose && note.severity == crate::note::Severity::Info {
+        for note in report.notes_of(position) {
+            if !verbose && note.severity == Severity::Info {
                 continue;
             }
-            let field = note
-                .field
-                .as_deref()
-                .map(|f| format!(" ({f})"))
-                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {}[{}]{}: {}",
+                "  {}:{}: {}[{}]{}: {}",
+                note.file,
+                position_of(note),
                 note.severity.as_str(),
                 note.code,
-                field,
+                field_of(note),
                 one_line(&note.message)
             );
         }
     }
-    for d in &report.diagnostics {
+    for d in report.file_diagnostics() {
+        // Skipped paths have their own lines below.
+        if d.code.family() == "walk" {
+            continue;
+        }
         let _ = writeln!(
             out,
             "{}:{}: {}[{}]: {}",
             d.file,
-            d.line,
+            position_of(d),
             d.severity.as_str(),
             d.code,
             one_line(&d.message)
         );
     }
-    for f in &report.findings {
-        if !verbose && f.severity == crate::note::Severity::Info {
+    for f in report.findings() {
+        if !verbose && f.severity == Severity::Info {
             continue;
         }
-        let field = if f.path.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", f.path)
-        };
         let _ = writeln!(
             out,
-            "{}:{}: {}[{}]{}: {} {}/{}: {}",
+            "{}:{}: {}[{}]{}: {}: {}",
             f.file,
-            f.line,
+            position_of(f),
             f.severity.as_str(),
             f.code,
-            field,
-            f.kind,
-            f.namespace,
-            f.name,
-            f.message
+            field_of(f),
+            f.subject_name(),
+            one_line(&f.message)
         );
     }
     for skip in &report.skipped {
@@ -115,4 +110,21 @@ fn one_line(text: &str) -> String {
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `line` or `line:column`.
+fn position_of(d: &ReportedDiagnostic) -> String {
+    match d.column {
+        Some(c) => format!("{}:{c}", d.line),
+        None => d.line.to_string(),
+    }
+}
+
+/// ` (field)`, naming the generated object's field when the source has none.
+fn field_of(d: &ReportedDiagnostic) -> String {
+    match (&d.field, &d.generated_field) {
+        (Some(f), _) => format!(" ({f})"),
+        (None, Some(g)) => format!(" (generated {g})"),
+        (None, None) => String::new(),
+    }
 }

@@ -7,11 +7,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{GrantRequest, SourceResult};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, Generated, Metadata, Object, ReferenceGrantFrom, ReferenceGrantSpec, ReferenceGrantTo,
 };
 use crate::index::Index;
-use crate::note::Note;
 
 /// Builds the ReferenceGrants the results asked for and adds each to the first result that
 /// needed it. Requests already satisfied by a ReferenceGrant in the repository are dropped.
@@ -58,8 +58,8 @@ pub fn attach_reference_grants(index: &Index, results: &mut [SourceResult]) {
             },
         );
         let result = &mut results[pos];
-        result.notes.push(Note::info(
-            "gateway-api/reference-grant",
+        result.notes.push(Diagnostic::new(
+            Code::GatewayApiReferenceGrant,
             format!(
                 "ReferenceGrant {to_ns}/{name} lets objects in namespace {from_ns} refer to objects in {to_ns}; Gateway API requires it for cross-namespace backendRefs and certificateRefs"
             ),

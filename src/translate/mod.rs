@@ -10,9 +10,9 @@ pub mod ingress;
 pub mod istio;
 
 use crate::config::Config;
+use crate::diagnostic::Diagnostic;
 use crate::gwapi::Generated;
 use crate::index::Index;
-use crate::note::Note;
 
 /// What translation made of one source object.
 #[derive(Debug, Clone, Default)]
@@ -20,7 +20,7 @@ pub struct SourceResult {
     /// Position of the source object in [`Index::objects`].
     pub object: usize,
     pub generated: Vec<Generated>,
-    pub notes: Vec<Note>,
+    pub notes: Vec<Diagnostic>,
     /// ReferenceGrants the generated objects need; merged by [`translate`].
     pub grants: Vec<GrantRequest>,
     /// Set when the object was deliberately not translated (e.g. a kustomize patch).

@@ -15,10 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::config::{Config, Target};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::GROUP;
 use crate::index::Index;
 use crate::model::{SourceBody, k8s};
-use crate::note::{Note, Severity};
 
 const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"];
 
@@ -83,35 +83,29 @@ pub struct RoutePrediction {
     pub strict: bool,
 }
 
-fn kebab(reason: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in reason.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
+/// The code of a condition reason that makes a route or listener fail.
+fn reason_code(reason: &str) -> Code {
+    match reason {
+        "NoMatchingParent" => Code::AttachNoMatchingParent,
+        "NotAllowedByListeners" => Code::AttachNotAllowedByListeners,
+        "NoMatchingListenerHostname" => Code::AttachNoMatchingListenerHostname,
+        "ParentNotFound" => Code::AttachParentNotFound,
+        "RefNotPermitted" => Code::AttachRefNotPermitted,
+        "InvalidKind" => Code::AttachInvalidKind,
+        "PortNotFound" => Code::AttachPortNotFound,
+        _ => Code::AttachBackendNotFound,
     }
-    out
 }
 
 impl RoutePrediction {
     /// Notes for the report, each with the status reason it stands for.
-    pub fn findings(&self) -> Vec<(Note, String)> {
+    pub fn findings(&self) -> Vec<(Diagnostic, String)> {
         let what = format!("{} {}/{}", self.kind, self.namespace, self.name);
-        let unknown_severity = if self.strict {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
         let mut out = Vec::new();
         if self.parents.is_empty() {
             out.push((
-                Note::warning(
-                    "attach/no-parent-refs",
+                Diagnostic::new(
+                    Code::AttachNoParentRefs,
                     format!(
                         "{what} has no parentRefs: it attaches to no Gateway and serves no traffic"
                     ),
@@ -124,8 +118,8 @@ impl RoutePrediction {
             let c = &p.accepted;
             let field = format!("spec.parentRefs[{}]", p.index);
             let note = match c.status {
-                Status::True => Note::info(
-                    "attach/accepted",
+                Status::True => Diagnostic::new(
+                    Code::AttachAccepted,
                     format!(
                         "{what} parentRef {} would be Accepted=True (listeners {}), ResolvedRefs={}",
                         p.parent,
@@ -137,31 +131,31 @@ impl RoutePrediction {
                         }
                     ),
                 ),
-                Status::False => Note::error(
-                    format!("attach/{}", kebab(&c.reason)),
+                Status::False => Diagnostic::new(
+                    reason_code(&c.reason),
                     format!(
                         "{what} parentRef {} would be Accepted=False ({}): {}",
                         p.parent, c.reason, c.message
                     ),
                 ),
-                Status::Unknown => Note::new(
-                    unknown_severity,
-                    "attach/parent-unknown",
+                Status::Unknown => Diagnostic::new(
+                    Code::AttachParentUnknown,
                     format!("{what} parentRef {}: {}", p.parent, c.message),
-                ),
+                )
+                .strict(self.strict),
             };
             out.push((note.at(field), c.reason.clone()));
         }
         for b in &self.backend_issues {
             let c = &b.condition;
             let note = match c.status {
-                Status::Unknown => Note::new(
-                    unknown_severity,
-                    "attach/backend-unknown",
+                Status::Unknown => Diagnostic::new(
+                    Code::AttachBackendUnknown,
                     format!("{what} {}: {}", b.path, c.message),
-                ),
-                _ => Note::error(
-                    format!("attach/{}", kebab(&c.reason)),
+                )
+                .strict(self.strict),
+                _ => Diagnostic::new(
+                    reason_code(&c.reason),
                     format!(
                         "{what} {} would be ResolvedRefs=False ({}): {}",
                         b.path, c.reason, c.message
@@ -512,7 +506,7 @@ impl<'a> World<'a> {
     /// the Gateway's namespace. Secrets are often kept out of Git (sealed or external
     /// secrets), so a Secret missing from the repository is unknown, not an error, unless
     /// `strict`.
-    pub fn gateway_findings(&self, gateway: &Value) -> Vec<(Note, String)> {
+    pub fn gateway_findings(&self, gateway: &Value) -> Vec<(Diagnostic, String)> {
         if str_of(gateway, "kind") != Some("Gateway") {
             return Vec::new();
         }
@@ -521,11 +515,6 @@ impl<'a> World<'a> {
             .pointer("/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let unknown = if self.config.strict {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
         let mut out = Vec::new();
         let listeners = gateway
             .pointer("/spec/listeners")
@@ -550,8 +539,8 @@ impl<'a> World<'a> {
                 let what = format!("Gateway {gw_ns}/{gw_name} listener {lname}");
                 if !group.is_empty() || kind != "Secret" {
                     out.push((
-                        Note::error(
-                            "attach/invalid-certificate-ref",
+                        Diagnostic::new(
+                            Code::AttachInvalidCertificateRef,
                             format!("{what}: certificateRef kind {group}/{kind} is not a Secret; the listener would be ResolvedRefs=False (InvalidCertificateRef)"),
                         )
                         .at(path),
@@ -560,30 +549,30 @@ impl<'a> World<'a> {
                     continue;
                 }
                 if ns != gw_ns && !self.granted_from(ns, "Gateway", &gw_ns, "", "Secret", name) {
-                    let (severity, code) = if self.namespace_known(ns) || self.config.strict {
-                        (Severity::Error, "attach/certificate-ref-not-permitted")
+                    let code = if self.namespace_known(ns) || self.config.strict {
+                        Code::AttachCertificateRefNotPermitted
                     } else {
-                        (unknown, "attach/certificate-unknown")
+                        Code::AttachCertificateUnknown
                     };
                     out.push((
-                        Note::new(
-                            severity,
+                        Diagnostic::new(
                             code,
                             format!("{what}: no ReferenceGrant in namespace {ns} allows Gateways from {gw_ns} to use Secret {name}; the listener would be ResolvedRefs=False (RefNotPermitted)"),
                         )
-                        .at(path),
+                        .at(path)
+                        .strict(self.config.strict),
                         "RefNotPermitted".to_string(),
                     ));
                     continue;
                 }
                 if self.index.secret(ns, name).is_none() {
                     out.push((
-                        Note::new(
-                            unknown,
-                            "attach/certificate-unknown",
+                        Diagnostic::new(
+                            Code::AttachCertificateUnknown,
                             format!("{what}: Secret {ns}/{name} is not in the repository; if it does not exist in the cluster the listener is ResolvedRefs=False (InvalidCertificateRef)"),
                         )
-                        .at(path),
+                        .at(path)
+                        .strict(self.config.strict),
                         "InvalidCertificateRef".to_string(),
                     ));
                 }

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::diagnostic::Code;
+
 /// Two listeners of one Gateway that cannot coexist.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
@@ -17,10 +19,10 @@ pub struct Conflict {
 }
 
 impl Conflict {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self.reason {
-            "ProtocolConflict" => "validate/listener-protocol-conflict",
-            _ => "validate/listener-hostname-conflict",
+            "ProtocolConflict" => Code::ValidateListenerProtocolConflict,
+            _ => Code::ValidateListenerHostnameConflict,
         }
     }
 

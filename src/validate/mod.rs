@@ -8,7 +8,7 @@
 //! - [`lint_repository`] / [`check_findings`]: the same checks on Gateway API objects already
 //!   in the repository, as [`Finding`]s with file and line.
 //!
-//! Note codes are documented in `docs/notes-validate.md`.
+//! Diagnostic codes are documented in `docs/notes-validate.md`.
 
 pub mod attachment;
 pub mod cel;
@@ -21,9 +21,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::{Channel, Config};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::index::Index;
 use crate::model::SourceBody;
-use crate::note::{Note, Severity};
 use crate::translate::SourceResult;
 
 /// One rule an object breaks.
@@ -40,15 +40,15 @@ pub struct Violation {
 
 impl Violation {
     /// The stable note code of this violation.
-    pub fn note_code(&self) -> &'static str {
+    pub fn note_code(&self) -> Code {
         match self.rule.as_str() {
-            "cel" => "validate/cel",
-            "cel/unevaluated" => "validate/cel-unevaluated",
-            "channel/experimental-only" => "validate/experimental-only",
-            "schema/unknown-field" => "validate/unknown-field",
-            "schema/unknown-kind" | "schema/unserved-version" => "validate/unserved-version",
-            "schema/metadata" => "validate/metadata",
-            _ => "validate/schema",
+            "cel" => Code::ValidateCel,
+            "cel/unevaluated" => Code::ValidateCelUnevaluated,
+            "channel/experimental-only" => Code::ValidateExperimentalOnly,
+            "schema/unknown-field" => Code::ValidateUnknownField,
+            "schema/unknown-kind" | "schema/unserved-version" => Code::ValidateUnservedVersion,
+            "schema/metadata" => Code::ValidateMetadata,
+            _ => Code::ValidateSchema,
         }
     }
 }
@@ -130,24 +130,6 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
     out
 }
 
-/// One finding about a Gateway API object in the repository (the linter's output).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Finding {
-    pub file: String,
-    pub line: usize,
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
-    /// Note code (`validate/cel`, `attach/not-allowed-by-listeners`, ...).
-    pub code: String,
-    /// The rule broken: the CRD's CEL message, the schema keyword, or the status reason.
-    pub rule: String,
-    pub severity: Severity,
-    pub message: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub path: String,
-}
-
 /// Validates generated objects: invalid ones are removed and become error notes on their
 /// source; listener conflicts and predicted attachment become notes too.
 pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Config) {
@@ -162,7 +144,7 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
             }
             for v in &violations {
                 result.notes.push(
-                    Note::error(
+                    Diagnostic::new(
                         v.note_code(),
                         format!(
                             "generated {} {}/{} would be rejected by the cluster and was not written: {}",
@@ -172,7 +154,7 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
                             v.message
                         ),
                     )
-                    .at(v.path.clone()),
+                    .at_generated(v.path.clone()),
                 );
             }
         }
@@ -193,7 +175,7 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
 }
 
 /// Listener-conflict and attachment notes about one (valid) object.
-fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
+fn object_notes(world: &attachment::World, value: &Value) -> Vec<Diagnostic> {
     let kind = value
         .get("kind")
         .and_then(Value::as_str)
@@ -206,7 +188,7 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
     if kind == "Gateway" {
         for c in listeners::conflicts(value) {
             notes.push(
-                Note::error(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()),
+                Diagnostic::new(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()),
             );
         }
         notes.extend(world.gateway_findings(value).into_iter().map(|(n, _)| n));
@@ -214,40 +196,33 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Note> {
     if let Some(p) = world.predict(value) {
         notes.extend(p.findings().into_iter().map(|(n, _)| n));
     }
+    // The paths name fields of the generated object, which has no place in the source text.
+    for n in &mut notes {
+        n.location.generated_field = n.location.field.take();
+    }
     notes
 }
 
 /// Lints the Gateway API objects already in the repository.
-pub fn lint_repository(index: &Index, config: &Config) -> Vec<Finding> {
+pub fn lint_repository(index: &Index, config: &Config) -> Vec<Diagnostic> {
     lint_with_generated(index, &[], config)
 }
 
 /// Lints the repository's Gateway API objects; attachment is predicted against the
 /// repository plus `generated` (objects this run generates, as JSON), so that a hand-written
-/// route may attach to a Gateway generated from an Istio Gateway.
-pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) -> Vec<Finding> {
-    let repo_objects = index.objects.iter().filter(|o| {
-        matches!(o.body, SourceBody::GatewayApi(_)) && !index.is_patch_file(&o.source.file)
-    });
+/// route may attach to a Gateway generated from an Istio Gateway. Each diagnostic is placed
+/// on the object it is about, at the offending field, with the rule it breaks.
+pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) -> Vec<Diagnostic> {
     let world = attachment::World::new(index, generated.iter(), config);
-    let mut findings = Vec::new();
-    for obj in repo_objects {
+    let mut out = Vec::new();
+    for (position, obj) in index.objects.iter().enumerate() {
         let SourceBody::GatewayApi(value) = &obj.body else {
             continue;
         };
-        let finding =
-            |code: &str, rule: &str, severity: Severity, message: String, path: String| Finding {
-                file: obj.source.file.clone(),
-                line: obj.source.line,
-                kind: obj.kind.clone(),
-                namespace: obj.namespace.clone(),
-                name: obj.meta.name.clone(),
-                code: code.to_string(),
-                rule: rule.to_string(),
-                severity,
-                message,
-                path,
-            };
+        if index.is_patch_file(&obj.source.file) {
+            continue;
+        }
+        let mut found = Vec::new();
         let violations = validate_object(value, config.channel);
         let invalid = !violations.is_empty();
         for v in violations {
@@ -256,65 +231,62 @@ pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) 
             } else {
                 v.rule.clone()
             };
-            findings.push(finding(
-                v.note_code(),
-                &rule,
-                Severity::Error,
-                v.message,
-                v.path,
-            ));
+            found.push(
+                Diagnostic::new(v.note_code(), v.message)
+                    .at(v.path)
+                    .with_rule(rule),
+            );
         }
         if obj.kind == "Gateway" {
             for c in listeners::conflicts(value) {
-                findings.push(finding(
-                    c.code(),
-                    c.reason(),
-                    Severity::Error,
-                    c.message(),
-                    c.path(),
-                ));
+                found.push(
+                    Diagnostic::new(c.code(), c.message())
+                        .at(c.path())
+                        .with_rule(c.reason()),
+                );
             }
         }
-        if invalid {
-            // Attachment of an object the API server would reject is moot.
-            continue;
-        }
-        // Each finding names its object already; drop the note's own `Kind ns/name ` prefix.
-        let mut push = |prefix: &str, notes: Vec<(Note, String)>| {
-            for (n, reason) in notes {
-                let message = n
-                    .message
-                    .strip_prefix(prefix)
-                    .unwrap_or(&n.message)
-                    .to_string();
-                findings.push(finding(
-                    &n.code,
-                    &reason,
-                    n.severity,
-                    message,
-                    n.field.unwrap_or_default(),
-                ));
-            }
-        };
-        push(
-            &format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name),
-            world.gateway_findings(value),
-        );
-        if let Some(p) = world.predict(value) {
+        // Attachment of an object the API server would reject is moot.
+        if !invalid {
+            // Each diagnostic is placed on its object already; drop the `Kind ns/name `
+            // prefix the attachment messages start with.
+            let mut push = |prefix: &str, diagnostics: Vec<(Diagnostic, String)>| {
+                for (mut d, reason) in diagnostics {
+                    if let Some(rest) = d.message.strip_prefix(prefix) {
+                        d.message = rest.to_string();
+                    }
+                    found.push(d.with_rule(reason));
+                }
+            };
             push(
-                &format!("{} {}/{} ", p.kind, p.namespace, p.name),
-                p.findings(),
+                &format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name),
+                world.gateway_findings(value),
             );
+            if let Some(p) = world.predict(value) {
+                push(
+                    &format!("{} {}/{} ", p.kind, p.namespace, p.name),
+                    p.findings(),
+                );
+            }
+        }
+        for mut d in found {
+            d.place(
+                position,
+                &obj.source.file,
+                obj.source.document,
+                obj.source.line,
+            );
+            out.push(d);
         }
     }
-    findings.sort();
-    findings
+    out.sort();
+    out
 }
 
 /// What `check` reports about the repository's own Gateway API objects, given this run's
-/// translation `results` (valid generated objects take part in attachment). Info findings
-/// are kept; renderers hide them unless verbose.
-pub fn check_findings(index: &Index, results: &[SourceResult], config: &Config) -> Vec<Finding> {
+/// translation `results` (valid generated objects take part in attachment). Info
+/// diagnostics are kept; renderers hide them unless verbose.
+pub fn check_findings(index: &Index, results: &[SourceResult], config: &Config) -> Vec<Diagnostic> {
     let generated: Vec<Value> = results
         .iter()
         .flat_map(|r| r.generated.iter().map(|g| g.to_json()))
@@ -322,9 +294,9 @@ pub fn check_findings(index: &Index, results: &[SourceResult], config: &Config) 
     lint_with_generated(index, &generated, config)
 }
 
-/// Whether any finding must fail `check`.
-pub fn has_failures(findings: &[Finding]) -> bool {
-    findings.iter().any(|f| f.severity == Severity::Error)
+/// Whether any diagnostic must fail `check`.
+pub fn has_failures(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 //! the Service manifest in the repository, and a backend whose port cannot be found is dropped
 //! with an error. Resource backends keep their group/kind/name.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::BackendRef;
 use crate::index::Index;
 use crate::model::ingress::IngressBackend;
 use crate::model::k8s;
-use crate::note::Note;
 
 /// Converts one backend of an Ingress in `namespace`.
 pub fn convert(
@@ -15,13 +15,13 @@ pub fn convert(
     namespace: &str,
     backend: &IngressBackend,
     field: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<BackendRef> {
     let field = format!("{field}.backend");
     if let Some(resource) = &backend.resource {
         notes.push(
-            Note::info(
-                "ingress/resource-backend",
+            Diagnostic::new(
+                Code::IngressResourceBackend,
                 format!(
                     "resource backend {}/{} kept as a backendRef; whether the Gateway implementation supports that kind is implementation-specific",
                     resource.kind, resource.name
@@ -38,8 +38,8 @@ pub fn convert(
     }
     let Some(service) = &backend.service else {
         notes.push(
-            Note::error(
-                "ingress/missing-backend",
+            Diagnostic::new(
+                Code::IngressMissingBackend,
                 "backend names neither a Service nor a resource; the path has no backend",
             )
             .at(&field),
@@ -58,8 +58,8 @@ pub fn convert(
                 && k8s::find_port(svc, n).is_none()
             {
                 notes.push(
-                        Note::warning(
-                            "ingress/service-port-not-found",
+                        Diagnostic::new(
+                            Code::IngressServicePortNotFound,
                             format!(
                                 "Service {namespace}/{name} in the repository has no port {n}; the backendRef keeps it"
                             ),
@@ -73,8 +73,8 @@ pub fn convert(
             match manifest.and_then(|svc| k8s::find_named_port(svc, &port_name)) {
                 Some(p) => {
                     notes.push(
-                        Note::info(
-                            "ingress/named-port",
+                        Diagnostic::new(
+                            Code::IngressNamedPort,
                             format!(
                                 "named port {port_name:?} resolved to {} through Service {namespace}/{name}",
                                 p.port
@@ -86,8 +86,8 @@ pub fn convert(
                 }
                 None => {
                     notes.push(
-                        Note::error(
-                            "ingress/named-port-unresolved",
+                        Diagnostic::new(
+                            Code::IngressNamedPortUnresolved,
                             format!(
                                 "port {port_name:?} of Service {namespace}/{name} cannot be resolved ({}); a Service backendRef needs a port number, so this backend is dropped",
                                 if manifest.is_some() {
@@ -107,8 +107,8 @@ pub fn convert(
             Some(p) => Some(p.port),
             None => {
                 notes.push(
-                        Note::error(
-                            "ingress/named-port-unresolved",
+                        Diagnostic::new(
+                            Code::IngressNamedPortUnresolved,
                             format!(
                                 "backend Service {namespace}/{name} names no port and the repository has no single-port manifest for it; the backend is dropped"
                             ),
@@ -121,8 +121,8 @@ pub fn convert(
     }?;
     let Ok(port) = u32::try_from(number) else {
         notes.push(
-            Note::error(
-                "ingress/missing-backend",
+            Diagnostic::new(
+                Code::IngressMissingBackend,
                 format!("port {number} of Service {name} is not a valid port"),
             )
             .at(&field),

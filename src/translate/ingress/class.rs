@@ -1,9 +1,9 @@
 //! Which IngressClass an Ingress belongs to and which controller family that class is, so
 //! that annotations of other controllers are reported rather than half-translated.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::index::Index;
 use crate::model::ingress::{self, Ingress};
-use crate::note::Note;
 
 /// The controller family behind a class: decides which annotations mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +45,7 @@ pub struct ClassInfo {
 
 /// Resolves the class: `spec.ingressClassName`, the legacy annotation, else the IngressClass
 /// the repository marks as default. Notes how it was decided when that is not explicit.
-pub fn resolve(index: &Index, ing: &Ingress, notes: &mut Vec<Note>) -> ClassInfo {
+pub fn resolve(index: &Index, ing: &Ingress, notes: &mut Vec<Diagnostic>) -> ClassInfo {
     let explicit = ingress::class_of(ing);
     let name = match explicit {
         Some(c) => Some(c),
@@ -55,14 +55,14 @@ pub fn resolve(index: &Index, ing: &Ingress, notes: &mut Vec<Note>) -> ClassInfo
                 .find(|(_, c)| c.is_default)
                 .map(|(o, _)| o.meta.name.clone());
             match &default {
-                Some(d) => notes.push(Note::info(
-                    "ingress/default-class",
+                Some(d) => notes.push(Diagnostic::new(
+                    Code::IngressDefaultClass,
                     format!(
                         "no ingressClassName: the IngressClass {d} marked default in the repository applies"
                     ),
                 )),
-                None => notes.push(Note::warning(
-                    "ingress/no-class",
+                None => notes.push(Diagnostic::new(
+                    Code::IngressNoClass,
                     "no ingressClassName, no kubernetes.io/ingress.class annotation and no default IngressClass in the repository: the cluster's default class served this Ingress; check the Gateway it is given",
                 )),
             }
@@ -122,17 +122,17 @@ const CLASS_PREFIXES: &[(&str, &str)] = &[
 
 /// Notes every controller-specific annotation that is not ingress-nginx's; ingress-nginx
 /// annotations on an Ingress of another family are noted as ignored by that controller.
-pub fn note_class_annotations(ing: &Ingress, class: &ClassInfo, notes: &mut Vec<Note>) {
+pub fn note_class_annotations(ing: &Ingress, class: &ClassInfo, notes: &mut Vec<Diagnostic>) {
     let Some(annotations) = ing.metadata.annotations.as_ref() else {
         return;
     };
     for key in annotations.keys() {
-        let field = format!("metadata.annotations.{key}");
+        let field = format!("metadata.annotations[\"{key}\"]");
         if key.starts_with(super::nginx::PREFIX) {
             if !class.family.reads_nginx_annotations() {
                 notes.push(
-                    Note::info(
-                        "ingress/annotation-ignored-by-class",
+                    Diagnostic::new(
+                        Code::IngressAnnotationIgnoredByClass,
                         format!(
                             "{key} is an ingress-nginx annotation, but this Ingress belongs to {} (class {}); it had no effect and is not translated",
                             class.family.as_str(),
@@ -146,8 +146,8 @@ pub fn note_class_annotations(ing: &Ingress, class: &ClassInfo, notes: &mut Vec<
         }
         if key.starts_with("cert-manager.io/") || key.starts_with("acme.cert-manager.io/") {
             notes.push(
-                Note::warning(
-                    "ingress/cert-manager",
+                Diagnostic::new(
+                    Code::IngressCertManager,
                     format!(
                         "{key}: cert-manager issues certificates for Gateways only when the annotation is on the Gateway (and its gateway-shim is enabled); move it to the Gateway that serves these hosts"
                     ),
@@ -158,8 +158,8 @@ pub fn note_class_annotations(ing: &Ingress, class: &ClassInfo, notes: &mut Vec<
         }
         if let Some((_, owner)) = CLASS_PREFIXES.iter().find(|(p, _)| key.starts_with(p)) {
             notes.push(
-                Note::warning(
-                    "ingress/class-annotation",
+                Diagnostic::new(
+                    Code::IngressClassAnnotation,
                     format!(
                         "{key} configures the {owner} controller; it has no Gateway API equivalent here and is not translated"
                     ),

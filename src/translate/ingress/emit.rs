@@ -3,11 +3,11 @@
 //! redirect route on the HTTP listeners when the Ingress redirects to HTTPS; the catch-all
 //! route for `defaultBackend` in migrate mode.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, BackendRef, Generated, GrpcRouteSpec, HttpPathMatch, HttpRequestRedirectFilter,
     HttpRouteSpec, L4RouteRule, Metadata, Object, ParentReference, TlsRouteSpec,
 };
-use crate::note::Note;
 
 use super::ir::{HostRoutes, IngressPlan, RouteKind, Rule};
 use super::names::{self, NameAllocator};
@@ -118,8 +118,8 @@ fn chunk_names(
 ) -> Vec<String> {
     let chunks = count.div_ceil(MAX_RULES).max(1);
     if chunks > 1 {
-        plan.result.notes.push(Note::info(
-            "ingress/route-split",
+        plan.result.notes.push(Diagnostic::new(
+            Code::IngressRouteSplit,
             format!(
                 "{count} rules for one host exceed the 16 rules a {kind} may hold: split into {chunks} {kind}s ({base}, {base}-2, ...)"
             ),
@@ -148,8 +148,8 @@ fn http_routes(
     let split = wants_redirect && !a.https.is_empty() && !a.http.is_empty();
     if wants_redirect && a.https.is_empty() {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/ssl-redirect-no-https",
+            Diagnostic::new(
+                Code::NginxSslRedirectNoHttps,
                 format!(
                     "host {}: the Ingress redirects HTTP to HTTPS, but no HTTPS listener serves this host; the route stays on HTTP without a redirect",
                     h.unwrap_or("*")
@@ -195,8 +195,8 @@ fn http_routes(
             push_http(plan, name, h, a.http.clone(), chunk);
         }
         plan.result.notes.push(
-            Note::info(
-                "ingress-nginx/ssl-redirect",
+            Diagnostic::new(
+                Code::NginxSslRedirect,
                 format!(
                     "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https (ingress-nginx's {})",
                     h.unwrap_or("*"),
@@ -245,8 +245,8 @@ fn grpc_routes(
             || r.timeouts.is_some()
     }) {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/grpc-filters",
+            Diagnostic::new(
+                Code::NginxGrpcFilters,
                 "redirects, rewrites, CORS and timeouts are not available on GRPCRoute; they are not translated for this gRPC host",
             )
             .at(&host.field),
@@ -257,8 +257,8 @@ fn grpc_routes(
 fn tls_route(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names: &mut NameAllocator) {
     let Some(h) = host.host.clone() else {
         plan.result.notes.push(
-            Note::error(
-                "ingress-nginx/ssl-passthrough-no-host",
+            Diagnostic::new(
+                Code::NginxSslPassthroughNoHost,
                 "ssl-passthrough routes by SNI, which needs a host; this rule has none and is not translated",
             )
             .at(&host.field),
@@ -276,8 +276,8 @@ fn tls_route(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names: &
     }
     if host.rules.len() > 1 {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/ssl-passthrough-paths",
+            Diagnostic::new(
+                Code::NginxSslPassthroughPaths,
                 format!(
                     "host {h}: passthrough cannot route by path; only the backend of path {:?} is kept",
                     root.map(|r| r.source_path.as_str()).unwrap_or("/")

@@ -9,12 +9,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, AllowedRoutes, GatewaySpec, Generated, HttpPathMatch, LabelSelector,
     LabelSelectorRequirement, Listener, ListenerTls, Metadata, Object, RouteNamespaces,
     SecretObjectReference,
 };
-use crate::note::Note;
 use crate::translate::GrantRequest;
 
 use super::emit::{Attachment, PlanAttachments, parent_ref};
@@ -237,8 +237,8 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
             };
             if named.is_empty() {
                 plan.result.notes.push(
-                    Note::error(
-                        "ingress/tls-without-secret",
+                    Diagnostic::new(
+                        Code::IngressTlsWithoutSecret,
                         format!(
                             "host {}: spec.tls names no secretName (the controller's default certificate served it); an HTTPS listener needs certificateRefs, so none is created",
                             h.unwrap_or("*")
@@ -266,8 +266,8 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
             let shards = split_listeners(gw);
             if shards.len() > 1 {
                 let first = &shards[0];
-                plans[first.owner].result.notes.push(Note::warning(
-                    "ingress/listener-limit",
+                plans[first.owner].result.notes.push(Diagnostic::new(
+                    Code::IngressListenerLimit,
                     format!(
                         "IngressClass {} needs {needed} listeners and a Gateway holds at most {MAX_LISTENERS}: its hosts are split over {} Gateways ({}), each with its own address; point each host's DNS at the Gateway that holds it",
                         first.class.as_deref().unwrap_or("(none)"),
@@ -341,8 +341,8 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
     for plan in plans.iter_mut() {
         if let Some(backend) = &plan.default_backend {
             plan.result.notes.push(
-                Note::info(
-                    "ingress/default-backend",
+                Diagnostic::new(
+                    Code::IngressDefaultBackend,
                     format!(
                         "defaultBackend {} → catch-all HTTPRoute {}-default-backend on the hostless listener (hosts no other listener names) and a PathPrefix / rule on each host route without one (unmatched paths of this Ingress's hosts, as ingress-nginx does)",
                         backend.name, plan.name
@@ -358,7 +358,7 @@ pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments
 fn build_gateway(
     gw: &GatewayBuild,
     config: &Config,
-) -> (Object<GatewaySpec>, Vec<GrantRequest>, Vec<Note>) {
+) -> (Object<GatewaySpec>, Vec<GrantRequest>, Vec<Diagnostic>) {
     let mut notes = Vec::new();
     let mut grants = Vec::new();
     let mut listeners = Vec::new();
@@ -450,8 +450,8 @@ fn build_gateway(
         .filter_map(|l| l.hostname.as_deref())
         .collect::<BTreeSet<_>>()
         .len();
-    notes.push(Note::info(
-        "ingress/gateway-created",
+    notes.push(Diagnostic::new(
+        Code::IngressGatewayCreated,
         format!(
             "Gateway {}/{} (gatewayClassName {}) created for IngressClass {}: {} listeners for {hosts} hosts; it is shared by every Ingress of that class",
             gw.namespace,

@@ -20,11 +20,11 @@ pub mod wildcard;
 use std::collections::BTreeSet;
 
 use crate::config::{Config, IngressMode};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::Generated;
 use crate::index::Index;
 use crate::model::SourceBody;
 use crate::model::ingress::Ingress;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 use ir::{IngressPlan, RouteKind};
@@ -126,8 +126,8 @@ fn plan(
         nginx::apply(&mut plan, &ann, config);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
-        plan.result.notes.push(Note::warning(
-            "ingress/nothing-to-route",
+        plan.result.notes.push(Diagnostic::new(
+            Code::IngressNothingToRoute,
             "the Ingress has no rule with a usable path and no defaultBackend; nothing is generated",
         ));
     }
@@ -165,8 +165,8 @@ fn note_host_wide_regex(plans: &mut [IngressPlan]) {
                 && host.rules.iter().any(|r| r.source_type != "Exact")
             {
                 plan.result.notes.push(
-                    Note::warning(
-                        "ingress-nginx/use-regex-host-wide",
+                    Diagnostic::new(
+                        Code::NginxUseRegexHostWide,
                         format!(
                             "host {h}: Ingress {other} uses use-regex/rewrite-target, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too; they are translated with their own path types (Prefix now matches whole segments, case-sensitively)"
                         ),

@@ -8,8 +8,8 @@
 
 use serde_json::Value;
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::index::Index;
-use crate::note::Note;
 
 use super::emit::{Attachment, PlanAttachments, parent_ref};
 use super::ir::{IngressPlan, RouteKind};
@@ -217,8 +217,8 @@ pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> 
                 Ok(a) => {
                     if kind != "TLSRoute" && a.https.is_empty() && plan.tls_covers(h) {
                         plan.result.notes.push(
-                            Note::warning(
-                                "ingress/mount-no-https",
+                            Diagnostic::new(
+                                Code::IngressMountNoHttps,
                                 format!(
                                     "host {}: the Ingress has TLS for it, but the selected Gateway has no HTTPS listener that accepts it; it is served over HTTP only",
                                     h.unwrap_or("*")
@@ -239,8 +239,8 @@ pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> 
                         reasons.join("; ")
                     };
                     plan.result.notes.push(
-                        Note::warning(
-                            "ingress/mount-no-gateway",
+                        Diagnostic::new(
+                            Code::IngressMountNoGateway,
                             format!(
                                 "host {}: no Gateway listener accepts {kind}s for it ({why}); no route is written for this host",
                                 h.unwrap_or("(none)")
@@ -255,8 +255,8 @@ pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> 
         if !plan.tls.is_empty() {
             let secrets: Vec<&str> = plan.tls.iter().filter_map(|(_, s)| s.as_deref()).collect();
             plan.result.notes.push(
-                Note::info(
-                    "ingress/mount-tls",
+                Diagnostic::new(
+                    Code::IngressMountTls,
                     format!(
                         "spec.tls (secrets: {}) is not translated: in mount mode TLS is configured by the Gateway's owner on its listeners",
                         if secrets.is_empty() { "-".to_string() } else { secrets.join(", ") }
@@ -267,8 +267,8 @@ pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> 
         }
         if let Some(b) = &plan.default_backend {
             plan.result.notes.push(
-                Note::warning(
-                    "ingress/default-backend-not-mounted",
+                Diagnostic::new(
+                    Code::IngressDefaultBackendNotMounted,
                     format!(
                         "defaultBackend {} is not translated in mount mode: the Gateway's owner decides where unmatched requests go",
                         b.name

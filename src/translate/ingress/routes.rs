@@ -12,13 +12,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::config::IngressMode;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     GrpcMethodMatch, GrpcRouteMatch, GrpcRouteRule, HttpHeaderFilter, HttpPathMatch,
     HttpRouteFilter, HttpRouteMatch, HttpRouteRule, HttpUrlRewriteFilter,
 };
 use crate::index::Index;
 use crate::model::ingress::Ingress;
-use crate::note::Note;
 
 use super::backends;
 use super::ir::{HostRoutes, Rule};
@@ -66,7 +66,7 @@ pub fn convert_path(
     path_type: &str,
     mode: IngressMode,
     field: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> HttpPathMatch {
     let path = if path.is_empty() { "/" } else { path };
     let make = |t: &str, v: String| HttpPathMatch {
@@ -84,8 +84,8 @@ pub fn convert_path(
                 return make(t, path.to_string());
             }
             notes.push(
-                Note::warning(
-                    "ingress/invalid-path",
+                Diagnostic::new(
+                    Code::IngressInvalidPath,
                     format!(
                         "path {path:?} ({path_type}) is not a valid Gateway API {t} value; it is matched as a RegularExpression (implementation-specific)"
                     ),
@@ -103,8 +103,8 @@ pub fn convert_path(
             // ImplementationSpecific (also what v1beta1 paths without a pathType default to).
             if looks_like_regex(path) {
                 notes.push(
-                    Note::warning(
-                        "ingress/implementation-specific-path",
+                    Diagnostic::new(
+                        Code::IngressImplementationSpecificRegex,
                         format!(
                             "ImplementationSpecific path {path:?} is a regular expression: emitted as RegularExpression, whose dialect and anchoring are implementation-specific"
                         ),
@@ -122,8 +122,8 @@ pub fn convert_path(
             match mode {
                 IngressMode::Migrate if valid_gateway_path(&prefix) => {
                     notes.push(
-                        Note::info(
-                            "ingress/implementation-specific-path",
+                        Diagnostic::new(
+                            Code::IngressImplementationSpecificPath,
                             format!(
                                 "ImplementationSpecific path {path:?} is a prefix for the controller: emitted as PathPrefix {prefix:?}, which matches whole path segments only (/foo does not match /foobar)"
                             ),
@@ -139,8 +139,8 @@ pub fn convert_path(
                         format!("{}.*", regex::escape(&prefix))
                     };
                     notes.push(
-                        Note::warning(
-                            "ingress/implementation-specific-path",
+                        Diagnostic::new(
+                            Code::IngressImplementationSpecificRegex,
                             format!(
                                 "ImplementationSpecific path {path:?} emitted as RegularExpression {value:?} (implementation-specific dialect)"
                             ),
@@ -161,7 +161,7 @@ pub fn build_hosts(
     ing: &Ingress,
     mode: IngressMode,
     require_hostname: bool,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Vec<HostRoutes> {
     let mut hosts: Vec<HostRoutes> = Vec::new();
     let Some(rules) = ing.spec.as_ref().and_then(|s| s.rules.as_ref()) else {
@@ -176,8 +176,8 @@ pub fn build_hosts(
             .map(str::to_ascii_lowercase);
         if host.is_none() && require_hostname {
             notes.push(
-                Note::info(
-                    "ingress/hostless-rule-skipped",
+                Diagnostic::new(
+                    Code::IngressHostlessRuleSkipped,
                     "rule without a host skipped (requireHostname is set)",
                 )
                 .at(&field),
@@ -188,8 +188,8 @@ pub fn build_hosts(
             && !super::wildcard::valid_hostname(h)
         {
             notes.push(
-                    Note::error(
-                        "ingress/invalid-host",
+                    Diagnostic::new(
+                        Code::IngressInvalidHost,
                         format!(
                             "host {h:?} is not a valid Gateway API hostname (no IP addresses, lowercase DNS names, wildcard only as the whole first label); rule not translated"
                         ),
@@ -211,8 +211,8 @@ pub fn build_hosts(
         };
         let Some(http) = &rule.http else {
             notes.push(
-                Note::info(
-                    "ingress/rule-without-paths",
+                Diagnostic::new(
+                    Code::IngressRuleWithoutPaths,
                     "rule has no http paths: the controller routed nothing for it",
                 )
                 .at(&field),
@@ -235,8 +235,8 @@ pub fn build_hosts(
             let existing = &mut hosts[slot].rules;
             if existing.iter().any(|r| r.path == candidate.path) {
                 notes.push(
-                    Note::warning(
-                        "ingress/duplicate-path",
+                    Diagnostic::new(
+                        Code::IngressDuplicatePath,
                         format!(
                             "path {:?} appears twice for host {}; the first one wins, as in ingress-nginx",
                             candidate.source_path,
@@ -341,7 +341,7 @@ fn grpc_method_ok(m: &str) -> bool {
 
 /// Renders rules as GRPCRoute rules: `/pkg.Service/Method` paths become method matches, a
 /// catch-all path matches everything; other paths cannot be expressed and are noted.
-pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Note>) -> Vec<GrpcRouteRule> {
+pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Diagnostic>) -> Vec<GrpcRouteRule> {
     let mut out = Vec::new();
     for r in rules {
         let value = r.path.value.trim_end_matches(".*");
@@ -365,8 +365,8 @@ pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Note>) -> Vec<GrpcRouteRule> 
                 method: None,
             }),
             _ => {
-                notes.push(Note::warning(
-                    "ingress-nginx/grpc-path",
+                notes.push(Diagnostic::new(
+                    Code::NginxGrpcPath,
                     format!(
                         "path {:?} is neither / nor /package.Service[/Method]: the GRPCRoute rule matches every method",
                         r.source_path

@@ -2,8 +2,8 @@
 //! these become HTTPS listeners with `certificateRefs`; in mount mode the Gateway owner's
 //! listeners decide, and `spec.tls` only decides whether HTTP is redirected.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::model::ingress::Ingress;
-use crate::note::Note;
 
 use super::ir::IngressPlan;
 use super::wildcard;
@@ -61,8 +61,8 @@ pub fn note_unused_entries(plan: &mut IngressPlan) {
             .any(|h| wildcard::host_matches(t, h));
         if !used {
             plan.result.notes.push(
-                Note::info(
-                    "ingress/tls-host-without-rule",
+                Diagnostic::new(
+                    Code::IngressTlsHostWithoutRule,
                     format!(
                         "spec.tls host {t} has no rule in this Ingress; no listener is created for it"
                     ),
@@ -73,8 +73,8 @@ pub fn note_unused_entries(plan: &mut IngressPlan) {
     }
     if plan.tls.iter().any(|(t, _)| t.is_none()) {
         plan.result.notes.push(
-            Note::info(
-                "ingress/tls-without-hosts",
+            Diagnostic::new(
+                Code::IngressTlsWithoutHosts,
                 "a spec.tls entry lists no hosts: its certificate is used for every host of the Ingress",
             )
             .at("spec.tls"),

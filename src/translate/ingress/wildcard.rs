@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::note::Note;
+use crate::diagnostic::{Code, Diagnostic};
 
 static HOSTNAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -44,9 +44,9 @@ pub fn listener_wildcard_admits(pattern: &str, host: &str) -> bool {
 }
 
 /// The note for an Ingress wildcard host.
-pub fn note(host: &str, field: &str) -> Note {
-    Note::warning(
-        "ingress/wildcard-host",
+pub fn note(host: &str, field: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::IngressWildcardHost,
         format!(
             "host {host}: an Ingress wildcard matches exactly one DNS label, a Gateway API wildcard any number (a.b.{} now matches too)",
             host.trim_start_matches("*.")

@@ -8,10 +8,10 @@ use super::Ctx;
 use super::hosts::{self, HostKind};
 use super::unknown;
 use crate::config::Target;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::BackendRef;
 use crate::model::istio::Destination;
 use crate::model::k8s;
-use crate::note::Note;
 use crate::translate::GrantRequest;
 
 /// Where a resolved backend is used from: the route's kind and namespace.
@@ -27,7 +27,7 @@ pub fn backend_ref(
     from: &From,
     dest: &Destination,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
 ) -> Option<BackendRef> {
     unknown::report(&dest.extra, path, notes);
@@ -36,8 +36,8 @@ pub fn backend_ref(
     }
     let Some(host) = dest.host.as_deref().filter(|h| !h.is_empty()) else {
         notes.push(
-            Note::error(
-                "istio/destination-host-missing",
+            Diagnostic::new(
+                Code::IstioDestinationHostMissing,
                 "destination has no host; dropped",
             )
             .at(path),
@@ -50,8 +50,8 @@ pub fn backend_ref(
         HostKind::Ambiguous { name, namespace } => {
             if ctx.index.service(&namespace, &name).is_some() {
                 notes.push(
-                    Note::warning(
-                        "istio/ambiguous-host",
+                    Diagnostic::new(
+                        Code::IstioAmbiguousHost,
                         format!("host '{host}' is not a short name or a full '<name>.<namespace>.svc.{}' name; Istio matches it literally, but Service {namespace}/{name} exists in the repository, so it is referenced", ctx.config.cluster_domain),
                     )
                     .at(format!("{path}.host")),
@@ -72,8 +72,8 @@ pub fn backend_ref(
             Some(svc) => match k8s::single_port(svc) {
                 Some(p) => {
                     notes.push(
-                        Note::info(
-                            "istio/port-from-service",
+                        Diagnostic::new(
+                            Code::IstioPortFromService,
                             format!("destination has no port; port {} taken from Service {namespace}/{name} in the repository", p.port),
                         )
                         .at(path),
@@ -82,8 +82,8 @@ pub fn backend_ref(
                 }
                 None => {
                     notes.push(
-                        Note::error(
-                            "istio/backend-port-unknown",
+                        Diagnostic::new(
+                            Code::IstioBackendPortUnknown,
                             format!("destination has no port and Service {namespace}/{name} has several ports; Gateway API requires a port: backend dropped, add port.number"),
                         )
                         .at(path),
@@ -93,8 +93,8 @@ pub fn backend_ref(
             },
             None => {
                 notes.push(
-                    Note::error(
-                        "istio/backend-port-unknown",
+                    Diagnostic::new(
+                        Code::IstioBackendPortUnknown,
                         format!("destination has no port and Service {namespace}/{name} is not in the repository; Gateway API requires a port: backend dropped, add port.number"),
                     )
                     .at(path),
@@ -107,8 +107,8 @@ pub fn backend_ref(
         Some(subset) => {
             let versioned = super::names::sanitize(&format!("{name}-{subset}"), 63);
             notes.push(
-                Note::warning(
-                    "istio/subset",
+                Diagnostic::new(
+                    Code::IstioSubset,
                     format!("subset '{subset}' has no Gateway API equivalent: create Service {namespace}/{versioned} (selector of {name} plus the subset's labels, same ports), as Istio's migration guide recommends; the backendRef points to it"),
                 )
                 .at(format!("{path}.subset")),
@@ -142,12 +142,12 @@ fn external_ref(
     host: &str,
     port: Option<u32>,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<BackendRef> {
     if ctx.config.target != Target::Istio {
         notes.push(
-            Note::error(
-                "istio/external-host",
+            Diagnostic::new(
+                Code::IstioExternalHostDropped,
                 format!("host '{host}' is not a Kubernetes Service (ServiceEntry or external name); the portable Gateway API has no backend for it: dropped"),
             )
             .at(format!("{path}.host")),
@@ -156,8 +156,8 @@ fn external_ref(
     }
     let Some(port) = port else {
         notes.push(
-            Note::error(
-                "istio/backend-port-unknown",
+            Diagnostic::new(
+                Code::IstioBackendPortUnknown,
                 format!("host '{host}' is not a Kubernetes Service and the destination has no port; Istio's Hostname backend requires one: dropped"),
             )
             .at(path),
@@ -165,8 +165,8 @@ fn external_ref(
         return None;
     };
     notes.push(
-        Note::info(
-            "istio/external-host",
+        Diagnostic::new(
+            Code::IstioExternalHost,
             format!("host '{host}' is not a Kubernetes Service of this cluster: referenced with the Istio-only backend kind networking.istio.io/Hostname (it must be a ServiceEntry host)"),
         )
         .at(format!("{path}.host")),

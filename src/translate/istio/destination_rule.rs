@@ -5,6 +5,7 @@
 use super::hosts::{self, HostKind};
 use super::{Ctx, names, unknown};
 use crate::config::Target;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, BackendTlsPolicySpec, BackendTlsValidation, Generated, LocalObjectReference, Metadata,
     Object, PolicyTargetReference, SubjectAltName,
@@ -12,7 +13,6 @@ use crate::gwapi::{
 use crate::model::SourceObject;
 use crate::model::istio::{ClientTls, DestinationRule, TrafficPolicy};
 use crate::model::k8s;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 pub fn translate(
@@ -26,8 +26,8 @@ pub fn translate(
     unknown::report(&dr.extra, "spec", notes);
     let Some(host) = dr.host.as_deref() else {
         notes.push(
-            Note::error(
-                "istio/destination-rule-host-missing",
+            Diagnostic::new(
+                Code::IstioDestinationRuleHostMissing,
                 "DestinationRule has no host; nothing translated",
             )
             .at("spec.host"),
@@ -44,10 +44,10 @@ pub fn translate(
         _ => None,
     };
     if !dr.export_to.is_empty() {
-        notes.push(Note::info("istio/export-to", "exportTo has no Gateway API equivalent (policies apply where their target Service is)").at("spec.exportTo"));
+        notes.push(Diagnostic::new(Code::IstioExportTo, "exportTo has no Gateway API equivalent (policies apply where their target Service is)").at("spec.exportTo"));
     }
     if dr.workload_selector.is_some() {
-        notes.push(Note::warning("istio/workload-selector", "workloadSelector (client-side scoping) has no Gateway API equivalent; a BackendTLSPolicy applies to every client of the Service").at("spec.workloadSelector"));
+        notes.push(Diagnostic::new(Code::IstioWorkloadSelector, "workloadSelector (client-side scoping) has no Gateway API equivalent; a BackendTLSPolicy applies to every client of the Service").at("spec.workloadSelector"));
     }
     for (i, subset) in dr.subsets.iter().enumerate() {
         let field = format!("spec.subsets[{i}]");
@@ -65,9 +65,9 @@ pub fn translate(
             ),
             None => format!("a Service for host {host} subset {sname}"),
         };
-        notes.push(Note::warning("istio/subset", format!("subset '{sname}' ({}) has no Gateway API equivalent: create {target} whose selector adds these labels; routes reference it", labels.join(","))).at(field.clone()));
+        notes.push(Diagnostic::new(Code::IstioSubset, format!("subset '{sname}' ({}) has no Gateway API equivalent: create {target} whose selector adds these labels; routes reference it", labels.join(","))).at(field.clone()));
         if subset.traffic_policy.is_some() {
-            notes.push(Note::warning("istio/subset-traffic-policy", "subset trafficPolicy is not translated; apply it to the per-version Service (BackendTLSPolicy for tls)").at(format!("{field}.trafficPolicy")));
+            notes.push(Diagnostic::new(Code::IstioSubsetTrafficPolicy, "subset trafficPolicy is not translated; apply it to the per-version Service (BackendTLSPolicy for tls)").at(format!("{field}.trafficPolicy")));
         }
     }
     let Some(tp) = &dr.traffic_policy else {
@@ -76,7 +76,7 @@ pub fn translate(
     other_policy_notes(tp, "spec.trafficPolicy", ctx, notes);
     let Some((svc_name, svc_ns)) = service else {
         if tp.tls.is_some() || tp.port_level_settings.iter().any(|p| p.tls.is_some()) {
-            notes.push(Note::warning("istio/destination-rule-host", format!("host '{host}' is not a Kubernetes Service: BackendTLSPolicy targets Services only; tls not translated")).at("spec.host"));
+            notes.push(Diagnostic::new(Code::IstioDestinationRuleHost, format!("host '{host}' is not a Kubernetes Service: BackendTLSPolicy targets Services only; tls not translated")).at("spec.host"));
         }
         return result;
     };
@@ -106,7 +106,7 @@ pub fn translate(
                 .and_then(|p| p.name.clone())
         });
         let Some(section) = section else {
-            notes.push(Note::error("istio/port-level-tls", format!("port {} of Service {svc_ns}/{svc_name} has no name in the repository; BackendTLSPolicy targets a port by its name (sectionName): not translated", number.map(|n| n.to_string()).unwrap_or_default())).at(field));
+            notes.push(Diagnostic::new(Code::IstioPortLevelTls, format!("port {} of Service {svc_ns}/{svc_name} has no name in the repository; BackendTLSPolicy targets a port by its name (sectionName): not translated", number.map(|n| n.to_string()).unwrap_or_default())).at(field));
             continue;
         };
         if let Some(p) = policy(
@@ -134,7 +134,7 @@ fn policy(
     section: Option<&str>,
     tls: &ClientTls,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     unknown::report(&tls.extra, path, notes);
     let mode = tls
@@ -145,19 +145,19 @@ fn policy(
     match mode.as_str() {
         "DISABLE" => return None,
         "ISTIO_MUTUAL" => {
-            let sev = if ctx.config.target == Target::Istio {
-                Note::info
+            let code = if ctx.config.target == Target::Istio {
+                Code::IstioIstioMutual
             } else {
-                Note::warning
+                Code::IstioIstioMutualUnsupported
             };
-            notes.push(sev("istio/istio-mutual", "ISTIO_MUTUAL (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent; on Istio mesh mTLS applies to Gateway API traffic automatically, so nothing is generated").at(format!("{path}.mode")));
+            notes.push(Diagnostic::new(code, "ISTIO_MUTUAL (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent; on Istio mesh mTLS applies to Gateway API traffic automatically, so nothing is generated").at(format!("{path}.mode")));
             return None;
         }
         "SIMPLE" | "MUTUAL" => {}
         other => {
             notes.push(
-                Note::error(
-                    "istio/destination-rule-tls-mode",
+                Diagnostic::new(
+                    Code::IstioDestinationRuleTlsMode,
                     format!("TLS mode {other} is unknown; not translated"),
                 )
                 .at(format!("{path}.mode")),
@@ -166,11 +166,11 @@ fn policy(
         }
     }
     if tls.insecure_skip_verify == Some(true) {
-        notes.push(Note::error("istio/insecure-skip-verify", "insecureSkipVerify: BackendTLSPolicy always verifies the backend certificate, so no policy is generated; keep the DestinationRule (Istio) or provide the backend's CA").at(format!("{path}.insecureSkipVerify")));
+        notes.push(Diagnostic::new(Code::IstioInsecureSkipVerify, "insecureSkipVerify: BackendTLSPolicy always verifies the backend certificate, so no policy is generated; keep the DestinationRule (Istio) or provide the backend's CA").at(format!("{path}.insecureSkipVerify")));
         return None;
     }
     if mode == "MUTUAL" {
-        notes.push(Note::warning("istio/backend-client-certificate", "MUTUAL: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, spec.tls.backend, which Istio does not implement); only server verification is written").at(format!("{path}.mode")));
+        notes.push(Diagnostic::new(Code::IstioBackendClientCertificate, "MUTUAL: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, spec.tls.backend, which Istio does not implement); only server verification is written").at(format!("{path}.mode")));
     }
     for (field, set) in [
         ("clientCertificate", tls.client_certificate.is_some()),
@@ -178,13 +178,13 @@ fn policy(
         ("caCertificates", tls.ca_certificates.is_some()),
     ] {
         if set {
-            notes.push(Note::error("istio/file-mounted-certificate", format!("{field} names a file mounted into the proxy (served by istio-agent over SDS); Gateway API references ConfigMaps/Secrets only: create one from the file")).at(format!("{path}.{field}")));
+            notes.push(Diagnostic::new(Code::IstioFileMountedCertificate, format!("{field} names a file mounted into the proxy (served by istio-agent over SDS); Gateway API references ConfigMaps/Secrets only: create one from the file")).at(format!("{path}.{field}")));
         }
     }
     if tls.ca_crl.is_some() {
         notes.push(
-            Note::warning(
-                "istio/ca-crl",
+            Diagnostic::new(
+                Code::IstioCaCrl,
                 "caCrl has no Gateway API equivalent; revocation is not checked",
             )
             .at(format!("{path}.caCrl")),
@@ -193,7 +193,7 @@ fn policy(
     let mut validation = BackendTlsValidation::default();
     match &tls.credential_name {
         Some(cred) => {
-            notes.push(Note::warning("istio/backend-ca-configmap", format!("CA of credentialName '{cred}' must be provided as ConfigMap {svc_ns}/{cred} with key ca.crt (BackendTLSPolicy references ConfigMaps; Istio reads the Secret)")).at(format!("{path}.credentialName")));
+            notes.push(Diagnostic::new(Code::IstioBackendCaConfigmap, format!("CA of credentialName '{cred}' must be provided as ConfigMap {svc_ns}/{cred} with key ca.crt (BackendTLSPolicy references ConfigMaps; Istio reads the Secret)")).at(format!("{path}.credentialName")));
             validation.ca_certificate_refs.push(LocalObjectReference {
                 group: String::new(),
                 kind: "ConfigMap".into(),
@@ -201,7 +201,7 @@ fn policy(
             });
         }
         None if tls.ca_certificates.is_some() => {
-            notes.push(Note::error("istio/backend-ca-unknown", "the CA is a mounted file: no BackendTLSPolicy generated until it is provided as a ConfigMap").at(format!("{path}.caCertificates")));
+            notes.push(Diagnostic::new(Code::IstioBackendCaUnknown, "the CA is a mounted file: no BackendTLSPolicy generated until it is provided as a ConfigMap").at(format!("{path}.caCertificates")));
             return None;
         }
         None => validation.well_known_ca_certificates = Some("System".into()),
@@ -210,7 +210,7 @@ fn policy(
         Some(sni) => sni.to_ascii_lowercase(),
         None => {
             let fqdn = format!("{svc_name}.{svc_ns}.svc.{}", ctx.config.cluster_domain);
-            notes.push(Note::warning("istio/backend-tls-sni", format!("sni unset: Istio derives it per request, BackendTLSPolicy needs a fixed hostname; '{fqdn}' written, check it matches the backend certificate")).at(path.to_string()));
+            notes.push(Diagnostic::new(Code::IstioBackendTlsSni, format!("sni unset: Istio derives it per request, BackendTLSPolicy needs a fixed hostname; '{fqdn}' written, check it matches the backend certificate")).at(path.to_string()));
             fqdn
         }
     };
@@ -231,18 +231,18 @@ fn policy(
     }
     if tls.subject_alt_names.len() > 5 {
         notes.push(
-            Note::error(
-                "istio/backend-tls-san-limit",
+            Diagnostic::new(
+                Code::IstioBackendTlsSanLimit,
                 "more than 5 subjectAltNames; BackendTLSPolicy allows 5, the rest were dropped",
             )
             .at(format!("{path}.subjectAltNames")),
         );
     }
     if svc_ns != obj.namespace {
-        notes.push(Note::info("istio/backend-tls-namespace", format!("BackendTLSPolicy written to namespace {svc_ns}, the Service's (policies target local objects only)")));
+        notes.push(Diagnostic::new(Code::IstioBackendTlsNamespace, format!("BackendTLSPolicy written to namespace {svc_ns}, the Service's (policies target local objects only)")));
     }
     if ctx.config.target == Target::Istio {
-        notes.push(Note::info("istio/destination-rule-tls-duplicate", "on Istio this DestinationRule's tls keeps applying to Gateway API traffic: remove its tls (or the DestinationRule) once the BackendTLSPolicy is applied, so the two do not conflict").at(path.to_string()));
+        notes.push(Diagnostic::new(Code::IstioDestinationRuleTlsDuplicate, "on Istio this DestinationRule's tls keeps applying to Gateway API traffic: remove its tls (or the DestinationRule) once the BackendTLSPolicy is applied, so the two do not conflict").at(path.to_string()));
     }
     let name = match section {
         Some(s) => format!("{}-{s}", obj.name()),
@@ -265,7 +265,7 @@ fn policy(
     )))
 }
 
-fn other_policy_notes(tp: &TrafficPolicy, path: &str, ctx: &Ctx, notes: &mut Vec<Note>) {
+fn other_policy_notes(tp: &TrafficPolicy, path: &str, ctx: &Ctx, notes: &mut Vec<Diagnostic>) {
     extra_policy_notes(&tp.extra, path, ctx, notes);
 }
 
@@ -274,7 +274,7 @@ fn extra_policy_notes(
     extra: &crate::model::istio::Extra,
     path: &str,
     ctx: &Ctx,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) {
     for key in extra.keys() {
         let known = matches!(
@@ -287,7 +287,7 @@ fn extra_policy_notes(
                 | "retryBudget"
         );
         if !known {
-            notes.push(Note::warning("istio/unknown-field", format!("field '{key}' is not part of the Istio API this tool knows; it was not translated")).at(format!("{path}.{key}")));
+            notes.push(Diagnostic::new(Code::IstioUnknownField, format!("field '{key}' is not part of the Istio API this tool knows; it was not translated")).at(format!("{path}.{key}")));
             continue;
         }
         let message = if ctx.config.target == Target::Istio {
@@ -297,6 +297,8 @@ fn extra_policy_notes(
         } else {
             format!("{key} has no standard Gateway API equivalent; not translated")
         };
-        notes.push(Note::info("istio/traffic-policy-kept", message).at(format!("{path}.{key}")));
+        notes.push(
+            Diagnostic::new(Code::IstioTrafficPolicyKept, message).at(format!("{path}.{key}")),
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use super::listeners::GatewayPlan;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, FrontendTls, GatewayAddress, GatewaySpec, GatewayTls, Generated,
     HttpRequestRedirectFilter, HttpRouteFilter, HttpRouteRule, HttpRouteSpec, Metadata, Object,
@@ -10,7 +11,6 @@ use crate::gwapi::{
 };
 use crate::model::SourceObject;
 use crate::model::istio::Gateway;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 /// Istio names the generated Deployment/Service `<gateway>-<class>`, which must fit 63 chars.
@@ -48,7 +48,7 @@ pub fn translate(
         };
         result
             .notes
-            .push(Note::info("istio/gateway-selector", message).at("spec.selector"));
+            .push(Diagnostic::new(Code::IstioGatewaySelector, message).at("spec.selector"));
     }
     if !gateway.selector.is_empty() {
         let sharing: Vec<String> = ctx
@@ -59,8 +59,8 @@ pub fn translate(
             .collect();
         if !sharing.is_empty() {
             result.notes.push(
-                Note::warning(
-                    "istio/shared-selector",
+                Diagnostic::new(
+                    Code::IstioSharedSelector,
                     format!("Istio Gateways {} select the same workload; each becomes its own Gateway API Gateway with its own deployment and address (merge them, or keep the load balancer with keepLoadBalancer)", sharing.join(", ")),
                 )
                 .at("spec.selector"),
@@ -76,8 +76,8 @@ pub fn translate(
             .filter(|l| matches!(l.listener.port, 8080 | 8443))
         {
             result.notes.push(
-                Note::info(
-                    "istio/listener-port",
+                Diagnostic::new(
+                    Code::IstioListenerPort,
                     format!("listener {} uses port {}: the default Istio ingress Service maps 80→8080 and 443→8443, and a Gateway API listener port is the port of the Service the Gateway gets; use {} if clients connect on that port", l.listener.name, l.listener.port, if l.listener.port == 8080 { 80 } else { 443 }),
                 ),
             );
@@ -85,8 +85,8 @@ pub fn translate(
     }
     if plan.listeners.is_empty() {
         result.notes.push(
-            Note::error(
-                "istio/gateway-no-listeners",
+            Diagnostic::new(
+                Code::IstioGatewayNoListeners,
                 "no server could be translated; no Gateway generated",
             )
             .at("spec.servers"),
@@ -94,8 +94,8 @@ pub fn translate(
         return result;
     }
     if plan.name.len() > MAX_GATEWAY_NAME && !ctx.config.keep_load_balancer {
-        result.notes.push(Note::warning(
-            "istio/gateway-name-length",
+        result.notes.push(Diagnostic::new(
+            Code::IstioGatewayNameLength,
             format!("Gateway name '{}' is longer than {MAX_GATEWAY_NAME} characters: the deployment Istio creates for it ('<name>-<class>') would exceed 63", plan.name),
         ));
     }
@@ -135,8 +135,8 @@ pub fn translate(
         spec,
     )));
     if let Some(route) = redirect_route(plan) {
-        result.notes.push(Note::info(
-            "istio/https-redirect",
+        result.notes.push(Diagnostic::new(
+            Code::IstioHttpsRedirect,
             format!("httpsRedirect becomes HTTPRoute {} (301 to https) bound by sectionName to the plaintext listeners; VirtualService routes are bound to the other listeners so the redirect stays the only route there", route.metadata.name),
         ));
         result.generated.push(Generated::HttpRoute(route));

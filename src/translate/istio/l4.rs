@@ -3,9 +3,9 @@
 use super::Ctx;
 use super::destination::{self, From};
 use super::unknown;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::BackendRef;
 use crate::model::istio::RouteDestination;
-use crate::note::Note;
 use crate::translate::GrantRequest;
 
 pub fn backends(
@@ -13,7 +13,7 @@ pub fn backends(
     from: &From,
     route: &[RouteDestination],
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
 ) -> Vec<BackendRef> {
     let mut resolved = Vec::new();
@@ -22,8 +22,8 @@ pub fn backends(
         unknown::report(&d.extra, &field, notes);
         let Some(dest) = &d.destination else {
             notes.push(
-                Note::error(
-                    "istio/destination-host-missing",
+                Diagnostic::new(
+                    Code::IstioDestinationHostMissing,
                     "route entry without destination; dropped",
                 )
                 .at(field),
@@ -43,8 +43,8 @@ pub fn backends(
     }
     if resolved.len() > 16 {
         notes.push(
-            Note::error(
-                "istio/too-many-backends",
+            Diagnostic::new(
+                Code::IstioTooManyBackends,
                 "more than 16 destinations; the rest were dropped",
             )
             .at(format!("{path}.route")),

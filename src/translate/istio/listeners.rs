@@ -9,13 +9,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::names;
 use super::unknown;
 use crate::config::{Config, Target};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     AllowedRoutes, FrontendValidation, LabelSelector, LabelSelectorRequirement, Listener,
     ListenerTls, ObjectReference, RouteNamespaces, SecretObjectReference,
 };
 use crate::model::SourceObject;
 use crate::model::istio::{Gateway, Server, ServerTls};
-use crate::note::Note;
 use crate::translate::GrantRequest;
 
 /// The most listeners one Gateway may have.
@@ -65,7 +65,7 @@ pub struct GatewayPlan {
     pub name: String,
     pub namespace: String,
     pub listeners: Vec<PlannedListener>,
-    pub notes: Vec<Note>,
+    pub notes: Vec<Diagnostic>,
     pub grants: Vec<GrantRequest>,
     /// Client-certificate validation per port (`spec.tls.frontend.perPort`), for targets
     /// without Istio's per-listener option.
@@ -98,8 +98,8 @@ pub fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> GatewayPl
         .collect();
     for port in shared {
         plan.notes.push(
-            Note::warning(
-                "istio/frontend-validation-per-port",
+            Diagnostic::new(
+                Code::IstioFrontendValidationPerPort,
                 format!("port {port} has SIMPLE and MUTUAL servers: Gateway API validates client certificates per port, so the SIMPLE hosts on port {port} now require client certificates too (split the port or the Gateway)"),
             )
             .at("spec.servers"),
@@ -107,8 +107,8 @@ pub fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> GatewayPl
     }
     if plan.listeners.len() > MAX_LISTENERS {
         plan.notes.push(
-            Note::error(
-                "istio/too-many-listeners",
+            Diagnostic::new(
+                Code::IstioTooManyListeners,
                 format!(
                     "the servers need {} listeners but a Gateway holds at most {MAX_LISTENERS}; listeners after the 64th were dropped (split the Gateway or use ListenerSets)",
                     plan.listeners.len()
@@ -141,15 +141,15 @@ fn plan_server(
     unknown::report(&server.extra, &path, &mut plan.notes);
     let Some(port) = &server.port else {
         plan.notes.push(
-            Note::error("istio/server-port-missing", "server has no port; skipped").at(&path),
+            Diagnostic::new(Code::IstioServerPortMissing, "server has no port; skipped").at(&path),
         );
         return;
     };
     unknown::report(&port.extra, &format!("{path}.port"), &mut plan.notes);
     let Some(number) = port.number else {
         plan.notes.push(
-            Note::error(
-                "istio/server-port-missing",
+            Diagnostic::new(
+                Code::IstioServerPortMissing,
                 "server port has no number; skipped",
             )
             .at(format!("{path}.port")),
@@ -158,11 +158,11 @@ fn plan_server(
     };
     // Reported once per Gateway: nearly every server names its port.
     if (server.name.is_some() || port.name.is_some())
-        && !plan.notes.iter().any(|n| n.code == "istio/server-name")
+        && !plan.notes.iter().any(|n| n.code == Code::IstioServerName)
     {
         plan.notes.push(
-            Note::info(
-                "istio/server-name",
+            Diagnostic::new(
+                Code::IstioServerName,
                 "server and port names are not used: listener names follow the '<protocol>-protocol-<namespace>-ns-<host>' scheme (unique per Gateway)",
             )
             .at("spec.servers"),
@@ -170,8 +170,8 @@ fn plan_server(
     }
     if port.target_port.is_some() {
         plan.notes.push(
-            Note::warning(
-                "istio/server-target-port",
+            Diagnostic::new(
+                Code::IstioServerTargetPort,
                 "targetPort has no Gateway API equivalent: the generated Gateway's workload listens on the listener port",
             )
             .at(format!("{path}.port.targetPort")),
@@ -179,8 +179,8 @@ fn plan_server(
     }
     if let Some(bind) = &server.bind {
         plan.notes.push(
-            Note::warning(
-                "istio/server-bind",
+            Diagnostic::new(
+                Code::IstioServerBind,
                 format!("bind '{bind}' has no Gateway API equivalent; the listener accepts on all addresses"),
             )
             .at(format!("{path}.bind")),
@@ -188,8 +188,8 @@ fn plan_server(
     }
     if server.default_endpoint.is_some() {
         plan.notes.push(
-            Note::warning(
-                "istio/server-default-endpoint",
+            Diagnostic::new(
+                Code::IstioServerDefaultEndpoint,
                 "defaultEndpoint (sidecar ingress) has no Gateway API equivalent",
             )
             .at(format!("{path}.defaultEndpoint")),
@@ -200,8 +200,11 @@ fn plan_server(
     };
     if server.hosts.is_empty() {
         plan.notes.push(
-            Note::error("istio/server-hosts-missing", "server has no hosts; skipped")
-                .at(format!("{path}.hosts")),
+            Diagnostic::new(
+                Code::IstioServerHostsMissing,
+                "server has no hosts; skipped",
+            )
+            .at(format!("{path}.hosts")),
         );
         return;
     }
@@ -214,8 +217,8 @@ fn plan_server(
             None
         } else if let Some(problem) = super::hosts::hostname_problem(&host) {
             plan.notes.push(
-                Note::error(
-                    "istio/invalid-hostname",
+                Diagnostic::new(
+                    Code::IstioInvalidHostname,
                     format!("host '{host}' cannot be a listener hostname: {problem}; host skipped"),
                 )
                 .at(format!("{path}.hosts[{hi}]")),
@@ -229,8 +232,8 @@ fn plan_server(
             let pl = &mut plan.listeners[existing];
             if pl.listener.tls != shape.tls || pl.https_redirect != shape.https_redirect {
                 plan.notes.push(
-                    Note::warning(
-                        "istio/listener-conflict",
+                    Diagnostic::new(
+                        Code::IstioListenerConflict,
                         format!(
                             "host '{host}' on port {number} is also served by an earlier server with different TLS settings; Gateway API allows one listener per port, protocol and hostname, so the earlier listener '{}' is kept",
                             pl.listener.name
@@ -293,8 +296,8 @@ fn server_shape(
         .map(str::to_ascii_uppercase)
     else {
         plan.notes.push(
-            Note::error(
-                "istio/server-protocol-missing",
+            Diagnostic::new(
+                Code::IstioServerProtocolMissing,
                 "server port has no protocol; skipped",
             )
             .at(format!("{path}.port")),
@@ -323,8 +326,8 @@ fn server_shape(
         "TCP" => "TCP",
         "HTTP2" | "GRPC" | "GRPC-WEB" => {
             plan.notes.push(
-                Note::info(
-                    "istio/server-protocol-mapped",
+                Diagnostic::new(
+                    Code::IstioServerProtocolMapped,
                     format!(
                         "protocol {istio_protocol} becomes {} (Gateway API has no HTTP/2 listener protocol; HTTP/2 is negotiated or taken from the backend's appProtocol)",
                         if tls_configured { "HTTPS" } else { "HTTP" }
@@ -340,8 +343,8 @@ fn server_shape(
         }
         "MONGO" | "MYSQL" | "REDIS" => {
             plan.notes.push(
-                Note::info(
-                    "istio/server-protocol-mapped",
+                Diagnostic::new(
+                    Code::IstioServerProtocolMapped,
                     format!("protocol {istio_protocol} becomes TCP (Gateway API has no protocol-aware TCP listeners)"),
                 )
                 .at(format!("{path}.port.protocol")),
@@ -350,8 +353,8 @@ fn server_shape(
         }
         other => {
             plan.notes.push(
-                Note::error(
-                    "istio/server-protocol-unsupported",
+                Diagnostic::new(
+                    Code::IstioServerProtocolUnsupported,
                     format!(
                         "protocol {other} has no Gateway API listener protocol; server skipped"
                     ),
@@ -363,8 +366,8 @@ fn server_shape(
     };
     if https_redirect && protocol != "HTTP" {
         plan.notes.push(
-            Note::info(
-                "istio/https-redirect-ignored",
+            Diagnostic::new(
+                Code::IstioHttpsRedirectIgnored,
                 "httpsRedirect only applies to plaintext HTTP servers; ignored on this server",
             )
             .at(format!("{path}.tls.httpsRedirect")),
@@ -375,8 +378,8 @@ fn server_shape(
         "HTTP" | "TCP" => {
             if tls_configured {
                 plan.notes.push(
-                    Note::warning(
-                        "istio/server-tls-ignored",
+                    Diagnostic::new(
+                        Code::IstioServerTlsIgnored,
                         format!("tls settings on a {istio_protocol} server have no effect in Istio and are not translated"),
                     )
                     .at(format!("{path}.tls")),
@@ -387,8 +390,8 @@ fn server_shape(
         _ => match tls {
             None => {
                 plan.notes.push(
-                    Note::error(
-                        "istio/server-tls-missing",
+                    Diagnostic::new(
+                        Code::IstioServerTlsMissing,
                         format!("{istio_protocol} server without tls: Istio rejects it and Gateway API listeners of protocol {protocol} need TLS settings; server skipped"),
                     )
                     .at(&path),
@@ -415,8 +418,8 @@ fn server_shape(
         && t.options.is_empty()
     {
         plan.notes.push(
-            Note::error(
-                "istio/server-certificate-missing",
+            Diagnostic::new(
+                Code::IstioServerCertificateMissing,
                 "TLS termination without credentialName: Gateway API needs a certificate Secret (certificateRefs); server skipped, create a kubernetes.io/tls Secret and set credentialName",
             )
             .at(format!("{path}.tls")),
@@ -450,16 +453,16 @@ fn listener_tls(
                     "auto-passthrough".into(),
                 );
                 plan.notes.push(
-                    Note::info(
-                        "istio/auto-passthrough",
+                    Diagnostic::new(
+                        Code::IstioAutoPassthrough,
                         "AUTO_PASSTHROUGH mapped to the Istio-only listener option gateway.istio.io/listener-protocol: auto-passthrough",
                     )
                     .at(format!("{path}.mode")),
                 );
             } else {
                 plan.notes.push(
-                    Note::warning(
-                        "istio/auto-passthrough",
+                    Diagnostic::new(
+                        Code::IstioAutoPassthroughAsPassthrough,
                         "AUTO_PASSTHROUGH (SNI-based routing to mesh services without a route) has no portable equivalent; translated as Passthrough, which needs TLSRoutes",
                     )
                     .at(format!("{path}.mode")),
@@ -480,16 +483,16 @@ fn listener_tls(
                 out.options
                     .insert("gateway.istio.io/tls-terminate-mode".into(), mode.into());
                 plan.notes.push(
-                    Note::info(
-                        "istio/client-certificate-mode",
+                    Diagnostic::new(
+                        Code::IstioClientCertificateMode,
                         format!("{mode} mapped to the Istio-only listener option gateway.istio.io/tls-terminate-mode (Gateway API client-certificate validation is per port, not per listener)"),
                     )
                     .at(format!("{path}.mode")),
                 );
             } else {
                 plan.notes.push(
-                    Note::error(
-                        "istio/client-certificate-mode",
+                    Diagnostic::new(
+                        Code::IstioClientCertificateModeUnsupported,
                         format!("{mode}: client-certificate verification is not translated for this target; configure Gateway spec.tls.frontend (per port) by hand"),
                     )
                     .at(format!("{path}.mode")),
@@ -499,8 +502,8 @@ fn listener_tls(
         }
         other => {
             plan.notes.push(
-                Note::error(
-                    "istio/server-tls-mode-unsupported",
+                Diagnostic::new(
+                    Code::IstioServerTlsModeUnsupported,
                     format!("TLS mode {other} is not known; server skipped"),
                 )
                 .at(format!("{path}.mode")),
@@ -548,8 +551,8 @@ fn listener_tls(
         }
         if !out.certificate_refs.is_empty() {
             plan.notes.push(
-                Note::info(
-                    "istio/credential-name",
+                Diagnostic::new(
+                    Code::IstioCredentialName,
                     format!("credentialName becomes a certificateRef to the Secret in namespace {secret_ns}, where the Istio gateway workload reads it (configurable: istioGatewayNamespace)"),
                 )
                 .at(format!("{path}.credentialName")),
@@ -557,8 +560,8 @@ fn listener_tls(
         }
     } else if !credentials.is_empty() {
         plan.notes.push(
-            Note::warning(
-                "istio/passthrough-credential",
+            Diagnostic::new(
+                Code::IstioPassthroughCredential,
                 format!("credentialName is ignored in {mode} mode (Istio does not terminate TLS); not translated"),
             )
             .at(format!("{path}.credentialName")),
@@ -566,8 +569,8 @@ fn listener_tls(
     }
     if tls.credential_name.is_some() && tls.mode.is_none() {
         plan.notes.push(
-            Note::warning(
-                "istio/tls-mode-default",
+            Diagnostic::new(
+                Code::IstioTlsModeDefault,
                 "tls.mode is unset, which Istio treats as PASSTHROUGH although credentialName is set",
             )
             .at(format!("{path}.mode")),
@@ -580,13 +583,12 @@ fn listener_tls(
     ] {
         if set {
             plan.notes.push(
-                Note::new(
+                Diagnostic::new(
                     if out.certificate_refs.is_empty() && terminate {
-                        crate::note::Severity::Error
+                        Code::IstioFileMountedCertificate
                     } else {
-                        crate::note::Severity::Warning
+                        Code::IstioFileMountedCertificateIgnored
                     },
-                    "istio/file-mounted-certificate",
                     format!("{field} names a file mounted into the gateway pod; Gateway API only references Secrets (istio-agent serves file certificates over SDS, which has no Gateway API equivalent): create a Secret and use certificateRefs"),
                 )
                 .at(format!("{path}.{field}")),
@@ -596,8 +598,8 @@ fn listener_tls(
     let ca_used = !istio && matches!(mode, "MUTUAL" | "OPTIONAL_MUTUAL");
     if let Some(ca) = tls.ca_cert_credential_name.as_ref().filter(|_| !ca_used) {
         plan.notes.push(
-            Note::warning(
-                "istio/ca-cert-credential-name",
+            Diagnostic::new(
+                Code::IstioCaCertCredentialName,
                 format!("caCertCredentialName '{ca}' is not translated; with the Istio option MUTUAL the CA is read from the certificate Secret's ca.crt (or a '<name>-cacert' Secret); portable form: Gateway spec.tls.frontend with a ConfigMap"),
             )
             .at(format!("{path}.caCertCredentialName")),
@@ -617,8 +619,8 @@ fn listener_tls(
     ] {
         if set {
             plan.notes.push(
-                Note::warning(
-                    "istio/client-certificate-check",
+                Diagnostic::new(
+                    Code::IstioClientCertificateCheck,
                     format!("{field} (client certificate check) has no Gateway API equivalent; not translated"),
                 )
                 .at(format!("{path}.{field}")),
@@ -631,8 +633,8 @@ fn listener_tls(
     ] {
         if set {
             plan.notes.push(
-                Note::warning(
-                    "istio/tls-protocol-version",
+                Diagnostic::new(
+                    Code::IstioTlsProtocolVersion,
                     format!("{field} has no Gateway API (or Istio listener option) equivalent; the implementation default applies"),
                 )
                 .at(format!("{path}.{field}")),
@@ -646,16 +648,16 @@ fn listener_tls(
                 tls.cipher_suites.join(","),
             );
             plan.notes.push(
-                Note::info(
-                    "istio/cipher-suites",
+                Diagnostic::new(
+                    Code::IstioCipherSuites,
                     "cipherSuites mapped to the Istio-only listener option gateway.istio.io/tls-cipher-suites",
                 )
                 .at(format!("{path}.cipherSuites")),
             );
         } else {
             plan.notes.push(
-                Note::warning(
-                    "istio/cipher-suites",
+                Diagnostic::new(
+                    Code::IstioCipherSuitesDropped,
                     "cipherSuites has no portable Gateway API equivalent; not translated",
                 )
                 .at(format!("{path}.cipherSuites")),
@@ -664,8 +666,8 @@ fn listener_tls(
     }
     if tls.insecure_skip_verify.is_some() {
         plan.notes.push(
-            Note::warning(
-                "istio/insecure-skip-verify",
+            Diagnostic::new(
+                Code::IstioServerInsecureSkipVerify,
                 "insecureSkipVerify on a server has no per-listener Gateway API equivalent (closest: spec.tls.frontend validation mode AllowInsecureFallback, per port); not translated",
             )
             .at(format!("{path}.insecureSkipVerify")),
@@ -685,8 +687,8 @@ fn frontend_validation(port: u32, mode: &str, tls: &ServerTls, path: &str, plan:
     });
     let Some(ca) = ca else {
         plan.notes.push(
-            Note::error(
-                "istio/client-certificate-mode",
+            Diagnostic::new(
+                Code::IstioClientCertificateModeUnsupported,
                 format!("{mode} without credentialName or caCertCredentialName: no CA to validate client certificates with; not translated"),
             )
             .at(format!("{path}.mode")),
@@ -704,8 +706,8 @@ fn frontend_validation(port: u32, mode: &str, tls: &ServerTls, path: &str, plan:
     };
     if mode == "OPTIONAL_MUTUAL" {
         plan.notes.push(
-            Note::warning(
-                "istio/frontend-validation",
+            Diagnostic::new(
+                Code::IstioFrontendValidationOptional,
                 "OPTIONAL_MUTUAL becomes frontend validation mode AllowInsecureFallback, which also accepts invalid client certificates (Istio rejects them)",
             )
             .at(format!("{path}.mode")),
@@ -713,8 +715,8 @@ fn frontend_validation(port: u32, mode: &str, tls: &ServerTls, path: &str, plan:
     }
     match plan.frontend.get(&port) {
         Some(existing) if *existing != validation => plan.notes.push(
-            Note::warning(
-                "istio/frontend-validation-per-port",
+            Diagnostic::new(
+                Code::IstioFrontendValidationPerPort,
                 format!("another server on port {port} validates client certificates differently; Gateway API has one validation per port, the first is kept"),
             )
             .at(format!("{path}.mode")),
@@ -722,8 +724,8 @@ fn frontend_validation(port: u32, mode: &str, tls: &ServerTls, path: &str, plan:
         Some(_) => {}
         None => {
             plan.notes.push(
-                Note::info(
-                    "istio/frontend-validation",
+                Diagnostic::new(
+                    Code::IstioFrontendValidation,
                     format!("{mode} becomes Gateway spec.tls.frontend.perPort[{port}]: client certificates are validated against ConfigMap {}/{ca} (key ca.crt), which must be created from the CA Istio reads", plan.namespace),
                 )
                 .at(format!("{path}.mode")),

@@ -33,9 +33,9 @@ mod virtual_service;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::index::Index;
 use crate::model::SourceBody;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 pub use listeners::GatewayPlan;
@@ -129,8 +129,8 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
                     gateway::translate(&ctx, position, obj, gw)
                 } else {
                     let mut r = SourceResult::new(position);
-                    r.notes.push(Note::error(
-                        "istio/duplicate-object",
+                    r.notes.push(Diagnostic::new(
+                        Code::IstioDuplicateObject,
                         format!(
                             "another Gateway {}/{} was translated first; this one is ignored",
                             obj.namespace,
@@ -155,7 +155,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
 
 /// Drops repeated identical notes (the same binding problem is found for every route of a
 /// VirtualService), keeping the first.
-fn dedup_notes(notes: &mut Vec<Note>) {
+fn dedup_notes(notes: &mut Vec<Diagnostic>) {
     let mut seen = BTreeSet::new();
     notes.retain(|n| seen.insert(n.clone()));
 }

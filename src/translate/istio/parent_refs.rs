@@ -5,10 +5,10 @@
 use super::Ctx;
 use super::hosts::{self, HostKind};
 use super::listeners::PlannedListener;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::ParentReference;
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
-use crate::note::Note;
 
 /// Most parentRefs a route may have.
 const MAX_PARENT_REFS: usize = 32;
@@ -102,7 +102,7 @@ pub fn gateway_parent_refs(
     kind: RouteKind,
     hosts: &[String],
     restriction: &Restriction,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Vec<ParentReference> {
     let mut refs = Vec::new();
     for (gi, (gw_ns, gw_name)) in gateway_keys_for(obj, vs, restriction)
@@ -117,8 +117,8 @@ pub fn gateway_parent_refs(
         let namespace = (gw_ns != obj.namespace).then(|| gw_ns.clone());
         if !exported_to(vs, &obj.namespace, &gw_ns) {
             notes.push(
-                Note::warning(
-                    "istio/export-to-hidden",
+                Diagnostic::new(
+                    Code::IstioExportToHidden,
                     format!("exportTo does not include namespace {gw_ns}, so Istio does not apply this VirtualService to Gateway {gw_ns}/{gw_name}; no parentRef generated"),
                 )
                 .at("spec.exportTo"),
@@ -127,8 +127,8 @@ pub fn gateway_parent_refs(
         }
         let Some(plan) = ctx.plan(&gw_ns, &gw_name) else {
             notes.push(
-                Note::warning(
-                    "istio/gateway-not-found",
+                Diagnostic::new(
+                    Code::IstioGatewayNotFound,
                     format!("Gateway {gw_ns}/{gw_name} is not in the repository: parentRef generated without sectionName; check that a Gateway API Gateway of that name exists and that its listeners admit namespace {}", obj.namespace),
                 )
                 .at(&field),
@@ -156,8 +156,8 @@ pub fn gateway_parent_refs(
             .collect();
         if matching.is_empty() {
             notes.push(
-                Note::warning(
-                    "istio/no-listener-match",
+                Diagnostic::new(
+                    Code::IstioNoListenerMatch,
                     format!("no {} server of Gateway {gw_ns}/{gw_name}{} serves hosts [{}] to namespace {}; no parentRef generated", kind_label(kind), restriction_label(restriction), hosts.join(", "), obj.namespace),
                 )
                 .at(&field),
@@ -166,8 +166,8 @@ pub fn gateway_parent_refs(
         }
         if kind == RouteKind::Tcp && matching.iter().any(|l| l.protocol() == "TLS") {
             notes.push(
-                Note::warning(
-                    "istio/tcp-route-on-tls-listener",
+                Diagnostic::new(
+                    Code::IstioTcpRouteOnTlsListener,
                     format!("a TCPRoute binds to a TLS listener that terminates (Istio TLS server in SIMPLE/MUTUAL mode): Istio and Envoy Gateway accept this, but Gateway API v1.5 removed TCPRoute from TLS listeners (Gateway {gw_ns}/{gw_name})"),
                 )
                 .at(&field),
@@ -191,8 +191,8 @@ pub fn gateway_parent_refs(
         }
     }
     if refs.len() > MAX_PARENT_REFS {
-        notes.push(Note::error(
-            "istio/too-many-parent-refs",
+        notes.push(Diagnostic::new(
+            Code::IstioTooManyParentRefs,
             format!("the route would bind to {} listeners but Gateway API allows {MAX_PARENT_REFS} parentRefs; the rest were dropped", refs.len()),
         ));
         refs.truncate(MAX_PARENT_REFS);
@@ -225,7 +225,7 @@ pub fn mesh_parent_refs(
     obj: &SourceObject,
     vs: &VirtualService,
     port: Option<u32>,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Vec<ParentReference> {
     let mut refs: Vec<ParentReference> = Vec::new();
     for (hi, host) in vs.hosts.iter().enumerate() {
@@ -240,8 +240,8 @@ pub fn mesh_parent_refs(
         };
         let Some((name, namespace)) = service else {
             notes.push(
-                Note::warning(
-                    "istio/mesh-host-not-service",
+                Diagnostic::new(
+                    Code::IstioMeshHostNotService,
                     format!("mesh host '{host}' is not a Kubernetes Service; GAMMA routes attach to Services only, so this host is not covered (ServiceEntry parentRefs are Istio-only)"),
                 )
                 .at(format!("spec.hosts[{hi}]")),

@@ -5,10 +5,10 @@ use super::parent_refs::{self, Restriction, RouteKind};
 use super::tls_route::l4_match_notes;
 use super::{Ctx, l4, names, unknown};
 use crate::config::TcpRouteVersion;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TcpRouteSpec};
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mut SourceResult) {
@@ -48,10 +48,10 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             gateways: Vec::new(),
         };
         if ports.len() > 1 {
-            result.notes.push(Note::warning("istio/l4-ports", "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
+            result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
         }
         if parent_refs::binds_mesh(vs) {
-            result.notes.push(Note::warning("istio/mesh-l4-route", "mesh TCP routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
+            result.notes.push(Diagnostic::new(Code::IstioMeshL4Route, "mesh TCP routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
         }
         let hosts: Vec<String> = if vs.hosts.is_empty() {
             vec!["*".into()]
@@ -72,8 +72,8 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
         );
         if parents.is_empty() {
             result.notes.push(
-                Note::error(
-                    "istio/route-unbound",
+                Diagnostic::new(
+                    Code::IstioRouteUnbound,
                     "no TCP listener this entry can attach to; no TCPRoute generated",
                 )
                 .at(path.clone()),
@@ -93,7 +93,7 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             .flatten()
             .any(|p| parents.iter().any(|q| shares_listener(p, q)))
         {
-            result.notes.push(Note::warning("istio/tcp-route-order", "this entry binds to a listener an earlier tcp entry also binds to: Istio falls through entries in order, Gateway API gives a TCP listener's traffic to the oldest TCPRoute only").at(path.clone()));
+            result.notes.push(Diagnostic::new(Code::IstioTcpRouteOrder, "this entry binds to a listener an earlier tcp entry also binds to: Istio falls through entries in order, Gateway API gives a TCP listener's traffic to the oldest TCPRoute only").at(path.clone()));
         }
         bound.push(parents.clone());
         let backends = l4::backends(
@@ -105,7 +105,7 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             &mut result.grants,
         );
         if backends.is_empty() {
-            result.notes.push(Note::error("istio/no-backends", "no destination could be translated; TCPRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+            result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TCPRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
             continue;
         }
         let name = if vs.tcp.len() == 1 {

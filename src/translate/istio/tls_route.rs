@@ -4,10 +4,10 @@
 use super::destination::From;
 use super::parent_refs::{self, Restriction, RouteKind};
 use super::{Ctx, hosts, l4, names, unknown};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TlsRouteSpec};
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mut SourceResult) {
@@ -53,8 +53,8 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             match hosts::hostname_problem(h) {
                 None => hostnames.push(h.clone()),
                 Some(problem) => result.notes.push(
-                    Note::error(
-                        "istio/invalid-hostname",
+                    Diagnostic::new(
+                        Code::IstioInvalidHostname,
                         format!("SNI host '{h}' cannot be a TLSRoute hostname: {problem}; dropped"),
                     )
                     .at(format!("{path}.match")),
@@ -62,7 +62,7 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             }
         }
         if hostnames.is_empty() {
-            result.notes.push(Note::error("istio/tls-route-no-hostname", "TLSRoute needs at least one SNI hostname and none could be translated; no TLSRoute generated").at(path.clone()));
+            result.notes.push(Diagnostic::new(Code::IstioTlsRouteNoHostname, "TLSRoute needs at least one SNI hostname and none could be translated; no TLSRoute generated").at(path.clone()));
             continue;
         }
         let restriction = Restriction {
@@ -73,10 +73,10 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             gateways: Vec::new(),
         };
         if ports.len() > 1 {
-            result.notes.push(Note::warning("istio/l4-ports", "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
+            result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
         }
         if parent_refs::binds_mesh(vs) {
-            result.notes.push(Note::warning("istio/mesh-l4-route", "mesh TLS routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
+            result.notes.push(Diagnostic::new(Code::IstioMeshL4Route, "mesh TLS routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
         }
         let parents = parent_refs::gateway_parent_refs(
             ctx,
@@ -89,8 +89,8 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
         );
         if parents.is_empty() {
             result.notes.push(
-                Note::error(
-                    "istio/route-unbound",
+                Diagnostic::new(
+                    Code::IstioRouteUnbound,
                     "no TLS listener this entry can attach to; no TLSRoute generated",
                 )
                 .at(path.clone()),
@@ -106,7 +106,7 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
             &mut result.grants,
         );
         if backends.is_empty() {
-            result.notes.push(Note::error("istio/no-backends", "no destination could be translated; TLSRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+            result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TLSRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
             continue;
         }
         let name = if vs.tls.len() == 1 {
@@ -140,7 +140,7 @@ pub fn l4_match_notes(
     labels: bool,
     source_ns: bool,
     gateways: bool,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) {
     for (field, set, what) in [
         ("destinationSubnets", subnets, "destination subnet matching"),
@@ -149,7 +149,7 @@ pub fn l4_match_notes(
         ("gateways", gateways, "per-match gateway selection"),
     ] {
         if set {
-            notes.push(Note::warning("istio/l4-match-field", format!("{field} ({what}) has no Gateway API equivalent; dropped, the route applies more widely")).at(format!("{path}.{field}")));
+            notes.push(Diagnostic::new(Code::IstioL4MatchField, format!("{field} ({what}) has no Gateway API equivalent; dropped, the route applies more widely")).at(format!("{path}.{field}")));
         }
     }
 }

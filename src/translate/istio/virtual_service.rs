@@ -1,9 +1,9 @@
 //! VirtualService → HTTPRoutes, TLSRoutes and TCPRoutes.
 
 use super::{Ctx, hosts, http, parent_refs, tcp_route, tls_route, unknown};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
-use crate::note::Note;
 use crate::translate::SourceResult;
 
 pub fn translate(
@@ -14,16 +14,16 @@ pub fn translate(
 ) -> SourceResult {
     let mut result = SourceResult::new(position);
     if let Some((root_ns, root_name)) = ctx.delegate_root(&obj.namespace, obj.name()) {
-        result.notes.push(Note::info("istio/delegate-flattened", format!("delegate VirtualService: its rules are inlined into the routes of {root_ns}/{root_name}; no separate route")));
+        result.notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate VirtualService: its rules are inlined into the routes of {root_ns}/{root_name}; no separate route")));
         return result;
     }
     unknown::report(&vs.extra, "spec", &mut result.notes);
     if vs.hosts.is_empty() {
-        result.notes.push(Note::error("istio/no-hosts", "VirtualService has no hosts and no other VirtualService delegates to it; nothing translated").at("spec.hosts"));
+        result.notes.push(Diagnostic::new(Code::IstioNoHosts, "VirtualService has no hosts and no other VirtualService delegates to it; nothing translated").at("spec.hosts"));
         return result;
     }
     if !vs.export_to.is_empty() {
-        result.notes.push(Note::info("istio/export-to", "exportTo has no Gateway API equivalent; it only decides which Gateways get a parentRef (attachment is governed by the listeners' allowedRoutes)").at("spec.exportTo"));
+        result.notes.push(Diagnostic::new(Code::IstioExportTo, "exportTo has no Gateway API equivalent; it only decides which Gateways get a parentRef (attachment is governed by the listeners' allowedRoutes)").at("spec.exportTo"));
     }
     // Hostnames of gateway-bound routes.
     let mut hostnames = Vec::new();
@@ -32,8 +32,8 @@ pub fn translate(
         let h = hosts::expand_short(raw, &obj.namespace, &ctx.config.cluster_domain);
         if !raw.contains('.') && raw != "*" && !parent_refs::gateway_keys(obj, vs).is_empty() {
             result.notes.push(
-                Note::info(
-                    "istio/short-host",
+                Diagnostic::new(
+                    Code::IstioShortHost,
                     format!(
                         "short host '{raw}' is matched by Istio as '{h}'; written as that hostname"
                     ),
@@ -52,8 +52,8 @@ pub fn translate(
                 }
             }
             Some(problem) => result.notes.push(
-                Note::error(
-                    "istio/invalid-hostname",
+                Diagnostic::new(
+                    Code::IstioInvalidHostname,
                     format!("host '{h}' cannot be a route hostname: {problem}; dropped"),
                 )
                 .at(format!("spec.hosts[{i}]")),
@@ -62,11 +62,11 @@ pub fn translate(
     }
     if wildcard {
         if !hostnames.is_empty() {
-            result.notes.push(Note::info("istio/wildcard-host", "hosts include '*': the routes carry no hostnames (they match every host of their listeners)").at("spec.hosts"));
+            result.notes.push(Diagnostic::new(Code::IstioWildcardHost, "hosts include '*': the routes carry no hostnames (they match every host of their listeners)").at("spec.hosts"));
         }
         hostnames.clear();
     } else if hostnames.is_empty() && !vs.http.is_empty() {
-        result.notes.push(Note::error("istio/no-valid-hostnames", "no host is a valid Gateway API hostname; without hostnames the route would match every host, so no HTTPRoute is generated").at("spec.hosts"));
+        result.notes.push(Diagnostic::new(Code::IstioNoValidHostnames, "no host is a valid Gateway API hostname; without hostnames the route would match every host, so no HTTPRoute is generated").at("spec.hosts"));
         return result;
     }
     if !vs.http.is_empty() {

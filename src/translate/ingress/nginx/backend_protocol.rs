@@ -6,11 +6,11 @@
 use std::collections::BTreeSet;
 
 use crate::config::Config;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, BackendTlsPolicySpec, BackendTlsValidation, Generated, LocalObjectReference, Metadata,
     Object, PolicyTargetReference,
 };
-use crate::note::Note;
 
 use super::super::ir::{IngressPlan, RouteKind};
 use super::super::names;
@@ -34,8 +34,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
         "GRPC" => {
             plan.kind = RouteKind::Grpc;
             plan.result.notes.push(
-                Note::info(
-                    "ingress-nginx/backend-protocol-grpc",
+                Diagnostic::new(
+                    Code::NginxBackendProtocolGrpc,
                     "backend-protocol GRPC: hosts become GRPCRoutes (paths /package.Service[/Method] become method matches)",
                 )
                 .at(f),
@@ -44,8 +44,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
         "GRPCS" => {
             plan.kind = RouteKind::Grpc;
             plan.result.notes.push(
-                Note::info(
-                    "ingress-nginx/backend-protocol-grpc",
+                Diagnostic::new(
+                    Code::NginxBackendProtocolGrpc,
                     "backend-protocol GRPCS: hosts become GRPCRoutes, with a BackendTLSPolicy for the TLS to the backends",
                 )
                 .at(f),
@@ -54,8 +54,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
         }
         "HTTPS" => backend_tls(plan, ann, config),
         other => plan.result.notes.push(
-            Note::error(
-                "ingress-nginx/backend-protocol-unsupported",
+            Diagnostic::new(
+                Code::NginxBackendProtocolUnsupported,
                 format!(
                     "backend-protocol {other} has no Gateway API equivalent; the backends are reached over plain HTTP"
                 ),
@@ -128,8 +128,8 @@ fn backend_tls(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
             None => "against the system CAs".into(),
         };
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/backend-tls-verification",
+            Diagnostic::new(
+                Code::NginxBackendTlsVerification,
                 format!(
                     "Service {svc}: BackendTLSPolicy verifies the backend certificate {how} for hostname {hostname}; ingress-nginx {} — a backend with a self-signed or mismatched certificate will now fail",
                     if verify {

@@ -4,8 +4,8 @@
 //! rule's backends, a header adds a more specific rule (header rules beat weights, the same
 //! precedence as nginx's header > weight). `canary-by-cookie` has no equivalent.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{BackendRef, HttpHeaderMatch};
-use crate::note::Note;
 
 use super::super::ir::{IngressPlan, Rule};
 use super::super::routes;
@@ -39,8 +39,8 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
             .filter(|k| ann.get(k).is_some())
             .collect();
         if !stray.is_empty() {
-            plan.result.notes.push(Note::info(
-                "ingress-nginx/canary-without-canary",
+            plan.result.notes.push(Diagnostic::new(
+                Code::NginxCanaryWithoutCanary,
                 format!(
                     "{} set without canary: \"true\"; they had no effect and are not translated",
                     stray.join(", ")
@@ -49,14 +49,14 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
         }
         return;
     }
-    let number = |key: &str, notes: &mut Vec<Note>| -> Option<u32> {
+    let number = |key: &str, notes: &mut Vec<Diagnostic>| -> Option<u32> {
         let raw = ann.get(key)?;
         match raw.parse::<u32>() {
             Ok(n) => Some(n),
             Err(_) => {
                 notes.push(
-                    Note::error(
-                        "ingress-nginx/canary-weight",
+                    Diagnostic::new(
+                        Code::NginxCanaryWeight,
                         format!("{key} {raw:?} is not a number; ignored"),
                     )
                     .at(field(key)),
@@ -77,8 +77,8 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
     let header = match header {
         Some(h) if !valid_header_name(&h) => {
             notes.push(
-                Note::error(
-                    "ingress-nginx/canary-by-header",
+                Diagnostic::new(
+                    Code::NginxCanaryByHeader,
                     format!("canary-by-header {h:?} is not a valid HTTP header name; the header canary is not translated"),
                 )
                 .at(field("canary-by-header")),
@@ -97,8 +97,8 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
         .map(str::to_string);
     if ann.get("canary-by-cookie").is_some() {
         notes.push(
-            Note::error(
-                "ingress-nginx/canary-by-cookie",
+            Diagnostic::new(
+                Code::NginxCanaryByCookie,
                 "canary-by-cookie: Gateway API cannot match cookies; requests with the cookie no longer reach the canary",
             )
             .at(field("canary-by-cookie")),
@@ -106,8 +106,8 @@ pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
     }
     if header.is_some() && header_pattern.is_some() && header_value.is_none() {
         notes.push(
-            Note::warning(
-                "ingress-nginx/canary-by-header-pattern",
+            Diagnostic::new(
+                Code::NginxCanaryByHeaderPattern,
                 "canary-by-header-pattern: matched as a RegularExpression header match, whose dialect is implementation-specific (nginx uses PCRE)",
             )
             .at(field("canary-by-header-pattern")),
@@ -197,8 +197,8 @@ pub fn merge(plans: &mut [IngressPlan]) {
                 standalone.rules = rules;
                 routes::sort_rules(&mut standalone.rules);
                 plans[ci].result.notes.push(
-                    Note::warning(
-                        "ingress-nginx/canary-without-primary",
+                    Diagnostic::new(
+                        Code::NginxCanaryWithoutPrimary,
                         format!(
                             "canary Ingress has no primary (non-canary) Ingress for host {host_label} in namespace {} in the repository; its rules are translated on their own route",
                             plans[ci].namespace
@@ -222,8 +222,8 @@ pub fn merge(plans: &mut [IngressPlan]) {
                     .position(|r| r.path == crule.path && r.headers.is_empty())
                 else {
                     notes.push(
-                        Note::warning(
-                            "ingress-nginx/canary-path-not-in-primary",
+                        Diagnostic::new(
+                            Code::NginxCanaryPathNotInPrimary,
                             format!(
                                 "canary path {:?} of host {host_label} has no matching path in primary Ingress {primary_name}; ingress-nginx ignores it, so it is not translated",
                                 crule.source_path
@@ -235,8 +235,8 @@ pub fn merge(plans: &mut [IngressPlan]) {
                 };
                 if phost.rules[ppos].backends.len() > 1 {
                     notes.push(
-                        Note::warning(
-                            "ingress-nginx/canary-duplicate",
+                        Diagnostic::new(
+                            Code::NginxCanaryDuplicate,
                             format!(
                                 "path {:?} of host {host_label} already has a canary; ingress-nginx supports one canary per path, this one is not translated",
                                 crule.source_path
@@ -267,8 +267,8 @@ pub fn merge(plans: &mut [IngressPlan]) {
             if merged > 0 {
                 let how = describe(&canary);
                 plans[ci].result.notes.push(
-                    Note::info(
-                        "ingress-nginx/canary-merged",
+                    Diagnostic::new(
+                        Code::NginxCanaryMerged,
                         format!(
                             "canary for host {host_label} ({how}) merged into the route of primary Ingress {}/{primary_name}; this Ingress produces no route of its own for it",
                             plans[ci].namespace
@@ -277,8 +277,8 @@ pub fn merge(plans: &mut [IngressPlan]) {
                     .at(&host.field),
                 );
                 let canary_name = plans[ci].name.clone();
-                plans[pi].result.notes.push(Note::info(
-                    "ingress-nginx/canary-merged",
+                plans[pi].result.notes.push(Diagnostic::new(
+                    Code::NginxCanaryMerged,
                     format!(
                         "host {host_label}: canary Ingress {canary_name} ({how}) merged into this route"
                     ),

@@ -2,8 +2,8 @@
 //! from Gateway API's (credentials allowed, a fixed method and header list, a 20-day max-age),
 //! so every value is written explicitly and the difference is noted.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpCorsFilter;
-use crate::note::Note;
 
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
@@ -51,8 +51,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
             .filter(|k| ann.get(k).is_some())
             .collect();
         if !stray.is_empty() {
-            plan.result.notes.push(Note::info(
-                "ingress-nginx/cors-without-enable",
+            plan.result.notes.push(Diagnostic::new(
+                Code::NginxCorsWithoutEnable,
                 format!(
                     "{} set without enable-cors: \"true\"; they had no effect and are not translated",
                     stray.join(", ")
@@ -97,16 +97,16 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
         rule.cors = Some(filter.clone());
     }
     plan.result.notes.push(
-        Note::warning(
-            "ingress-nginx/cors-defaults",
+        Diagnostic::new(
+            Code::NginxCorsDefaults,
             "enable-cors: CORS filter written with ingress-nginx's values spelled out (its defaults differ from Gateway API's: credentials allowed, methods GET, PUT, POST, DELETE, PATCH, OPTIONS, max-age 1728000); nginx origin wildcards match one label, Gateway API ones any number",
         )
         .at(field("enable-cors")),
     );
     if !dropped.is_empty() {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/cors-method",
+            Diagnostic::new(
+                Code::NginxCorsMethod,
                 format!(
                     "cors-allow-methods: {} not a method Gateway API accepts; dropped",
                     dropped.join(", ")

@@ -66,7 +66,7 @@ impl Annotations {
 
 /// The note field of an annotation.
 pub fn field(key: &str) -> String {
-    format!("metadata.annotations.{PREFIX}{key}")
+    format!("metadata.annotations[\"{PREFIX}{key}\"]")
 }
 
 /// Applies every family to the plan. Order matters: passthrough replaces everything;

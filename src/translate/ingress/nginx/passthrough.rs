@@ -2,7 +2,7 @@
 //! Each host becomes a TLSRoute on a TLS `Passthrough` listener, to the backend of its `/`
 //! path; like ingress-nginx, it makes every other annotation (and the HTTP rules) moot.
 
-use crate::note::Note;
+use crate::diagnostic::{Code, Diagnostic};
 
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
@@ -16,8 +16,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) -> bool {
     }
     plan.passthrough = true;
     plan.result.notes.push(
-        Note::info(
-            "ingress-nginx/ssl-passthrough",
+        Diagnostic::new(
+            Code::NginxSslPassthrough,
             "ssl-passthrough: each host becomes a TLSRoute on a TLS listener in Passthrough mode (SNI routing, no HTTP routing); its backend is the host's / path (or first path)",
         )
         .at(field("ssl-passthrough")),

@@ -3,8 +3,8 @@
 //! root; `ssl-redirect` / `force-ssl-redirect` are recorded on the plan and become a redirect
 //! route on the HTTP listener when the routes are attached (`emit`).
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpPathMatch, HttpPathModifier, HttpRequestRedirectFilter};
-use crate::note::Note;
 
 use super::super::ir::{IngressPlan, Rule};
 use super::super::routes::{self, EXACT};
@@ -87,7 +87,7 @@ pub fn parse_target(url: &str) -> Option<Target> {
     })
 }
 
-fn code(ann: &Annotations, key: &str, default: u32, notes: &mut Vec<Note>) -> u32 {
+fn code(ann: &Annotations, key: &str, default: u32, notes: &mut Vec<Diagnostic>) -> u32 {
     let Some(raw) = ann.get(key) else {
         return default;
     };
@@ -95,8 +95,8 @@ fn code(ann: &Annotations, key: &str, default: u32, notes: &mut Vec<Note>) -> u3
         Ok(c) if CODES.contains(&c) => c,
         _ => {
             notes.push(
-                Note::warning(
-                    "ingress-nginx/redirect-code",
+                Diagnostic::new(
+                    Code::NginxRedirectCode,
                     format!(
                         "{key} {raw:?}: RequestRedirect accepts only 301, 302, 303, 307 and 308; {default} is used"
                     ),
@@ -127,8 +127,8 @@ fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
     let url = ann.get(key).unwrap_or_default();
     let Some(target) = parse_target(url) else {
         plan.result.notes.push(
-            Note::error(
-                "ingress-nginx/redirect-url",
+            Diagnostic::new(
+                Code::NginxRedirectUrlUnsupported,
                 format!(
                     "{key} {url:?} is not an http(s) URL RequestRedirect can express (nginx variables, other schemes); not translated: requests reach the backends"
                 ),
@@ -140,8 +140,8 @@ fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
     let status = code(ann, code_key, default, &mut plan.result.notes);
     if target.query {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/redirect-url",
+            Diagnostic::new(
+                Code::NginxRedirectQueryDropped,
                 format!("{key} {url:?}: RequestRedirect cannot set a query string; it is dropped"),
             )
             .at(field(key)),
@@ -160,8 +160,8 @@ fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
         rule.rewrite_host = None;
     }
     plan.result.notes.push(
-        Note::info(
-            "ingress-nginx/redirect",
+        Diagnostic::new(
+            Code::NginxRedirect,
             format!("{key}: every rule redirects to {url} with status {status}"),
         )
         .at(field(key)),
@@ -175,8 +175,8 @@ fn app_root(plan: &mut IngressPlan, ann: &Annotations) {
     };
     if !root.starts_with('/') || !routes::valid_gateway_path(root) {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/app-root",
+            Diagnostic::new(
+                Code::NginxAppRootNotAPath,
                 format!(
                     "app-root {root:?} is not a path (ingress-nginx accepts only paths); not translated"
                 ),
@@ -213,8 +213,8 @@ fn app_root(plan: &mut IngressPlan, ann: &Annotations) {
         }
     }
     plan.result.notes.push(
-        Note::info(
-            "ingress-nginx/app-root",
+        Diagnostic::new(
+            Code::NginxAppRoot,
             format!("app-root {root}: an Exact / rule redirects (302) to {root}"),
         )
         .at(field("app-root")),

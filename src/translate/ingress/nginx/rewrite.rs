@@ -12,8 +12,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpPathMatch, HttpPathModifier};
-use crate::note::Note;
 
 use super::super::ir::{IngressPlan, Rule};
 use super::super::routes::{self, EXACT, PATH_PREFIX, REGEX};
@@ -70,11 +70,15 @@ pub fn regex_path(rule: &Rule) -> HttpPathMatch {
 }
 
 /// Drops the path notes `routes` made for a rule whose path an annotation reinterprets.
-fn forget_path_notes(notes: &mut Vec<Note>, rule_field: &str) {
+fn forget_path_notes(notes: &mut Vec<Diagnostic>, rule_field: &str) {
     notes.retain(|n| {
-        !(n.field.as_deref() == Some(rule_field)
-            && (n.code == "ingress/implementation-specific-path"
-                || n.code == "ingress/invalid-path"))
+        !(n.location.field.as_deref() == Some(rule_field)
+            && matches!(
+                n.code,
+                Code::IngressImplementationSpecificPath
+                    | Code::IngressImplementationSpecificRegex
+                    | Code::IngressInvalidPath
+            ))
     });
 }
 
@@ -119,8 +123,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                     };
                     rule.rewrite_path = Some(HttpPathModifier::prefix_match(replacement.clone()));
                     plan.result.notes.push(
-                        Note::info(
-                            "ingress-nginx/rewrite-target",
+                        Diagnostic::new(
+                            Code::NginxRewriteTarget,
                             format!(
                                 "path {:?} with rewrite-target {target:?} is the strip-prefix idiom: PathPrefix {prefix} + URLRewrite ReplacePrefixMatch {replacement}",
                                 rule.source_path
@@ -136,8 +140,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                     if routes::valid_gateway_path(&full) {
                         rule.rewrite_path = Some(HttpPathModifier::full_path(full.clone()));
                         plan.result.notes.push(
-                            Note::warning(
-                                "ingress-nginx/rewrite-target",
+                            Diagnostic::new(
+                                Code::NginxRewriteTargetFullPath,
                                 format!(
                                     "rewrite-target {target:?} refers to captures path {:?} does not have: nginx rewrites every request to {full:?}, and so does URLRewrite ReplaceFullPath (probably not what was meant)",
                                     rule.source_path
@@ -147,8 +151,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                         );
                     } else {
                         plan.result.notes.push(
-                            Note::error(
-                                "ingress-nginx/rewrite-target-unsupported",
+                            Diagnostic::new(
+                                Code::NginxRewriteTargetUnsupported,
                                 format!(
                                     "rewrite-target {target:?} on path {:?} rewrites to {full:?}, which is not a path URLRewrite can set (query strings, variables); not translated",
                                     rule.source_path
@@ -159,8 +163,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                     }
                 } else if target.contains('$') {
                     plan.result.notes.push(
-                        Note::error(
-                            "ingress-nginx/rewrite-target-unsupported",
+                        Diagnostic::new(
+                            Code::NginxRewriteTargetUnsupported,
                             format!(
                                 "rewrite-target {target:?} on path {:?} uses regex captures beyond the strip-prefix idiom; Gateway API has no regex rewrite, so requests reach the backend unrewritten",
                                 rule.source_path
@@ -171,8 +175,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                 } else if routes::valid_gateway_path(target) {
                     rule.rewrite_path = Some(HttpPathModifier::full_path(target));
                     plan.result.notes.push(
-                        Note::warning(
-                            "ingress-nginx/rewrite-target",
+                        Diagnostic::new(
+                            Code::NginxRewriteTargetFullPath,
                             format!(
                                 "rewrite-target {target:?} without captures replaces the whole path, as nginx's rewrite does (/foo/bar → {target}): URLRewrite ReplaceFullPath"
                             ),
@@ -181,8 +185,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                     );
                 } else {
                     plan.result.notes.push(
-                        Note::error(
-                            "ingress-nginx/rewrite-target-unsupported",
+                        Diagnostic::new(
+                            Code::NginxRewriteTargetUnsupported,
                             format!("rewrite-target {target:?} is not a path; not translated"),
                         )
                         .at(field("rewrite-target")),
@@ -199,8 +203,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     }
     if !regexed.is_empty() {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/use-regex",
+            Diagnostic::new(
+                Code::NginxUseRegex,
                 format!(
                     "paths {} are nginx regexes (case-insensitive, anchored at the start): emitted as RegularExpression (?i)<path>.*, whose dialect is implementation-specific; ingress-nginx also applied regex matching to every other Ingress on the same host",
                     regexed.join(", ")

@@ -2,8 +2,8 @@
 //! times out an idle read or write, Gateway API the whole request); `proxy-connect-timeout`
 //! has no Gateway API field.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpRouteTimeouts;
-use crate::note::Note;
 
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
@@ -48,8 +48,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                 }
             }
             _ => plan.result.notes.push(
-                Note::error(
-                    "ingress-nginx/timeout",
+                Diagnostic::new(
+                    Code::NginxTimeout,
                     format!("{key} {raw:?} is not a number of seconds; not translated"),
                 )
                 .at(field(key)),
@@ -65,8 +65,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
             });
         }
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/timeout-approximate",
+            Diagnostic::new(
+                Code::NginxTimeoutApproximate,
                 format!(
                     "{key} {secs}s → timeouts.request {d}: nginx limits the time between two reads/writes, Gateway API the whole request, so long transfers that nginx allowed may now time out"
                 ),
@@ -76,8 +76,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     }
     if ann.get("proxy-connect-timeout").is_some() {
         plan.result.notes.push(
-            Note::warning(
-                "ingress-nginx/proxy-connect-timeout",
+            Diagnostic::new(
+                Code::NginxProxyConnectTimeout,
                 "proxy-connect-timeout has no Gateway API field (use the implementation's backend policy, e.g. Envoy Gateway BackendTrafficPolicy or an Istio DestinationRule connectTimeout); not translated",
             )
             .at(field("proxy-connect-timeout")),

@@ -1,8 +1,8 @@
 //! `upstream-vhost` (the Host header sent upstream) → `URLRewrite.hostname`;
 //! `x-forwarded-prefix` → a `RequestHeaderModifier` setting `X-Forwarded-Prefix`.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpHeader;
-use crate::note::Note;
 
 use super::super::ir::IngressPlan;
 use super::super::wildcard;
@@ -18,16 +18,16 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
                 rule.rewrite_host = Some(host.clone());
             }
             plan.result.notes.push(
-                Note::info(
-                    "ingress-nginx/upstream-vhost",
+                Diagnostic::new(
+                    Code::NginxUpstreamVhost,
                     format!("upstream-vhost {vhost}: URLRewrite hostname {host} on every rule"),
                 )
                 .at(field("upstream-vhost")),
             );
         } else {
             plan.result.notes.push(
-                Note::error(
-                    "ingress-nginx/upstream-vhost",
+                Diagnostic::new(
+                    Code::NginxUpstreamVhostUnsupported,
                     format!(
                         "upstream-vhost {vhost:?} is not a plain hostname (nginx variables and ports have no URLRewrite equivalent); not translated"
                     ),
@@ -47,8 +47,8 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
             });
         }
         plan.result.notes.push(
-            Note::info(
-                "ingress-nginx/x-forwarded-prefix",
+            Diagnostic::new(
+                Code::NginxXForwardedPrefix,
                 format!(
                     "x-forwarded-prefix: RequestHeaderModifier sets X-Forwarded-Prefix: {prefix}"
                 ),

@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::matches::METHODS;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpCorsFilter, HttpRouteFilter};
 use crate::model::istio::CorsPolicy;
-use crate::note::Note;
 use crate::translate::istio::{duration, unknown};
 
 /// Gateway API's `CORSOrigin` pattern.
@@ -24,7 +24,11 @@ static WILDCARD_REGEX: LazyLock<Regex> = LazyLock::new(|| {
         .expect("literal regex")
 });
 
-pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<HttpRouteFilter> {
+pub fn filter(
+    cors: &CorsPolicy,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Option<HttpRouteFilter> {
     unknown::report(&cors.extra, path, notes);
     let mut f = HttpCorsFilter::default();
     for (i, o) in cors.allow_origins.iter().enumerate() {
@@ -46,13 +50,13 @@ pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<Ht
         match origin {
             Some(origin) => {
                 if o.regex.is_some() {
-                    notes.push(Note::info("istio/cors-origin", format!("origin regex written as the wildcard origin '{origin}'")).at(field));
+                    notes.push(Diagnostic::new(Code::IstioCorsOrigin, format!("origin regex written as the wildcard origin '{origin}'")).at(field));
                 }
                 if !f.allow_origins.contains(&origin) {
                     f.allow_origins.push(origin);
                 }
             }
-            None => notes.push(Note::warning("istio/cors-origin", "origin is not an exact origin or a 'scheme://*.domain' wildcard, which is all Gateway API CORS accepts; dropped (requests from it lose CORS headers)").at(field)),
+            None => notes.push(Diagnostic::new(Code::IstioCorsOriginDropped, "origin is not an exact origin or a 'scheme://*.domain' wildcard, which is all Gateway API CORS accepts; dropped (requests from it lose CORS headers)").at(field)),
         }
     }
     for (i, exact) in cors.allow_origin.iter().enumerate() {
@@ -63,8 +67,8 @@ pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<Ht
             }
         } else {
             notes.push(
-                Note::warning(
-                    "istio/cors-origin",
+                Diagnostic::new(
+                    Code::IstioCorsOriginDropped,
                     format!("origin '{exact}' is not a valid Gateway API CORS origin; dropped"),
                 )
                 .at(field),
@@ -73,7 +77,7 @@ pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<Ht
     }
     if f.allow_origins.len() > 1 && f.allow_origins.iter().any(|o| o == "*") {
         f.allow_origins.retain(|o| o == "*");
-        notes.push(Note::info("istio/cors-origin", "'*' among other origins: Gateway API requires '*' alone, other origins dropped (they are covered)").at(format!("{path}.allowOrigins")));
+        notes.push(Diagnostic::new(Code::IstioCorsOrigin, "'*' among other origins: Gateway API requires '*' alone, other origins dropped (they are covered)").at(format!("{path}.allowOrigins")));
     }
     for m in &cors.allow_methods {
         let upper = m.to_ascii_uppercase();
@@ -83,8 +87,8 @@ pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<Ht
             }
         } else {
             notes.push(
-                Note::warning(
-                    "istio/cors-method",
+                Diagnostic::new(
+                    Code::IstioCorsMethod,
                     format!("method '{m}' is not one Gateway API CORS accepts; dropped"),
                 )
                 .at(format!("{path}.allowMethods")),
@@ -105,8 +109,8 @@ pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<Ht
         }
         if list.len() > 64 {
             notes.push(
-                Note::error(
-                    "istio/cors-limit",
+                Diagnostic::new(
+                    Code::IstioCorsLimit,
                     format!("more than 64 {label}; the rest were dropped"),
                 )
                 .at(format!("{path}.{label}")),
@@ -118,21 +122,21 @@ pub fn filter(cors: &CorsPolicy, path: &str, notes: &mut Vec<Note>) -> Option<Ht
     match &cors.max_age {
         Some(age) => match duration::to_seconds_ceil(age) {
             Some(secs) => f.max_age = Some(secs),
-            None => notes.push(Note::error("istio/invalid-duration", format!("maxAge '{age}' is not a duration; dropped")).at(format!("{path}.maxAge"))),
+            None => notes.push(Diagnostic::new(Code::IstioInvalidDuration, format!("maxAge '{age}' is not a duration; dropped")).at(format!("{path}.maxAge"))),
         },
-        None => notes.push(Note::info("istio/cors-max-age-default", "maxAge unset: Istio sends no Access-Control-Max-Age, Gateway API implementations send 5 seconds").at(path.to_string())),
+        None => notes.push(Diagnostic::new(Code::IstioCorsMaxAgeDefault, "maxAge unset: Istio sends no Access-Control-Max-Age, Gateway API implementations send 5 seconds").at(path.to_string())),
     }
     if cors
         .unmatched_preflights
         .as_deref()
         .is_none_or(|u| u.eq_ignore_ascii_case("FORWARD"))
     {
-        notes.push(Note::info("istio/cors-preflight", "preflight requests from origins that do not match are forwarded to the backend by Istio (unmatchedPreflights FORWARD); Gateway API CORS answers them at the gateway").at(path.to_string()));
+        notes.push(Diagnostic::new(Code::IstioCorsPreflight, "preflight requests from origins that do not match are forwarded to the backend by Istio (unmatchedPreflights FORWARD); Gateway API CORS answers them at the gateway").at(path.to_string()));
     }
     if f.allow_origins.is_empty() {
         notes.push(
-            Note::warning(
-                "istio/cors-no-origins",
+            Diagnostic::new(
+                Code::IstioCorsNoOrigins,
                 "no origin could be translated; the CORS filter is omitted",
             )
             .at(path.to_string()),

@@ -3,9 +3,9 @@
 //! to be narrower than the root's, so each merged match is the delegate match with the root's
 //! conditions added (AND).
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::model::SourceObject;
 use crate::model::istio::{HttpMatchRequest, HttpRoute, VirtualService};
-use crate::note::Note;
 use crate::translate::istio::Ctx;
 
 /// The http entries of `vs` with delegates inlined, each with the field path it came from.
@@ -13,7 +13,7 @@ pub fn flatten(
     ctx: &Ctx,
     obj: &SourceObject,
     vs: &VirtualService,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Vec<(String, HttpRoute)> {
     let mut out = Vec::new();
     for (i, http) in vs.http.iter().enumerate() {
@@ -25,19 +25,19 @@ pub fn flatten(
         let ns = d.namespace.clone().unwrap_or_else(|| obj.namespace.clone());
         let name = d.name.clone().unwrap_or_default();
         let Some((_, delegate)) = ctx.index.virtual_service(&ns, &name) else {
-            notes.push(Note::error("istio/delegate-not-found", format!("delegate VirtualService {ns}/{name} is not in the repository; its rules cannot be inlined (Gateway API has no delegation), the entry is translated without it")).at(format!("{path}.delegate")));
+            notes.push(Diagnostic::new(Code::IstioDelegateNotFound, format!("delegate VirtualService {ns}/{name} is not in the repository; its rules cannot be inlined (Gateway API has no delegation), the entry is translated without it")).at(format!("{path}.delegate")));
             let mut own = http.clone();
             own.delegate = None;
             out.push((path, own));
             continue;
         };
-        notes.push(Note::info("istio/delegate-flattened", format!("delegate {ns}/{name} inlined: its {} rules replace this entry, with the root's match conditions added (Gateway API has no route delegation)", delegate.http.len())).at(format!("{path}.delegate")));
+        notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate {ns}/{name} inlined: its {} rules replace this entry, with the root's match conditions added (Gateway API has no route delegation)", delegate.http.len())).at(format!("{path}.delegate")));
         for (j, dh) in delegate.http.iter().enumerate() {
             let dpath = format!("{path}.delegate({ns}/{name}).http[{j}]");
             if dh.delegate.is_some() {
                 notes.push(
-                    Note::error(
-                        "istio/delegate-nested",
+                    Diagnostic::new(
+                        Code::IstioDelegateNested,
                         "a delegate that delegates again is not supported by Istio; entry dropped",
                     )
                     .at(dpath),

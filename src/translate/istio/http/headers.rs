@@ -1,16 +1,16 @@
 //! Istio `headers.request` / `headers.response` → Request/ResponseHeaderModifier filters.
 
 use super::matches::valid_header_name;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpHeader, HttpHeaderFilter, HttpRouteFilter};
 use crate::model::istio::{HeaderOperations, Headers};
-use crate::note::Note;
 use crate::translate::istio::unknown;
 
 /// Gateway API allows 16 entries per set/add/remove list.
 const MAX_ENTRIES: usize = 16;
 
 /// The header-modifier filters for `headers` (route level or per destination).
-pub fn filters(headers: &Headers, path: &str, notes: &mut Vec<Note>) -> Vec<HttpRouteFilter> {
+pub fn filters(headers: &Headers, path: &str, notes: &mut Vec<Diagnostic>) -> Vec<HttpRouteFilter> {
     unknown::report(&headers.extra, path, notes);
     let mut out = Vec::new();
     if let Some(req) = &headers.request
@@ -26,7 +26,11 @@ pub fn filters(headers: &Headers, path: &str, notes: &mut Vec<Note>) -> Vec<Http
     out
 }
 
-fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option<HttpHeaderFilter> {
+fn modifier(
+    ops: &HeaderOperations,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Option<HttpHeaderFilter> {
     unknown::report(&ops.extra, path, notes);
     let mut f = HttpHeaderFilter::default();
     let mut seen = std::collections::BTreeSet::new();
@@ -35,8 +39,8 @@ fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option
             let field = format!("{path}.{op}.{name}");
             if !valid_header_name(name) {
                 notes.push(
-                    Note::error(
-                        "istio/invalid-header-name",
+                    Diagnostic::new(
+                        Code::IstioInvalidHeaderName,
                         format!("'{name}' is not a valid Gateway API header name; dropped"),
                     )
                     .at(field),
@@ -44,18 +48,18 @@ fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option
                 continue;
             }
             if value.is_empty() {
-                notes.push(Note::warning("istio/empty-header-value", format!("header '{name}' has an empty value, which Gateway API does not accept; dropped")).at(field));
+                notes.push(Diagnostic::new(Code::IstioEmptyHeaderValue, format!("header '{name}' has an empty value, which Gateway API does not accept; dropped")).at(field));
                 continue;
             }
             if !seen.insert(name.to_ascii_lowercase()) {
-                notes.push(Note::warning("istio/header-conflict", format!("header '{name}' is both set and added; Gateway API allows one action per header, the 'set' is kept")).at(field));
+                notes.push(Diagnostic::new(Code::IstioHeaderConflict, format!("header '{name}' is both set and added; Gateway API allows one action per header, the 'set' is kept")).at(field));
                 continue;
             }
             if value.contains('%') {
-                notes.push(Note::warning("istio/header-formatter", format!("value of header '{name}' looks like an Envoy %VARIABLE% formatter, which Gateway API does not define; copied literally")).at(field.clone()));
+                notes.push(Diagnostic::new(Code::IstioHeaderFormatter, format!("value of header '{name}' looks like an Envoy %VARIABLE% formatter, which Gateway API does not define; copied literally")).at(field.clone()));
             }
             if name.eq_ignore_ascii_case("host") || name == ":authority" {
-                notes.push(Note::warning("istio/host-header", "setting the Host header through a header modifier is not portable; use rewrite.authority (URLRewrite hostname)").at(field.clone()));
+                notes.push(Diagnostic::new(Code::IstioHostHeader, "setting the Host header through a header modifier is not portable; use rewrite.authority (URLRewrite hostname)").at(field.clone()));
             }
             target.push(HttpHeader {
                 name: name.clone(),
@@ -66,8 +70,8 @@ fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option
     for name in &ops.remove {
         if !valid_header_name(name) {
             notes.push(
-                Note::error(
-                    "istio/invalid-header-name",
+                Diagnostic::new(
+                    Code::IstioInvalidHeaderName,
                     format!("'{name}' is not a valid Gateway API header name; dropped"),
                 )
                 .at(format!("{path}.remove")),
@@ -75,7 +79,7 @@ fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option
             continue;
         }
         if !seen.insert(name.to_ascii_lowercase()) {
-            notes.push(Note::warning("istio/header-conflict", format!("header '{name}' is both modified and removed; Gateway API allows one action per header, the removal is dropped")).at(format!("{path}.remove")));
+            notes.push(Diagnostic::new(Code::IstioHeaderConflict, format!("header '{name}' is both modified and removed; Gateway API allows one action per header, the removal is dropped")).at(format!("{path}.remove")));
             continue;
         }
         f.remove.push(name.clone());
@@ -86,7 +90,7 @@ fn modifier(ops: &HeaderOperations, path: &str, notes: &mut Vec<Note>) -> Option
         ("remove", f.remove.len()),
     ] {
         if len > MAX_ENTRIES {
-            notes.push(Note::error("istio/too-many-headers", format!("more than {MAX_ENTRIES} headers in '{label}'; Gateway API allows {MAX_ENTRIES}, the rest were dropped")).at(format!("{path}.{label}")));
+            notes.push(Diagnostic::new(Code::IstioTooManyHeaders, format!("more than {MAX_ENTRIES} headers in '{label}'; Gateway API allows {MAX_ENTRIES}, the rest were dropped")).at(format!("{path}.{label}")));
         }
     }
     f.set.truncate(MAX_ENTRIES);

@@ -6,9 +6,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::RouteKey;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpHeaderMatch, HttpPathMatch, HttpRouteMatch};
 use crate::model::istio::{HttpMatchRequest, StringMatch};
-use crate::note::Note;
 use crate::translate::istio::unknown;
 
 /// Methods Gateway API's `HTTPMethod` enum accepts.
@@ -60,7 +60,11 @@ pub struct TranslatedMatch {
 }
 
 /// Translates one Istio match; method prefix/regex matches expand to one match per method.
-pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec<TranslatedMatch> {
+pub fn translate(
+    m: &HttpMatchRequest,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<TranslatedMatch> {
     unknown::report(&m.extra, path, notes);
     let mut out = HttpRouteMatch::default();
     let mut key = RouteKey::default();
@@ -73,8 +77,8 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
         );
     } else if m.ignore_uri_case.is_some() {
         notes.push(
-            Note::info(
-                "istio/ignore-uri-case",
+            Diagnostic::new(
+                Code::IstioIgnoreUriCaseNoEffect,
                 "ignoreUriCase without a uri match has no effect",
             )
             .at(format!("{path}.ignoreUriCase")),
@@ -83,7 +87,7 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     for (name, sm) in &m.headers {
         if matches!(name.as_str(), "uri" | "scheme" | "method" | "authority") {
             notes.push(
-                Note::info("istio/reserved-header-match", format!("header '{name}' is a reserved key that Istio ignores in header matches; dropped"))
+                Diagnostic::new(Code::IstioReservedHeaderMatch, format!("header '{name}' is a reserved key that Istio ignores in header matches; dropped"))
                     .at(format!("{path}.headers.{name}")),
             );
             continue;
@@ -110,7 +114,7 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     ] {
         if len > 16 {
             notes.push(
-                Note::error("istio/too-many-conditions", format!("more than 16 {label} conditions in one match; Gateway API allows 16, the rest were dropped"))
+                Diagnostic::new(Code::IstioTooManyConditions, format!("more than 16 {label} conditions in one match; Gateway API allows 16, the rest were dropped"))
                     .at(format!("{path}.{label}")),
             );
         }
@@ -123,7 +127,7 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     if let Some(port) = m.port {
         key.restriction.port = Some(port);
         notes.push(
-            Note::info("istio/port-match", format!("port {port} match becomes the route's binding to the listeners on port {port} (sectionName), or the Service parentRef port for mesh routes"))
+            Diagnostic::new(Code::IstioPortMatch, format!("port {port} match becomes the route's binding to the listeners on port {port} (sectionName), or the Service parentRef port for mesh routes"))
                 .at(format!("{path}.port")),
         );
     }
@@ -132,27 +136,27 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
             Some("http") | Some("https") => {
                 let proto = scheme.exact.as_deref().unwrap_or_default().to_ascii_uppercase();
                 notes.push(
-                    Note::info("istio/scheme-match", format!("scheme match becomes a binding to the {proto} listeners only (sectionName)"))
+                    Diagnostic::new(Code::IstioSchemeMatch, format!("scheme match becomes a binding to the {proto} listeners only (sectionName)"))
                         .at(format!("{path}.scheme")),
                 );
                 key.restriction.protocol = Some(proto);
             }
             _ => notes.push(
-                Note::warning("istio/scheme-match", "scheme match other than exact http/https has no Gateway API equivalent; dropped (the rule matches more requests)")
+                Diagnostic::new(Code::IstioSchemeMatchDropped, "scheme match other than exact http/https has no Gateway API equivalent; dropped (the rule matches more requests)")
                     .at(format!("{path}.scheme")),
             ),
         }
     }
     if !m.without_headers.is_empty() {
         notes.push(
-            Note::warning("istio/without-headers", format!("withoutHeaders ({}) has no Gateway API equivalent (no negative matches); dropped, so the rule now also matches requests carrying those headers", m.without_headers.keys().cloned().collect::<Vec<_>>().join(", ")))
+            Diagnostic::new(Code::IstioWithoutHeaders, format!("withoutHeaders ({}) has no Gateway API equivalent (no negative matches); dropped, so the rule now also matches requests carrying those headers", m.without_headers.keys().cloned().collect::<Vec<_>>().join(", ")))
                 .at(format!("{path}.withoutHeaders")),
         );
     }
     if !m.source_labels.is_empty() {
         notes.push(
-            Note::warning(
-                "istio/source-labels",
+            Diagnostic::new(
+                Code::IstioSourceLabels,
                 "sourceLabels (client workload selector) has no Gateway API equivalent; dropped",
             )
             .at(format!("{path}.sourceLabels")),
@@ -160,14 +164,14 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     }
     if m.source_namespace.is_some() {
         notes.push(
-            Note::warning("istio/source-namespace", "sourceNamespace has no Gateway API equivalent (a GAMMA consumer route in that namespace comes close); dropped")
+            Diagnostic::new(Code::IstioSourceNamespace, "sourceNamespace has no Gateway API equivalent (a GAMMA consumer route in that namespace comes close); dropped")
                 .at(format!("{path}.sourceNamespace")),
         );
     }
     if !m.gateways.is_empty() {
         notes.push(
-            Note::info(
-                "istio/match-gateways",
+            Diagnostic::new(
+                Code::IstioMatchGateways,
                 "per-match gateways: the match goes to a route bound to those gateways only",
             )
             .at(format!("{path}.gateways")),
@@ -179,8 +183,8 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     }
     if m.stat_prefix.is_some() {
         notes.push(
-            Note::info(
-                "istio/stat-prefix",
+            Diagnostic::new(
+                Code::IstioStatPrefix,
                 "statPrefix (Envoy statistics) has no Gateway API equivalent; dropped",
             )
             .at(format!("{path}.statPrefix")),
@@ -188,8 +192,8 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     }
     if m.name.is_some() {
         notes.push(
-            Note::info(
-                "istio/match-name",
+            Diagnostic::new(
+                Code::IstioMatchName,
                 "match names have no Gateway API equivalent (HTTPRouteMatch has no name); dropped",
             )
             .at(format!("{path}.name")),
@@ -203,7 +207,7 @@ pub fn translate(m: &HttpMatchRequest, path: &str, notes: &mut Vec<Note>) -> Vec
     let empty = out == HttpRouteMatch::default();
     if empty && methods.is_empty() && key == RouteKey::default() && has_conditions(m) {
         notes.push(
-            Note::error("istio/match-dropped", "no condition of this match can be expressed in Gateway API; the match is dropped rather than widened to match every request")
+            Diagnostic::new(Code::IstioMatchDropped, "no condition of this match can be expressed in Gateway API; the match is dropped rather than widened to match every request")
                 .at(path.to_string()),
         );
         return Vec::new();
@@ -244,7 +248,7 @@ fn uri_match(
     sm: &StringMatch,
     ignore_case: bool,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<HttpPathMatch> {
     unknown::report(&sm.extra, path, notes);
     let regex = |value: String| HttpPathMatch {
@@ -258,7 +262,7 @@ fn uri_match(
         }
         if let Some(problem) = path_problem(exact) {
             notes.push(
-                Note::warning("istio/path-as-regex", format!("exact path '{exact}' {problem}; emitted as an equivalent RE2 regular expression (implementation-specific)"))
+                Diagnostic::new(Code::IstioPathAsRegex, format!("exact path '{exact}' {problem}; emitted as an equivalent RE2 regular expression (implementation-specific)"))
                     .at(format!("{path}.exact")),
             );
             return Some(regex(format!("^{}$", regex::escape(exact))));
@@ -275,7 +279,7 @@ fn uri_match(
         }
         if let Some(problem) = path_problem(prefix) {
             notes.push(
-                Note::warning("istio/path-as-regex", format!("prefix '{prefix}' {problem}; emitted as an equivalent RE2 regular expression (implementation-specific)"))
+                Diagnostic::new(Code::IstioPathAsRegex, format!("prefix '{prefix}' {problem}; emitted as an equivalent RE2 regular expression (implementation-specific)"))
                     .at(format!("{path}.prefix")),
             );
             return Some(regex(format!("^{}.*", regex::escape(prefix))));
@@ -292,7 +296,7 @@ fn uri_match(
                 )
             };
             notes.push(
-                Note::warning("istio/prefix-semantics", message).at(format!("{path}.prefix")),
+                Diagnostic::new(Code::IstioPrefixSemantics, message).at(format!("{path}.prefix")),
             );
         }
         return Some(HttpPathMatch {
@@ -302,7 +306,7 @@ fn uri_match(
     }
     if let Some(re) = &sm.regex {
         notes.push(
-            Note::info("istio/regex-match", "regex path match emitted as RegularExpression: its dialect (Istio: RE2, full match) and its precedence against prefixes are implementation-specific")
+            Diagnostic::new(Code::IstioRegexMatch, "regex path match emitted as RegularExpression: its dialect (Istio: RE2, full match) and its precedence against prefixes are implementation-specific")
                 .at(format!("{path}.regex")),
         );
         let value = if ignore_case {
@@ -315,8 +319,8 @@ fn uri_match(
     None
 }
 
-fn case_note(path: &str) -> Note {
-    Note::warning("istio/ignore-uri-case", "case-insensitive path match has no portable equivalent; emitted as an RE2 (?i) regular expression (implementation-specific)")
+fn case_note(path: &str) -> Diagnostic {
+    Diagnostic::new(Code::IstioIgnoreUriCase, "case-insensitive path match has no portable equivalent; emitted as an RE2 (?i) regular expression (implementation-specific)")
         .at(path.to_string())
 }
 
@@ -326,12 +330,12 @@ fn string_match(
     sm: &StringMatch,
     what: &str,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<HttpHeaderMatch> {
     unknown::report(&sm.extra, path, notes);
     if what == "header" && !valid_header_name(name) {
         notes.push(
-            Note::error("istio/invalid-header-name", format!("'{name}' is not a valid Gateway API header name; condition dropped (the rule matches more requests)"))
+            Diagnostic::new(Code::IstioInvalidHeaderName, format!("'{name}' is not a valid Gateway API header name; condition dropped (the rule matches more requests)"))
                 .at(path.to_string()),
         );
         return None;
@@ -344,19 +348,19 @@ fn string_match(
         }
     } else if let Some(prefix) = &sm.prefix {
         notes.push(
-            Note::warning("istio/prefix-as-regex", format!("{what} prefix match has no Core Gateway API equivalent; emitted as RegularExpression (implementation-specific)"))
+            Diagnostic::new(Code::IstioPrefixAsRegex, format!("{what} prefix match has no Core Gateway API equivalent; emitted as RegularExpression (implementation-specific)"))
                 .at(format!("{path}.prefix")),
         );
         ("RegularExpression", format!("^{}.*", regex::escape(prefix)))
     } else if let Some(re) = &sm.regex {
         notes.push(
-            Note::info("istio/regex-match", format!("{what} regex match emitted as RegularExpression (dialect is implementation-specific; Istio uses RE2 full match)"))
+            Diagnostic::new(Code::IstioRegexMatch, format!("{what} regex match emitted as RegularExpression (dialect is implementation-specific; Istio uses RE2 full match)"))
                 .at(format!("{path}.regex")),
         );
         ("RegularExpression", re.clone())
     } else {
         notes.push(
-            Note::info("istio/presence-match", format!("{what} presence match emitted as RegularExpression '.*' (Gateway API requires a value)"))
+            Diagnostic::new(Code::IstioPresenceMatch, format!("{what} presence match emitted as RegularExpression '.*' (Gateway API requires a value)"))
                 .at(path.to_string()),
         );
         ("RegularExpression", ".*".to_string())
@@ -370,7 +374,7 @@ fn string_match(
 
 /// The Gateway API methods a method match selects (empty when it selects none or cannot be
 /// expanded: the condition is then dropped with a note).
-fn methods(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Vec<&'static str> {
+fn methods(sm: &StringMatch, path: &str, notes: &mut Vec<Diagnostic>) -> Vec<&'static str> {
     unknown::report(&sm.extra, path, notes);
     let selected: Vec<&'static str> = if let Some(exact) = &sm.exact {
         METHODS
@@ -394,13 +398,13 @@ fn methods(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Vec<&'static 
     };
     if selected.is_empty() {
         notes.push(
-            Note::error("istio/method-match", "method match selects no method Gateway API can match (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); condition dropped (the rule matches more requests)")
+            Diagnostic::new(Code::IstioMethodMatchDropped, "method match selects no method Gateway API can match (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); condition dropped (the rule matches more requests)")
                 .at(path.to_string()),
         );
     } else if sm.exact.is_none() {
         notes.push(
-            Note::info(
-                "istio/method-match",
+            Diagnostic::new(
+                Code::IstioMethodMatch,
                 format!(
                     "method prefix/regex match expanded to one match per method: {}",
                     selected.join(", ")
@@ -413,7 +417,7 @@ fn methods(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Vec<&'static 
 }
 
 /// `authority` → the hostname of a separate route; `None` (with a note) when not expressible.
-fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Option<String> {
+fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Diagnostic>) -> Option<String> {
     unknown::report(&sm.extra, path, notes);
     if let Some(exact) = &sm.exact {
         let host = exact
@@ -423,8 +427,8 @@ fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Option<Stri
             .to_ascii_lowercase();
         if crate::translate::istio::hosts::hostname_problem(&host).is_none() {
             notes.push(
-                Note::info(
-                    "istio/authority-match",
+                Diagnostic::new(
+                    Code::IstioAuthorityMatch,
                     format!("authority match becomes a separate HTTPRoute with hostname '{host}'"),
                 )
                 .at(path.to_string()),
@@ -433,7 +437,7 @@ fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Note>) -> Option<Stri
         }
     }
     notes.push(
-        Note::warning("istio/authority-match", "authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent; dropped (the rule matches more hosts)")
+        Diagnostic::new(Code::IstioAuthorityMatchDropped, "authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent; dropped (the rule matches more hosts)")
             .at(path.to_string()),
     );
     None

@@ -1,9 +1,9 @@
 //! Istio `mirror` (+ `mirrorPercentage` / `mirror_percent`) and `mirrors[]` → RequestMirror
 //! filters with `percent` or `fraction` (standard since Gateway API v1.3).
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{Fraction, HttpRequestMirrorFilter, HttpRouteFilter};
 use crate::model::istio::{Destination, HttpRoute, Percent};
-use crate::note::Note;
 use crate::translate::GrantRequest;
 use crate::translate::istio::Ctx;
 use crate::translate::istio::destination::{self, From};
@@ -14,7 +14,7 @@ pub fn filters(
     from: &From,
     http: &HttpRoute,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
 ) -> Vec<HttpRouteFilter> {
     let mut out = Vec::new();
@@ -55,8 +55,8 @@ pub fn filters(
                 grants,
             )),
             None => notes.push(
-                Note::error(
-                    "istio/destination-host-missing",
+                Diagnostic::new(
+                    Code::IstioDestinationHostMissing,
                     "mirror without destination; dropped",
                 )
                 .at(field),
@@ -72,7 +72,7 @@ fn one(
     dest: &Destination,
     share: Option<f64>,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
 ) -> Option<HttpRouteFilter> {
     let backend_ref = destination::backend_ref(ctx, from, dest, path, notes, grants)?;

@@ -20,12 +20,12 @@ mod timeout;
 use super::Ctx;
 use super::destination::From;
 use super::parent_refs::{self, Restriction, RouteKind};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, Generated, HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
 };
 use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
-use crate::note::Note;
 use crate::translate::SourceResult;
 use crate::translate::istio::names;
 
@@ -162,7 +162,7 @@ pub fn translate(
             .map(|r| r.rule.clone())
             .collect();
         if parents.is_empty() {
-            result.notes.push(Note::error("istio/route-unbound", "no Gateway listener or Service this VirtualService's HTTP rules can attach to; no HTTPRoute generated").at("spec.gateways"));
+            result.notes.push(Diagnostic::new(Code::IstioRouteUnbound, "no Gateway listener or Service this VirtualService's HTTP rules can attach to; no HTTPRoute generated").at("spec.gateways"));
             continue;
         }
         // GAMMA: hostnames are not used for mesh routes.
@@ -201,7 +201,7 @@ pub fn translate(
         };
         let total = rule_chunks.len() * host_chunks.len();
         if total > 1 {
-            result.notes.push(Note::info("istio/route-split", format!("rules/hostnames exceed the HTTPRoute limits (16 rules, 128 matches, 16 hostnames): written as {total} HTTPRoutes; ties between equally specific matches in different routes are broken by creation time, not by Istio order")));
+            result.notes.push(Diagnostic::new(Code::IstioRouteSplit, format!("rules/hostnames exceed the HTTPRoute limits (16 rules, 128 matches, 16 hostnames): written as {total} HTTPRoutes; ties between equally specific matches in different routes are broken by creation time, not by Istio order")));
         }
         let mut n = 0;
         for hosts in &host_chunks {

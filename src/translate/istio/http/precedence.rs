@@ -5,8 +5,8 @@
 use regex::Regex;
 
 use super::RouteKey;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpHeaderMatch, HttpRouteMatch, ParentReference};
-use crate::note::Note;
 
 /// The matches of one Istio entry (`None` = matches everything), with its field path.
 pub struct Entry<'a> {
@@ -142,7 +142,7 @@ fn describe(m: Option<&HttpRouteMatch>) -> String {
 
 /// One `istio/precedence-changed` warning per pair of entries (earlier, later) where a request
 /// can match both and Gateway API prefers the later one.
-pub fn check(entries: &[Entry], notes: &mut Vec<Note>) {
+pub fn check(entries: &[Entry], notes: &mut Vec<Diagnostic>) {
     for (i, a) in entries.iter().enumerate() {
         for b in &entries[i + 1..] {
             if a.path == b.path || !routes_overlap(a, b) {
@@ -162,8 +162,8 @@ pub fn check(entries: &[Entry], notes: &mut Vec<Note>) {
             });
             if let Some((ma, mb)) = hit {
                 notes.push(
-                    Note::warning(
-                        "istio/precedence-changed",
+                    Diagnostic::new(
+                        Code::IstioPrecedenceChanged,
                         format!(
                             "requests matching both {} ({}) and {} ({}) went to {} in Istio (first match wins); Gateway API sends them to {} (more specific match wins)",
                             a.path, describe(ma), b.path, describe(mb), a.path, b.path

@@ -1,9 +1,9 @@
 //! Istio `redirect` → the RequestRedirect filter. The status code is always written: Istio's
 //! default is 301, Gateway API's 302.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpPathModifier, HttpRequestRedirectFilter};
 use crate::model::istio::HttpRedirect;
-use crate::note::Note;
 use crate::translate::istio::unknown;
 
 /// The redirect filter; `prefix_rewrite` is returned apart because it needs one rule per
@@ -13,7 +13,7 @@ pub struct Redirect {
     pub prefix_rewrite: Option<String>,
 }
 
-pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Note>) -> Redirect {
+pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Diagnostic>) -> Redirect {
     unknown::report(&r.extra, path, notes);
     let mut f = HttpRequestRedirectFilter::default();
     if let Some(uri) = &r.uri {
@@ -27,8 +27,8 @@ pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Note>) -> Redirec
         let host = host.to_ascii_lowercase();
         if host.contains('*') || crate::translate::istio::hosts::hostname_problem(&host).is_some() {
             notes.push(
-                Note::error(
-                    "istio/redirect-authority",
+                Diagnostic::new(
+                    Code::IstioRedirectAuthority,
                     format!("redirect authority '{auth}' is not a precise hostname; dropped"),
                 )
                 .at(format!("{path}.authority")),
@@ -49,8 +49,8 @@ pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Note>) -> Redirec
             f.scheme = Some(s);
         } else {
             notes.push(
-                Note::error(
-                    "istio/redirect-scheme",
+                Diagnostic::new(
+                    Code::IstioRedirectScheme,
                     format!("redirect scheme '{scheme}' is not http or https; dropped"),
                 )
                 .at(format!("{path}.scheme")),
@@ -61,18 +61,18 @@ pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Note>) -> Redirec
         Some("FROM_PROTOCOL_DEFAULT") => {
             f.port = None;
             if f.scheme.is_none() {
-                notes.push(Note::warning("istio/redirect-derive-port", "derivePort FROM_PROTOCOL_DEFAULT without scheme: Gateway API then keeps the listener port instead of the scheme's default port").at(format!("{path}.derivePort")));
+                notes.push(Diagnostic::new(Code::IstioRedirectDerivePort, "derivePort FROM_PROTOCOL_DEFAULT without scheme: Gateway API then keeps the listener port instead of the scheme's default port").at(format!("{path}.derivePort")));
             }
         }
         Some("FROM_REQUEST_PORT") => {
             f.port = None;
             if f.scheme.is_some() {
-                notes.push(Note::warning("istio/redirect-derive-port", "derivePort FROM_REQUEST_PORT with a scheme: Gateway API uses the scheme's default port instead of the request port").at(format!("{path}.derivePort")));
+                notes.push(Diagnostic::new(Code::IstioRedirectDerivePort, "derivePort FROM_REQUEST_PORT with a scheme: Gateway API uses the scheme's default port instead of the request port").at(format!("{path}.derivePort")));
             }
         }
         Some(other) => notes.push(
-            Note::error(
-                "istio/redirect-derive-port",
+            Diagnostic::new(
+                Code::IstioRedirectDerivePortUnknown,
                 format!("derivePort '{other}' is unknown; ignored"),
             )
             .at(format!("{path}.derivePort")),
@@ -83,11 +83,11 @@ pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Note>) -> Redirec
     f.status_code = Some(if [301, 302, 303, 307, 308].contains(&code) {
         code
     } else {
-        notes.push(Note::error("istio/redirect-code", format!("redirect code {code} is not one Gateway API allows (301, 302, 303, 307, 308); 301 written instead")).at(format!("{path}.redirectCode")));
+        notes.push(Diagnostic::new(Code::IstioRedirectCode, format!("redirect code {code} is not one Gateway API allows (301, 302, 303, 307, 308); 301 written instead")).at(format!("{path}.redirectCode")));
         301
     });
     if r.redirect_code.is_none() {
-        notes.push(Note::info("istio/redirect-code-default", "redirect code written explicitly as 301 (Istio's default; Gateway API would default to 302)").at(path.to_string()));
+        notes.push(Diagnostic::new(Code::IstioRedirectCodeDefault, "redirect code written explicitly as 301 (Istio's default; Gateway API would default to 302)").at(path.to_string()));
     }
     Redirect {
         filter: f,

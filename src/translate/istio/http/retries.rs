@@ -1,9 +1,9 @@
 //! Istio `retries` → `retry` (experimental channel, GEP-1731) and `timeouts.backendRequest`.
 
 use crate::config::Channel;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpRouteRetry;
 use crate::model::istio::HttpRetry;
-use crate::note::Note;
 use crate::translate::istio::{Ctx, duration, unknown};
 
 /// What the retry policy becomes: the `retry` block and the per-try timeout.
@@ -13,16 +13,16 @@ pub struct Retry {
     pub backend_request: Option<String>,
 }
 
-pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Note>) -> Retry {
+pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Diagnostic>) -> Retry {
     unknown::report(&retries.extra, path, notes);
     if ctx.config.channel != Channel::Experimental {
-        notes.push(Note::warning("istio/retries", "retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental). On Istio the default retry policy (2 attempts on connect-failure, refused-stream, unavailable, cancelled) still applies").at(path.to_string()));
+        notes.push(Diagnostic::new(Code::IstioRetries, "retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental). On Istio the default retry policy (2 attempts on connect-failure, refused-stream, unavailable, cancelled) still applies").at(path.to_string()));
         return Retry::default();
     }
     let mut out = HttpRouteRetry::default();
     match retries.attempts {
         Some(0) => {
-            notes.push(Note::warning("istio/retries-disabled", "attempts: 0 (retries disabled) has no Gateway API equivalent: retry needs at least one attempt, so no retry block is written and the implementation default applies").at(format!("{path}.attempts")));
+            notes.push(Diagnostic::new(Code::IstioRetriesDisabled, "attempts: 0 (retries disabled) has no Gateway API equivalent: retry needs at least one attempt, so no retry block is written and the implementation default applies").at(format!("{path}.attempts")));
             return Retry::default();
         }
         Some(n) if n > 0 => out.attempts = Some(n.min(i64::from(u32::MAX)) as u32),
@@ -49,10 +49,10 @@ pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Not
             }
         }
         if on.contains("5xx") {
-            notes.push(Note::info("istio/retry-on", "retryOn 5xx written as codes 500, 502, 503, 504 (Gateway API retries on listed codes only)").at(format!("{path}.retryOn")));
+            notes.push(Diagnostic::new(Code::IstioRetryOn5xx, "retryOn 5xx written as codes 500, 502, 503, 504 (Gateway API retries on listed codes only)").at(format!("{path}.retryOn")));
         }
         if !dropped.is_empty() {
-            notes.push(Note::warning("istio/retry-on", format!("retry conditions {} have no Gateway API equivalent (only HTTP status codes and connection errors); dropped", dropped.join(", "))).at(format!("{path}.retryOn")));
+            notes.push(Diagnostic::new(Code::IstioRetryOn, format!("retry conditions {} have no Gateway API equivalent (only HTTP status codes and connection errors); dropped", dropped.join(", "))).at(format!("{path}.retryOn")));
         }
         out.codes = codes.into_iter().collect();
     }
@@ -61,8 +61,8 @@ pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Not
         match duration::to_gateway(t) {
             Some(d) => backend_request = Some(d),
             None => notes.push(
-                Note::error(
-                    "istio/invalid-duration",
+                Diagnostic::new(
+                    Code::IstioInvalidDuration,
                     format!("perTryTimeout '{t}' is not a duration; dropped"),
                 )
                 .at(format!("{path}.perTryTimeout")),
@@ -70,21 +70,21 @@ pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Not
         }
     }
     if retries.retry_remote_localities.is_some() || retries.retry_ignore_previous_hosts.is_some() {
-        notes.push(Note::warning("istio/retry-host-selection", "retryRemoteLocalities / retryIgnorePreviousHosts have no Gateway API equivalent; dropped").at(path.to_string()));
+        notes.push(Diagnostic::new(Code::IstioRetryHostSelection, "retryRemoteLocalities / retryIgnorePreviousHosts have no Gateway API equivalent; dropped").at(path.to_string()));
     }
     if retries.backoff.is_some() {
         match retries.backoff.as_deref().and_then(duration::to_gateway) {
             Some(d) => out.backoff = Some(d),
             None => notes.push(
-                Note::error(
-                    "istio/invalid-duration",
+                Diagnostic::new(
+                    Code::IstioInvalidDuration,
                     "backoff is not a duration; dropped",
                 )
                 .at(format!("{path}.backoff")),
             ),
         }
     }
-    notes.push(Note::info("istio/retries", "retries written as the experimental HTTPRoute retry (GEP-1731); perTryTimeout becomes timeouts.backendRequest").at(path.to_string()));
+    notes.push(Diagnostic::new(Code::IstioRetriesTranslated, "retries written as the experimental HTTPRoute retry (GEP-1731); perTryTimeout becomes timeouts.backendRequest").at(path.to_string()));
     Retry {
         retry: Some(out),
         backend_request,

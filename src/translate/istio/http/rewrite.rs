@@ -1,9 +1,9 @@
 //! Istio `rewrite` → the URLRewrite filter. `uri` is a prefix rewrite for prefix matches and a
 //! full-path rewrite for exact/regex matches; the rule builder splits rules accordingly.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpUrlRewriteFilter;
 use crate::model::istio::HttpRewrite;
-use crate::note::Note;
 use crate::translate::istio::unknown;
 
 /// How the path is rewritten.
@@ -21,7 +21,7 @@ pub struct Rewrite {
     pub path: PathRewrite,
 }
 
-pub fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Note>) -> Rewrite {
+pub fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic>) -> Rewrite {
     unknown::report(&rw.extra, path, notes);
     let mut out = Rewrite {
         hostname: None,
@@ -35,15 +35,15 @@ pub fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Note>) -> Rewrite
             .to_ascii_lowercase();
         if crate::translate::istio::hosts::hostname_problem(&host).is_some() || host.contains('*') {
             notes.push(
-                Note::error(
-                    "istio/rewrite-authority",
+                Diagnostic::new(
+                    Code::IstioRewriteAuthority,
                     format!("rewrite authority '{auth}' is not a precise hostname; dropped"),
                 )
                 .at(format!("{path}.authority")),
             );
         } else {
             if host.len() != auth.len() {
-                notes.push(Note::warning("istio/rewrite-authority", "the port of the rewritten authority is dropped (URLRewrite hostname has no port)").at(format!("{path}.authority")));
+                notes.push(Diagnostic::new(Code::IstioRewriteAuthorityPort, "the port of the rewritten authority is dropped (URLRewrite hostname has no port)").at(format!("{path}.authority")));
             }
             out.hostname = Some(host);
         }
@@ -60,10 +60,10 @@ pub fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Note>) -> Rewrite
             "/.*" | "^/.*$" | ".*" | "^.*$" | "^/.*" | "/(.*)" | "^/(.*)$"
         );
         if whole && !replacement.contains('\\') && replacement.starts_with('/') {
-            notes.push(Note::info("istio/regex-rewrite", format!("uriRegexRewrite replacing the whole path written as ReplaceFullPath '{replacement}'")).at(format!("{path}.uriRegexRewrite")));
+            notes.push(Diagnostic::new(Code::IstioRegexRewriteFullPath, format!("uriRegexRewrite replacing the whole path written as ReplaceFullPath '{replacement}'")).at(format!("{path}.uriRegexRewrite")));
             out.path = PathRewrite::FullPath(replacement.to_string());
         } else {
-            notes.push(Note::error("istio/regex-rewrite", format!("uriRegexRewrite '{pattern}' → '{replacement}' has no Gateway API equivalent (only full-path and prefix replacement); dropped")).at(format!("{path}.uriRegexRewrite")));
+            notes.push(Diagnostic::new(Code::IstioRegexRewrite, format!("uriRegexRewrite '{pattern}' → '{replacement}' has no Gateway API equivalent (only full-path and prefix replacement); dropped")).at(format!("{path}.uriRegexRewrite")));
         }
     }
     out

@@ -6,12 +6,12 @@
 use super::matches::{self, TranslatedMatch};
 use super::rewrite::PathRewrite;
 use super::{KeyedRule, RouteKey, cors, headers, mirror, redirect, retries, rewrite, timeout};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     BackendRef, HttpPathMatch, HttpPathModifier, HttpRouteFilter, HttpRouteMatch, HttpRouteRule,
     HttpRouteTimeouts,
 };
 use crate::model::istio::HttpRoute;
-use crate::note::Note;
 use crate::translate::GrantRequest;
 use crate::translate::istio::destination::{self, From};
 use crate::translate::istio::{Ctx, duration, names, unknown};
@@ -57,7 +57,7 @@ pub fn translate(
     from: &From,
     http: &HttpRoute,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
 ) -> Vec<KeyedRule> {
     // `mirror_percent` is the proto name of the deprecated field; the Istio CRD accepts it.
@@ -76,8 +76,8 @@ pub fn translate(
     };
     if translated.is_empty() {
         notes.push(
-            Note::error(
-                "istio/rule-dropped",
+            Diagnostic::new(
+                Code::IstioRuleDropped,
                 "none of the matches of this entry can be expressed; the entry is dropped",
             )
             .at(path.to_string()),
@@ -96,7 +96,7 @@ pub fn translate(
     }
     filters.extend(mirror::filters(ctx, from, http, path, notes, grants));
     if http.fault.is_some() {
-        notes.push(Note::error("istio/fault-injection", "fault injection (delay/abort) has no Gateway API equivalent; dropped — requests are no longer delayed or aborted").at(format!("{path}.fault")));
+        notes.push(Diagnostic::new(Code::IstioFaultInjection, "fault injection (delay/abort) has no Gateway API equivalent; dropped — requests are no longer delayed or aborted").at(format!("{path}.fault")));
     }
 
     let mut backends: Vec<BackendRef> = Vec::new();
@@ -109,23 +109,23 @@ pub fn translate(
         }
         redirect_filter = Some(red.filter);
         if http.direct_response.is_some() {
-            notes.push(Note::warning("istio/direct-response", "directResponse next to redirect: Istio allows only one of them; the redirect is kept").at(format!("{path}.directResponse")));
+            notes.push(Diagnostic::new(Code::IstioDirectResponse, "directResponse next to redirect: Istio allows only one of them; the redirect is kept").at(format!("{path}.directResponse")));
         }
         if !http.route.is_empty() {
-            notes.push(Note::warning("istio/redirect-with-route", "redirect together with route: Gateway API forbids backendRefs next to a RequestRedirect; the destinations were dropped (Istio also only redirects)").at(format!("{path}.route")));
+            notes.push(Diagnostic::new(Code::IstioRedirectWithRoute, "redirect together with route: Gateway API forbids backendRefs next to a RequestRedirect; the destinations were dropped (Istio also only redirects)").at(format!("{path}.route")));
         }
     } else if let Some(dr) = &http.direct_response {
         let status = dr.get("status").and_then(|s| s.as_u64()).unwrap_or(0);
         if (500..=599).contains(&status) {
-            notes.push(Note::warning("istio/direct-response", format!("directResponse {status}: written as a rule without backends, for which Gateway API answers 500 (status and body are not kept)")).at(format!("{path}.directResponse")));
+            notes.push(Diagnostic::new(Code::IstioDirectResponse, format!("directResponse {status}: written as a rule without backends, for which Gateway API answers 500 (status and body are not kept)")).at(format!("{path}.directResponse")));
         } else {
-            notes.push(Note::error("istio/direct-response", format!("directResponse {status} has no Gateway API equivalent; rule dropped, so matching requests fall through to other rules")).at(format!("{path}.directResponse")));
+            notes.push(Diagnostic::new(Code::IstioDirectResponseDropped, format!("directResponse {status} has no Gateway API equivalent; rule dropped, so matching requests fall through to other rules")).at(format!("{path}.directResponse")));
             return Vec::new();
         }
     } else if http.route.is_empty() && http.delegate.is_none() {
         notes.push(
-            Note::error(
-                "istio/no-action",
+            Diagnostic::new(
+                Code::IstioNoAction,
                 "http entry has no route, redirect, directResponse or delegate; dropped",
             )
             .at(path.to_string()),
@@ -139,7 +139,7 @@ pub fn translate(
     if let Some(rw) = &http.rewrite {
         let rw_path = format!("{path}.rewrite");
         if redirect_filter.is_some() {
-            notes.push(Note::warning("istio/rewrite-with-redirect", "rewrite together with redirect: Gateway API forbids URLRewrite next to RequestRedirect; rewrite dropped").at(rw_path));
+            notes.push(Diagnostic::new(Code::IstioRewriteWithRedirect, "rewrite together with redirect: Gateway API forbids URLRewrite next to RequestRedirect; rewrite dropped").at(rw_path));
         } else {
             let rw = rewrite::translate(rw, &rw_path, notes);
             url_hostname = rw.hostname;
@@ -165,7 +165,7 @@ pub fn translate(
         && req != "0s"
         && duration::parse_nanos(back) > duration::parse_nanos(req)
     {
-        notes.push(Note::info("istio/per-try-timeout", "perTryTimeout is longer than the route timeout; Gateway API rejects that, so it is dropped (the route timeout bounds every try anyway)").at(format!("{path}.retries.perTryTimeout")));
+        notes.push(Diagnostic::new(Code::IstioPerTryTimeout, "perTryTimeout is longer than the route timeout; Gateway API rejects that, so it is dropped (the route timeout bounds every try anyway)").at(format!("{path}.retries.perTryTimeout")));
         timeouts.backend_request = None;
     }
     let timeouts = (timeouts != HttpRouteTimeouts::default()).then_some(timeouts);
@@ -203,7 +203,7 @@ pub fn translate(
                             type_: "PathPrefix".into(),
                             value: "/".into(),
                         });
-                        notes.push(Note::info("istio/rewrite-without-uri-match", "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', Gateway API into '<uri>/x'").at(path.to_string()));
+                        notes.push(Diagnostic::new(Code::IstioRewriteWithoutUriMatch, "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', Gateway API into '<uri>/x'").at(path.to_string()));
                         groups.push((
                             tm.key,
                             vec![Some(m)],
@@ -260,9 +260,9 @@ pub fn translate(
         .collect()
 }
 
-fn prefix_note(prefix: &str, uri: &str, path: &str, notes: &mut Vec<Note>) {
+fn prefix_note(prefix: &str, uri: &str, path: &str, notes: &mut Vec<Diagnostic>) {
     if prefix.ends_with('/') != uri.ends_with('/') {
-        notes.push(Note::warning("istio/rewrite-prefix-semantics", format!("Istio replaces the string prefix '{prefix}' with '{uri}' verbatim; Gateway API ReplacePrefixMatch replaces whole path segments and normalises the '/' between them, so results differ (e.g. '{prefix}/x')")).at(format!("{path}.rewrite")));
+        notes.push(Diagnostic::new(Code::IstioRewritePrefixSemantics, format!("Istio replaces the string prefix '{prefix}' with '{uri}' verbatim; Gateway API ReplacePrefixMatch replaces whole path segments and normalises the '/' between them, so results differ (e.g. '{prefix}/x')")).at(format!("{path}.rewrite")));
     }
 }
 
@@ -271,7 +271,7 @@ fn destinations(
     from: &From,
     http: &HttpRoute,
     path: &str,
-    notes: &mut Vec<Note>,
+    notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
 ) -> Vec<BackendRef> {
     let mut resolved = Vec::new();
@@ -280,8 +280,8 @@ fn destinations(
         unknown::report(&d.extra, &field, notes);
         let Some(dest) = &d.destination else {
             notes.push(
-                Note::error(
-                    "istio/destination-host-missing",
+                Diagnostic::new(
+                    Code::IstioDestinationHostMissing,
                     "route entry without destination; dropped",
                 )
                 .at(field),
@@ -304,11 +304,11 @@ fn destinations(
         resolved.push((b, d.weight));
     }
     if resolved.len() > MAX_BACKENDS {
-        notes.push(Note::error("istio/too-many-backends", format!("{} destinations; Gateway API allows {MAX_BACKENDS} backendRefs per rule, the rest were dropped", resolved.len())).at(format!("{path}.route")));
+        notes.push(Diagnostic::new(Code::IstioTooManyBackends, format!("{} destinations; Gateway API allows {MAX_BACKENDS} backendRefs per rule, the rest were dropped", resolved.len())).at(format!("{path}.route")));
         resolved.truncate(MAX_BACKENDS);
     }
     if !http.route.is_empty() && resolved.is_empty() {
-        notes.push(Note::error("istio/no-backends", "no destination could be translated: the rule has no backends, so Gateway API answers 500").at(format!("{path}.route")));
+        notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated: the rule has no backends, so Gateway API answers 500").at(format!("{path}.route")));
     }
     destination::apply_weights(&mut resolved);
     resolved.into_iter().map(|(b, _)| b).collect()

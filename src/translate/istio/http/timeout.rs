@@ -1,16 +1,16 @@
 //! Istio `timeout` → `timeouts.request` (GEP-2257 duration format).
 
-use crate::note::Note;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::translate::istio::duration;
 
 /// The Gateway API form of the route timeout, or `None` (with a note) when it is not a duration.
-pub fn request_timeout(timeout: &str, path: &str, notes: &mut Vec<Note>) -> Option<String> {
+pub fn request_timeout(timeout: &str, path: &str, notes: &mut Vec<Diagnostic>) -> Option<String> {
     match duration::to_gateway(timeout) {
         Some(d) => {
             if d != timeout {
                 notes.push(
-                    Note::info(
-                        "istio/timeout-format",
+                    Diagnostic::new(
+                        Code::IstioTimeoutFormat,
                         format!(
                             "timeout '{timeout}' written as '{d}' (Gateway API duration format)"
                         ),
@@ -22,8 +22,8 @@ pub fn request_timeout(timeout: &str, path: &str, notes: &mut Vec<Note>) -> Opti
         }
         None => {
             notes.push(
-                Note::error(
-                    "istio/invalid-duration",
+                Diagnostic::new(
+                    Code::IstioInvalidDuration,
                     format!(
                         "timeout '{timeout}' is not a duration Gateway API can express; dropped"
                     ),

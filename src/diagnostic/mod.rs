@@ -1,0 +1,136 @@
+//! Diagnostics: everything a run tells the user (load problems, translation notes, validator
+//! findings, plan notes, staleness, skipped paths) is one [`Diagnostic`] with a [`Code`] from
+//! the one registry ([`registry`]).
+//!
+//! A diagnostic is located symbolically: the file, the document in it and the path of the
+//! field it is about (`spec.http[0].retries`). Only when a report is rendered is that turned
+//! into a line and column, from the loaded document's text ([`locate`]).
+
+pub mod locate;
+pub mod registry;
+
+use serde::Serialize;
+
+pub use registry::Code;
+
+/// How much a diagnostic matters to the reviewer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something was lost or is invalid; a human must act before merging.
+    Error,
+    /// Translated with a behaviour difference the reviewer should know about.
+    Warning,
+    /// Context: what was done and why.
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// Where a diagnostic points, symbolically.
+///
+/// Translators only know the field of the object they translate; the pipeline places their
+/// diagnostics on the object's file and document ([`Diagnostic::place`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// Root-relative, `/`-separated; empty until placed.
+    pub file: String,
+    /// The document of the file (counting documents with content, from 0).
+    pub document: Option<usize>,
+    /// The line to show when no field is given or it cannot be found: the document's first
+    /// line, or the exact line a loader error names (1-based; 0 when unknown).
+    pub line: usize,
+    /// The column of `line`, when the producer knows it exactly (1-based).
+    pub column: Option<usize>,
+    /// Path of the field in the source document (`spec.http[0].retries`).
+    pub field: Option<String>,
+    /// Position of the source object in the index, when the diagnostic is about one.
+    pub object: Option<usize>,
+    /// Path of a field in a *generated* object the diagnostic is about (validator findings
+    /// on generated objects); it has no place in the source text.
+    pub generated_field: Option<String>,
+}
+
+/// One thing the user is told.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Diagnostic {
+    pub location: Location,
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// For validator diagnostics: the rule broken (the CRD's CEL message, the schema keyword
+    /// or the predicted status reason).
+    pub rule: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's registered severity.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            location: Location::default(),
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            rule: None,
+        }
+    }
+
+    /// Names the source field the diagnostic is about, e.g. `spec.http[0].fault`.
+    pub fn at(mut self, field: impl Into<String>) -> Self {
+        self.location.field = Some(field.into());
+        self
+    }
+
+    /// Names a field of the generated object the diagnostic is about.
+    pub fn at_generated(mut self, field: impl Into<String>) -> Self {
+        let field = field.into();
+        if !field.is_empty() {
+            self.location.generated_field = Some(field);
+        }
+        self
+    }
+
+    /// Places the diagnostic in `file` at `line` (a loader problem, a planned file).
+    pub fn in_file(mut self, file: impl Into<String>, line: usize) -> Self {
+        self.location.file = file.into();
+        self.location.line = line;
+        self
+    }
+
+    /// Sets the exact column of the line (1-based).
+    pub fn with_column(mut self, column: Option<usize>) -> Self {
+        self.location.column = column;
+        self
+    }
+
+    /// Places a diagnostic on the source object at `object` (position in the index), in
+    /// `file`, document `document` starting at `line`.
+    pub fn place(&mut self, object: usize, file: &str, document: usize, line: usize) {
+        self.location.object = Some(object);
+        self.location.file = file.to_string();
+        self.location.document = Some(document);
+        self.location.line = line;
+    }
+
+    /// Names the rule broken (validator diagnostics).
+    pub fn with_rule(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+
+    /// `--strict`: codes about objects outside the repository become errors.
+    pub fn strict(mut self, strict: bool) -> Self {
+        if strict && self.code.escalated_by_strict() {
+            self.severity = Severity::Error;
+        }
+        self
+    }
+}

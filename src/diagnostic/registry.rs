@@ -1,0 +1,1207 @@
+//! The code registry: every diagnostic gateway-migrate can emit, in one table.
+//!
+//! Each entry has a stable identifier (`family/name`), a severity, a one-line summary and an
+//! explanation. The table is the single source of truth: `gateway-migrate codes` lists it,
+//! `gateway-migrate explain CODE` prints one entry and `docs/codes.md` is generated from it
+//! (a test fails when the checked-in file differs). Code is compared as [`Code`] values,
+//! never as strings.
+
+use serde::{Serialize, Serializer};
+
+use super::Severity;
+
+/// What the registry says about one code.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Stable identifier, `family/name` (`istio/retries`).
+    pub id: &'static str,
+    /// The severity every diagnostic with this code has (`--strict` raises the few codes
+    /// [`Code::escalated_by_strict`] names to errors).
+    pub severity: Severity,
+    /// One line: what happened.
+    pub summary: &'static str,
+    /// What it means for traffic and what to do about it.
+    pub explanation: &'static str,
+}
+
+macro_rules! registry {
+    ($( $variant:ident = $id:literal, $severity:ident, $summary:literal, $explanation:literal; )*) => {
+        /// A diagnostic code. The variants are the registry, in documentation order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code {
+            $( #[doc = $summary] $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            /// The registry entry of this code.
+            pub const fn entry(self) -> &'static Entry {
+                match self {
+                    $( Code::$variant => &Entry {
+                        id: $id,
+                        severity: Severity::$severity,
+                        summary: $summary,
+                        explanation: $explanation,
+                    }, )*
+                }
+            }
+        }
+    };
+}
+
+impl Code {
+    /// The stable identifier (`istio/retries`).
+    pub const fn id(self) -> &'static str {
+        self.entry().id
+    }
+
+    /// The severity diagnostics with this code have.
+    pub const fn severity(self) -> Severity {
+        self.entry().severity
+    }
+
+    /// Codes about objects outside the repository: warnings by default, errors with
+    /// `--strict` (which promises the repository is complete).
+    pub const fn escalated_by_strict(self) -> bool {
+        matches!(
+            self,
+            Code::AttachParentUnknown | Code::AttachBackendUnknown | Code::AttachCertificateUnknown
+        )
+    }
+
+    /// The family: the part of the identifier before the slash (`istio`).
+    pub fn family(self) -> &'static str {
+        self.id().split_once('/').map_or(self.id(), |(f, _)| f)
+    }
+
+    /// Looks a code up by its identifier (for `explain` and for reading fixtures; never
+    /// for deciding behaviour).
+    pub fn parse(id: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.id() == id)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+registry! {
+    // ── Loading ──
+    LoadInvalidJson = "load/invalid-json", Error,
+        "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.",
+        "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.";
+    LoadInvalidObject = "load/invalid-object", Error,
+        "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list).",
+        "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list); the message names the field.";
+    LoadInvalidUtf8 = "load/invalid-utf8", Error,
+        "A document is not valid UTF-8.",
+        "A document is not valid UTF-8; it is skipped. The line is the first one holding an invalid byte.";
+    LoadInvalidYaml = "load/invalid-yaml", Error,
+        "A document is not valid YAML (or exceeds the parser's nesting, alias or size budgets).",
+        "A document is not valid YAML (or exceeds the parser's nesting, alias or size budgets); it is skipped, the rest of the file is read. The diagnostic names the line and column.";
+    // ── Walking the repository (skipped paths) ──
+    WalkBinary = "walk/binary", Info,
+        "A file that looks binary (it has a NUL byte) is not read.",
+        "A file that looks binary (it has a NUL byte) is not read.";
+    WalkHelmChart = "walk/helm-chart", Info,
+        "A directory with a `Chart.yaml` is a Helm chart.",
+        "A directory with a `Chart.yaml` is a Helm chart; its templates are not manifests. Render it with `helm template` and scan the output.";
+    WalkSymlink = "walk/symlink", Info,
+        "A symbolic link is never followed, so nothing outside the repository is read.",
+        "A symbolic link is never followed, so nothing outside the repository is read.";
+    WalkTooLarge = "walk/too-large", Info,
+        "A file larger than `maxFileSize` (10 MiB by default) is not read.",
+        "A file larger than `maxFileSize` (10 MiB by default) is not read.";
+    WalkUnreadable = "walk/unreadable", Info,
+        "A file or directory that cannot be read (permissions, a broken entry) is skipped.",
+        "A file or directory that cannot be read (permissions, a broken entry) is skipped.";
+    // ── Istio translation ──
+    IstioAmbiguousHost = "istio/ambiguous-host", Warning,
+        "A destination host of the form `name.ns` / `name.ns.svc` (Istio matches it literally) was resolved to the Service of that name that exists in the repository.",
+        "A destination host of the form `name.ns` / `name.ns.svc` (Istio matches it literally) was resolved to the Service of that name that exists in the repository.";
+    IstioAuthorityMatch = "istio/authority-match", Info,
+        "`match.authority.exact` becomes a separate HTTPRoute whose only hostname is that authority.",
+        "`match.authority.exact` becomes a separate HTTPRoute whose only hostname is that authority.";
+    IstioAuthorityMatchDropped = "istio/authority-match-dropped", Warning,
+        "An authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent.",
+        "An authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent; it is dropped, so the rule matches more requests.";
+    IstioAutoPassthrough = "istio/auto-passthrough", Info,
+        "`AUTO_PASSTHROUGH` becomes a Passthrough TLS listener plus the Istio-only option `gateway.istio.io/listener-protocol: auto-passthrough` (target Istio).",
+        "`AUTO_PASSTHROUGH` becomes a Passthrough TLS listener plus the Istio-only option `gateway.istio.io/listener-protocol: auto-passthrough` (target Istio).";
+    IstioAutoPassthroughAsPassthrough = "istio/auto-passthrough-as-passthrough", Warning,
+        "`AUTO_PASSTHROUGH` (SNI routing to mesh services without a route) has no portable equivalent.",
+        "`AUTO_PASSTHROUGH` (SNI routing to mesh services without a route) has no portable equivalent; it becomes a `Passthrough` TLS listener, which needs TLSRoutes.";
+    IstioBackendCaConfigmap = "istio/backend-ca-configmap", Warning,
+        "DestinationRule `credentialName` (a Secret holding the CA) becomes a BackendTLSPolicy `caCertificateRefs` to a ConfigMap of the same name, which must be created with key `ca.crt`.",
+        "DestinationRule `credentialName` (a Secret holding the CA) becomes a BackendTLSPolicy `caCertificateRefs` to a ConfigMap of the same name, which must be created with key `ca.crt`.";
+    IstioBackendCaUnknown = "istio/backend-ca-unknown", Error,
+        "The backend CA is only a file path, so no BackendTLSPolicy can be written until the CA is provided as a ConfigMap.",
+        "The backend CA is only a file path, so no BackendTLSPolicy can be written until the CA is provided as a ConfigMap.";
+    IstioBackendClientCertificate = "istio/backend-client-certificate", Warning,
+        "DestinationRule `MUTUAL`: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, which Istio does not implement).",
+        "DestinationRule `MUTUAL`: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, which Istio does not implement); only server verification is written.";
+    IstioBackendPortUnknown = "istio/backend-port-unknown", Error,
+        "A destination without port whose port cannot be taken from a single-port Service in the repository.",
+        "A destination without port whose port cannot be taken from a single-port Service in the repository; Gateway API requires a port, so the backend is dropped.";
+    IstioBackendTlsNamespace = "istio/backend-tls-namespace", Info,
+        "The BackendTLSPolicy is written to the Service's namespace (policies target local objects), which differs from the DestinationRule's.",
+        "The BackendTLSPolicy is written to the Service's namespace (policies target local objects), which differs from the DestinationRule's.";
+    IstioBackendTlsSanLimit = "istio/backend-tls-san-limit", Error,
+        "More than 5 `subjectAltNames`.",
+        "More than 5 `subjectAltNames`; BackendTLSPolicy allows 5.";
+    IstioBackendTlsSni = "istio/backend-tls-sni", Warning,
+        "DestinationRule tls without `sni`: BackendTLSPolicy needs a fixed `hostname`, the Service FQDN was written.",
+        "DestinationRule tls without `sni`: BackendTLSPolicy needs a fixed `hostname`, the Service FQDN was written.";
+    IstioCaCertCredentialName = "istio/ca-cert-credential-name", Warning,
+        "Server `caCertCredentialName` is not translated.",
+        "Server `caCertCredentialName` is not translated; with the Istio MUTUAL option the CA comes from the certificate Secret's `ca.crt`.";
+    IstioCaCrl = "istio/ca-crl", Warning,
+        "DestinationRule `caCrl` has no Gateway API equivalent.",
+        "DestinationRule `caCrl` has no Gateway API equivalent; revocation is not checked.";
+    IstioCipherSuites = "istio/cipher-suites", Info,
+        "Server `cipherSuites` becomes the Istio-only listener option `gateway.istio.io/tls-cipher-suites` (target Istio).",
+        "Server `cipherSuites` becomes the Istio-only listener option `gateway.istio.io/tls-cipher-suites` (target Istio).";
+    IstioCipherSuitesDropped = "istio/cipher-suites-dropped", Warning,
+        "Server `cipherSuites` has no portable Gateway API equivalent (only the Istio target has a listener option).",
+        "Server `cipherSuites` has no portable Gateway API equivalent (only the Istio target has a listener option); not translated.";
+    IstioClientCertificateCheck = "istio/client-certificate-check", Warning,
+        "Server `subjectAltNames`, `verifyCertificateSpki`, `verifyCertificateHash` or `caCrl` (client certificate checks) have no Gateway API equivalent.",
+        "Server `subjectAltNames`, `verifyCertificateSpki`, `verifyCertificateHash` or `caCrl` (client certificate checks) have no Gateway API equivalent.";
+    IstioClientCertificateMode = "istio/client-certificate-mode", Info,
+        "Server `MUTUAL`/`OPTIONAL_MUTUAL`/`ISTIO_MUTUAL` becomes Terminate with the Istio-only option `gateway.istio.io/tls-terminate-mode` (target Istio).",
+        "Server `MUTUAL`/`OPTIONAL_MUTUAL`/`ISTIO_MUTUAL` becomes Terminate with the Istio-only option `gateway.istio.io/tls-terminate-mode` (target Istio); Gateway API validates client certificates per port, not per listener.";
+    IstioClientCertificateModeUnsupported = "istio/client-certificate-mode-unsupported", Error,
+        "Server `MUTUAL`/`OPTIONAL_MUTUAL`/`ISTIO_MUTUAL` cannot be translated for this target, or has no CA to validate client certificates with.",
+        "Server `MUTUAL`/`OPTIONAL_MUTUAL`/`ISTIO_MUTUAL` cannot be translated for this target, or has no CA to validate client certificates with; configure Gateway `spec.tls.frontend` (per port) by hand.";
+    IstioCorsLimit = "istio/cors-limit", Error,
+        "More than 64 CORS allow/expose headers.",
+        "More than 64 CORS allow/expose headers; the rest were dropped.";
+    IstioCorsMaxAgeDefault = "istio/cors-max-age-default", Info,
+        "`maxAge` unset: Istio sends no `Access-Control-Max-Age`, Gateway API implementations send 5 seconds.",
+        "`maxAge` unset: Istio sends no `Access-Control-Max-Age`, Gateway API implementations send 5 seconds.";
+    IstioCorsMethod = "istio/cors-method", Warning,
+        "A CORS method outside Gateway API's enum was dropped.",
+        "A CORS method outside Gateway API's enum was dropped.";
+    IstioCorsNoOrigins = "istio/cors-no-origins", Warning,
+        "No CORS origin could be translated, so the CORS filter is omitted.",
+        "No CORS origin could be translated, so the CORS filter is omitted.";
+    IstioCorsOrigin = "istio/cors-origin", Info,
+        "A CORS origin was rewritten: a regex `scheme://.*\\.domain` becomes `scheme://*.domain`, and `*` among other origins becomes `*` alone.",
+        "A CORS origin was rewritten: a regex `scheme://.*\\.domain` becomes `scheme://*.domain`, and `*` among other origins becomes `*` alone.";
+    IstioCorsOriginDropped = "istio/cors-origin-dropped", Warning,
+        "A CORS origin that is not an exact origin or a `scheme://*.domain` wildcard (prefix, other regex, invalid origin) is dropped.",
+        "A CORS origin that is not an exact origin or a `scheme://*.domain` wildcard (prefix, other regex, invalid origin) is dropped; requests from it lose CORS.";
+    IstioCorsPreflight = "istio/cors-preflight", Info,
+        "`unmatchedPreflights` is FORWARD (default): Istio forwards non-matching preflights to the backend, Gateway API CORS answers them at the gateway.",
+        "`unmatchedPreflights` is FORWARD (default): Istio forwards non-matching preflights to the backend, Gateway API CORS answers them at the gateway.";
+    IstioCredentialName = "istio/credential-name", Info,
+        "Server `credentialName` becomes a `certificateRefs` entry to the Secret in `istioGatewayNamespace` (where Istio reads it), with a ReferenceGrant when that is not the Gateway's namespace.",
+        "Server `credentialName` becomes a `certificateRefs` entry to the Secret in `istioGatewayNamespace` (where Istio reads it), with a ReferenceGrant when that is not the Gateway's namespace.";
+    IstioDelegateFlattened = "istio/delegate-flattened", Info,
+        "A delegate VirtualService's rules were inlined into the root (Gateway API has no delegation).",
+        "A delegate VirtualService's rules were inlined into the root (Gateway API has no delegation); the delegate itself generates nothing.";
+    IstioDelegateNested = "istio/delegate-nested", Error,
+        "A delegate that delegates again (Istio does not support it).",
+        "A delegate that delegates again (Istio does not support it); the entry is dropped.";
+    IstioDelegateNotFound = "istio/delegate-not-found", Error,
+        "The delegate VirtualService is not in the repository.",
+        "The delegate VirtualService is not in the repository; the entry is translated without it.";
+    IstioDestinationHostMissing = "istio/destination-host-missing", Error,
+        "A route, mirror or L4 destination without host.",
+        "A route, mirror or L4 destination without host; dropped.";
+    IstioDestinationRuleHost = "istio/destination-rule-host", Warning,
+        "The DestinationRule host is not a Kubernetes Service, so no BackendTLSPolicy can target it.",
+        "The DestinationRule host is not a Kubernetes Service, so no BackendTLSPolicy can target it.";
+    IstioDestinationRuleHostMissing = "istio/destination-rule-host-missing", Error,
+        "DestinationRule without `host`.",
+        "DestinationRule without `host`; nothing translated.";
+    IstioDestinationRuleTlsDuplicate = "istio/destination-rule-tls-duplicate", Info,
+        "On Istio the DestinationRule's tls keeps applying to Gateway API traffic: remove it once the BackendTLSPolicy is applied.",
+        "On Istio the DestinationRule's tls keeps applying to Gateway API traffic: remove it once the BackendTLSPolicy is applied.";
+    IstioDestinationRuleTlsMode = "istio/destination-rule-tls-mode", Error,
+        "Unknown DestinationRule TLS mode.",
+        "Unknown DestinationRule TLS mode; not translated.";
+    IstioDirectResponse = "istio/direct-response", Warning,
+        "`directResponse` with a 5xx status becomes a rule without backends, which Gateway API implementations answer with 500 (status and body are not kept).",
+        "`directResponse` with a 5xx status becomes a rule without backends, which Gateway API implementations answer with 500 (status and body are not kept).";
+    IstioDirectResponseDropped = "istio/direct-response-dropped", Error,
+        "`directResponse` with a status other than 5xx has no Gateway API equivalent.",
+        "`directResponse` with a status other than 5xx has no Gateway API equivalent; the rule is dropped, so matching requests fall through to other rules.";
+    IstioDuplicateObject = "istio/duplicate-object", Error,
+        "A second Istio Gateway with the same namespace/name.",
+        "A second Istio Gateway with the same namespace/name; only the first is translated.";
+    IstioEmptyHeaderValue = "istio/empty-header-value", Warning,
+        "A header modifier with an empty value (Gateway API requires a value).",
+        "A header modifier with an empty value (Gateway API requires a value); dropped.";
+    IstioExportTo = "istio/export-to", Info,
+        "`exportTo` has no Gateway API equivalent.",
+        "`exportTo` has no Gateway API equivalent; it only decides which Gateways get a parentRef.";
+    IstioExportToHidden = "istio/export-to-hidden", Warning,
+        "`exportTo` hides the VirtualService from the Gateway's namespace, so Istio does not apply it there.",
+        "`exportTo` hides the VirtualService from the Gateway's namespace, so Istio does not apply it there; no parentRef is generated.";
+    IstioExternalHost = "istio/external-host", Info,
+        "A destination host that is not a Kubernetes Service of the cluster is referenced with the Istio-only backend kind `networking.istio.io/Hostname` (target Istio).",
+        "A destination host that is not a Kubernetes Service of the cluster is referenced with the Istio-only backend kind `networking.istio.io/Hostname` (target Istio); it must be a ServiceEntry host.";
+    IstioExternalHostDropped = "istio/external-host-dropped", Error,
+        "A destination host that is not a Kubernetes Service (ServiceEntry or external name) has no portable backend.",
+        "A destination host that is not a Kubernetes Service (ServiceEntry or external name) has no portable backend; dropped (the Istio target uses the `networking.istio.io/Hostname` backend kind instead, see `istio/external-host`).";
+    IstioFaultInjection = "istio/fault-injection", Error,
+        "`fault` (delay/abort) has no Gateway API equivalent.",
+        "`fault` (delay/abort) has no Gateway API equivalent; dropped.";
+    IstioFileMountedCertificate = "istio/file-mounted-certificate", Error,
+        "A certificate, key or CA given as a file path mounted into the proxy (served by istio-agent over SDS).",
+        "A certificate, key or CA given as a file path mounted into the proxy (served by istio-agent over SDS); Gateway API only references Secrets and ConfigMaps, so nothing usable was written: create a Secret/ConfigMap from the files.";
+    IstioFileMountedCertificateIgnored = "istio/file-mounted-certificate-ignored", Warning,
+        "A certificate, key or CA given as a file path mounted into the gateway pod, next to a `credentialName` Secret that was translated: the file is ignored (Gateway API only references Secrets).",
+        "A certificate, key or CA given as a file path mounted into the gateway pod, next to a `credentialName` Secret that was translated: the file is ignored (Gateway API only references Secrets).";
+    IstioFrontendValidation = "istio/frontend-validation", Info,
+        "Server `MUTUAL` for a non-Istio target becomes Gateway `spec.tls.frontend.perPort` validation against a ConfigMap (`caCertCredentialName`, else `<credentialName>-cacert`) with key `ca.crt`, which must be created from the CA Istio reads.",
+        "Server `MUTUAL` for a non-Istio target becomes Gateway `spec.tls.frontend.perPort` validation against a ConfigMap (`caCertCredentialName`, else `<credentialName>-cacert`) with key `ca.crt`, which must be created from the CA Istio reads.";
+    IstioFrontendValidationOptional = "istio/frontend-validation-optional", Warning,
+        "`OPTIONAL_MUTUAL` becomes frontend validation mode `AllowInsecureFallback`, which also accepts invalid client certificates (Istio rejects them).",
+        "`OPTIONAL_MUTUAL` becomes frontend validation mode `AllowInsecureFallback`, which also accepts invalid client certificates (Istio rejects them).";
+    IstioFrontendValidationPerPort = "istio/frontend-validation-per-port", Warning,
+        "Gateway API validates client certificates per port: SIMPLE servers sharing the port now require client certificates too, and differing validations on one port keep the first.",
+        "Gateway API validates client certificates per port: SIMPLE servers sharing the port now require client certificates too, and differing validations on one port keep the first.";
+    IstioGatewayNameLength = "istio/gateway-name-length", Warning,
+        "Gateway names over 57 characters make Istio's generated `<name>-<class>` Deployment/Service exceed 63 characters.",
+        "Gateway names over 57 characters make Istio's generated `<name>-<class>` Deployment/Service exceed 63 characters.";
+    IstioGatewayNoListeners = "istio/gateway-no-listeners", Error,
+        "No server of the Istio Gateway could be translated, so no Gateway is generated.",
+        "No server of the Istio Gateway could be translated, so no Gateway is generated.";
+    IstioGatewayNotFound = "istio/gateway-not-found", Warning,
+        "The Istio Gateway a VirtualService names is not in the repository: parentRef without sectionName, attachment unchecked.",
+        "The Istio Gateway a VirtualService names is not in the repository: parentRef without sectionName, attachment unchecked.";
+    IstioGatewaySelector = "istio/gateway-selector", Info,
+        "`selector` is not translated: the Gateway gets its own deployment and address, unless `keepLoadBalancer` writes `spec.addresses` naming the existing Istio ingress Service.",
+        "`selector` is not translated: the Gateway gets its own deployment and address, unless `keepLoadBalancer` writes `spec.addresses` naming the existing Istio ingress Service.";
+    IstioHeaderConflict = "istio/header-conflict", Warning,
+        "A header is both set and added (or modified and removed).",
+        "A header is both set and added (or modified and removed); Gateway API allows one action per header name.";
+    IstioHeaderFormatter = "istio/header-formatter", Warning,
+        "A header value looks like an Envoy `%VARIABLE%` formatter, which Gateway API does not define.",
+        "A header value looks like an Envoy `%VARIABLE%` formatter, which Gateway API does not define; copied literally.";
+    IstioHostHeader = "istio/host-header", Warning,
+        "Setting Host through a header modifier is not portable.",
+        "Setting Host through a header modifier is not portable; use `rewrite.authority`.";
+    IstioHttpsRedirect = "istio/https-redirect", Info,
+        "`httpsRedirect` becomes an HTTPRoute with a 301 https RequestRedirect bound by sectionName to the plaintext listeners.",
+        "`httpsRedirect` becomes an HTTPRoute with a 301 https RequestRedirect bound by sectionName to the plaintext listeners.";
+    IstioHttpsRedirectIgnored = "istio/https-redirect-ignored", Info,
+        "`httpsRedirect` on a server that is not plaintext HTTP has no effect.",
+        "`httpsRedirect` on a server that is not plaintext HTTP has no effect; ignored.";
+    IstioIgnoreUriCase = "istio/ignore-uri-case", Warning,
+        "A case-insensitive path match has no portable equivalent.",
+        "A case-insensitive path match has no portable equivalent; it is emitted as an RE2 `(?i)` regular expression (implementation-specific).";
+    IstioIgnoreUriCaseNoEffect = "istio/ignore-uri-case-no-effect", Info,
+        "`ignoreUriCase` without a `uri` match has no effect.",
+        "`ignoreUriCase` without a `uri` match has no effect; nothing to translate.";
+    IstioInsecureSkipVerify = "istio/insecure-skip-verify", Error,
+        "DestinationRule `insecureSkipVerify`: BackendTLSPolicy always verifies the backend certificate, so no policy is generated.",
+        "DestinationRule `insecureSkipVerify`: BackendTLSPolicy always verifies the backend certificate, so no policy is generated; keep the DestinationRule (Istio) or provide the CA.";
+    IstioInvalidDuration = "istio/invalid-duration", Error,
+        "A timeout/duration that is not expressible in Gateway API's duration format.",
+        "A timeout/duration that is not expressible in Gateway API's duration format; dropped.";
+    IstioInvalidHeaderName = "istio/invalid-header-name", Error,
+        "A header name Gateway API does not accept.",
+        "A header name Gateway API does not accept; dropped.";
+    IstioInvalidHostname = "istio/invalid-hostname", Error,
+        "A host that is not a valid Gateway API hostname (IP, bare `*` on a TLSRoute, invalid label).",
+        "A host that is not a valid Gateway API hostname (IP, bare `*` on a TLSRoute, invalid label); dropped.";
+    IstioIstioMutual = "istio/istio-mutual", Info,
+        "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent.",
+        "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent; on Istio, mesh mTLS applies to Gateway API traffic automatically, so nothing is generated.";
+    IstioIstioMutualUnsupported = "istio/istio-mutual-unsupported", Warning,
+        "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent, and the target implementation is not Istio: backend traffic is no longer mutually authenticated unless the implementation's own mesh integration provides it.",
+        "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent, and the target implementation is not Istio: backend traffic is no longer mutually authenticated unless the implementation's own mesh integration provides it.";
+    IstioL4MatchField = "istio/l4-match-field", Warning,
+        "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent.",
+        "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent; dropped.";
+    IstioL4Ports = "istio/l4-ports", Warning,
+        "TLS/TCP matches on several ports: the route binds to every suitable listener.",
+        "TLS/TCP matches on several ports: the route binds to every suitable listener.";
+    IstioListenerConflict = "istio/listener-conflict", Warning,
+        "Two servers serve the same port, protocol and hostname with different TLS settings.",
+        "Two servers serve the same port, protocol and hostname with different TLS settings; the first listener is kept.";
+    IstioListenerPort = "istio/listener-port", Info,
+        "A listener on 8080/8443: the default Istio ingress Service maps 80→8080 and 443→8443, while a Gateway API listener port is the port of the Gateway's own Service.",
+        "A listener on 8080/8443: the default Istio ingress Service maps 80→8080 and 443→8443, while a Gateway API listener port is the port of the Gateway's own Service.";
+    IstioMatchDropped = "istio/match-dropped", Error,
+        "No condition of a match can be expressed.",
+        "No condition of a match can be expressed; the match is dropped instead of widening to every request.";
+    IstioMatchGateways = "istio/match-gateways", Info,
+        "Per-match `gateways` (which replace the VirtualService's `gateways` for that match) put the match in a sibling route bound to those gateways only.",
+        "Per-match `gateways` (which replace the VirtualService's `gateways` for that match) put the match in a sibling route bound to those gateways only.";
+    IstioMatchName = "istio/match-name", Info,
+        "Match names have no Gateway API equivalent.",
+        "Match names have no Gateway API equivalent; dropped.";
+    IstioMeshHostNotService = "istio/mesh-host-not-service", Warning,
+        "A mesh VirtualService host that is not a Kubernetes Service.",
+        "A mesh VirtualService host that is not a Kubernetes Service; GAMMA routes attach to Services only.";
+    IstioMeshL4Route = "istio/mesh-l4-route", Warning,
+        "Mesh (sidecar) TLS/TCP routing is not translated.",
+        "Mesh (sidecar) TLS/TCP routing is not translated; GAMMA covers HTTP and gRPC.";
+    IstioMethodMatch = "istio/method-match", Info,
+        "A method prefix/regex match is expanded to one match per Gateway API method it selects.",
+        "A method prefix/regex match is expanded to one match per Gateway API method it selects.";
+    IstioMethodMatchDropped = "istio/method-match-dropped", Error,
+        "A method match selects no method Gateway API can match.",
+        "A method match selects no method Gateway API can match; the condition is dropped, so the rule matches more requests.";
+    IstioNoAction = "istio/no-action", Error,
+        "An http entry with no route, redirect, directResponse or delegate.",
+        "An http entry with no route, redirect, directResponse or delegate; dropped.";
+    IstioNoBackends = "istio/no-backends", Error,
+        "No destination of a rule could be translated: HTTP rules without backends answer 500.",
+        "No destination of a rule could be translated: HTTP rules without backends answer 500; TLS/TCP routes are not generated.";
+    IstioNoHosts = "istio/no-hosts", Error,
+        "A VirtualService without hosts that no other VirtualService delegates to.",
+        "A VirtualService without hosts that no other VirtualService delegates to; nothing translated.";
+    IstioNoListenerMatch = "istio/no-listener-match", Warning,
+        "No listener of the named Gateway serves the VirtualService's hosts to its namespace (or on the matched port/scheme).",
+        "No listener of the named Gateway serves the VirtualService's hosts to its namespace (or on the matched port/scheme); no parentRef.";
+    IstioNoValidHostnames = "istio/no-valid-hostnames", Error,
+        "No host of the VirtualService is a valid hostname.",
+        "No host of the VirtualService is a valid hostname; an HTTPRoute without hostnames would match every host, so none is generated.";
+    IstioPassthroughCredential = "istio/passthrough-credential", Warning,
+        "`credentialName` on a passthrough server is ignored by Istio and not translated.",
+        "`credentialName` on a passthrough server is ignored by Istio and not translated.";
+    IstioPathAsRegex = "istio/path-as-regex", Warning,
+        "A path Gateway API rejects as Exact/PathPrefix value is emitted as an equivalent RE2 regular expression.",
+        "A path Gateway API rejects as Exact/PathPrefix value is emitted as an equivalent RE2 regular expression.";
+    IstioPerTryTimeout = "istio/per-try-timeout", Info,
+        "`perTryTimeout` longer than the route timeout is dropped (Gateway API rejects backendRequest > request).",
+        "`perTryTimeout` longer than the route timeout is dropped (Gateway API rejects backendRequest > request).";
+    IstioPortFromService = "istio/port-from-service", Info,
+        "A destination without port took the port of the single-port Service in the repository.",
+        "A destination without port took the port of the single-port Service in the repository.";
+    IstioPortLevelTls = "istio/port-level-tls", Error,
+        "`portLevelSettings[].tls` needs the Service port's name for the BackendTLSPolicy sectionName, and it is not known.",
+        "`portLevelSettings[].tls` needs the Service port's name for the BackendTLSPolicy sectionName, and it is not known.";
+    IstioPortMatch = "istio/port-match", Info,
+        "`match.port` becomes a binding to the listeners on that port (sectionName) or the Service parentRef port.",
+        "`match.port` becomes a binding to the listeners on that port (sectionName) or the Service parentRef port.";
+    IstioPrecedenceChanged = "istio/precedence-changed", Warning,
+        "Two entries can match the same request: Istio used the earlier one (first match wins), Gateway API picks the later, more specific one.",
+        "Two entries can match the same request: Istio used the earlier one (first match wins), Gateway API picks the later, more specific one.";
+    IstioPrefixAsRegex = "istio/prefix-as-regex", Warning,
+        "A header/query prefix match has no Core equivalent and is emitted as RegularExpression.",
+        "A header/query prefix match has no Core equivalent and is emitted as RegularExpression.";
+    IstioPrefixSemantics = "istio/prefix-semantics", Warning,
+        "Istio `prefix` is a string prefix.",
+        "Istio `prefix` is a string prefix; Gateway API PathPrefix matches whole path segments and ignores a trailing `/`.";
+    IstioPresenceMatch = "istio/presence-match", Info,
+        "A header/query presence match becomes RegularExpression `.*`.",
+        "A header/query presence match becomes RegularExpression `.*`.";
+    IstioRedirectAuthority = "istio/redirect-authority", Error,
+        "A redirect authority that is not a precise hostname.",
+        "A redirect authority that is not a precise hostname; dropped.";
+    IstioRedirectCode = "istio/redirect-code", Error,
+        "A redirect code outside 301/302/303/307/308.",
+        "A redirect code outside 301/302/303/307/308; 301 written.";
+    IstioRedirectCodeDefault = "istio/redirect-code-default", Info,
+        "The redirect code is written explicitly as 301 (Istio's default.",
+        "The redirect code is written explicitly as 301 (Istio's default; Gateway API's is 302).";
+    IstioRedirectDerivePort = "istio/redirect-derive-port", Warning,
+        "`derivePort` does not carry over exactly: `FROM_PROTOCOL_DEFAULT` without a scheme keeps the listener port, `FROM_REQUEST_PORT` with a scheme uses the scheme's default port.",
+        "`derivePort` does not carry over exactly: `FROM_PROTOCOL_DEFAULT` without a scheme keeps the listener port, `FROM_REQUEST_PORT` with a scheme uses the scheme's default port.";
+    IstioRedirectDerivePortUnknown = "istio/redirect-derive-port-unknown", Error,
+        "An unknown `derivePort` value is ignored.",
+        "An unknown `derivePort` value is ignored.";
+    IstioRedirectScheme = "istio/redirect-scheme", Error,
+        "A redirect scheme other than http/https.",
+        "A redirect scheme other than http/https; dropped.";
+    IstioRedirectWithRoute = "istio/redirect-with-route", Warning,
+        "`redirect` together with `route`: the destinations are dropped (Gateway API forbids backendRefs next to RequestRedirect).",
+        "`redirect` together with `route`: the destinations are dropped (Gateway API forbids backendRefs next to RequestRedirect).";
+    IstioRegexMatch = "istio/regex-match", Info,
+        "A regex match is emitted as RegularExpression, whose dialect and precedence are implementation-specific.",
+        "A regex match is emitted as RegularExpression, whose dialect and precedence are implementation-specific.";
+    IstioRegexRewrite = "istio/regex-rewrite", Error,
+        "A `uriRegexRewrite` other than a whole-path replacement has no Gateway API equivalent (only full-path and prefix replacement).",
+        "A `uriRegexRewrite` other than a whole-path replacement has no Gateway API equivalent (only full-path and prefix replacement); dropped.";
+    IstioRegexRewriteFullPath = "istio/regex-rewrite-full-path", Info,
+        "A `uriRegexRewrite` that replaces the whole path is written as `ReplaceFullPath`.",
+        "A `uriRegexRewrite` that replaces the whole path is written as `ReplaceFullPath`.";
+    IstioReservedHeaderMatch = "istio/reserved-header-match", Info,
+        "Header matches on the reserved keys uri/scheme/method/authority are ignored by Istio and dropped.",
+        "Header matches on the reserved keys uri/scheme/method/authority are ignored by Istio and dropped.";
+    IstioRetries = "istio/retries", Warning,
+        "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731).",
+        "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731); on the standard channel they are not translated. Run with `--channel experimental` where the implementation supports it.";
+    IstioRetriesDisabled = "istio/retries-disabled", Warning,
+        "`attempts: 0` (retries disabled) is not expressible: retry needs at least one attempt.",
+        "`attempts: 0` (retries disabled) is not expressible: retry needs at least one attempt.";
+    IstioRetriesTranslated = "istio/retries-translated", Info,
+        "Retries are written as the experimental HTTPRoute `retry` (GEP-1731) on the experimental channel.",
+        "Retries are written as the experimental HTTPRoute `retry` (GEP-1731) on the experimental channel; `perTryTimeout` becomes `timeouts.backendRequest`.";
+    IstioRetryHostSelection = "istio/retry-host-selection", Warning,
+        "`retryRemoteLocalities` / `retryIgnorePreviousHosts` have no Gateway API equivalent.",
+        "`retryRemoteLocalities` / `retryIgnorePreviousHosts` have no Gateway API equivalent.";
+    IstioRetryOn = "istio/retry-on", Warning,
+        "Retry conditions other than HTTP status codes and connection errors have no Gateway API equivalent.",
+        "Retry conditions other than HTTP status codes and connection errors have no Gateway API equivalent; dropped.";
+    IstioRetryOn5xx = "istio/retry-on-5xx", Info,
+        "`retryOn: 5xx` is written as the codes 500, 502, 503, 504 (Gateway API retries on listed codes only).",
+        "`retryOn: 5xx` is written as the codes 500, 502, 503, 504 (Gateway API retries on listed codes only).";
+    IstioRewriteAuthority = "istio/rewrite-authority", Error,
+        "A rewrite authority that is not a precise hostname is dropped.",
+        "A rewrite authority that is not a precise hostname is dropped.";
+    IstioRewriteAuthorityPort = "istio/rewrite-authority-port", Warning,
+        "The port of a rewritten authority is dropped (`URLRewrite` hostname has no port).",
+        "The port of a rewritten authority is dropped (`URLRewrite` hostname has no port).";
+    IstioRewritePrefixSemantics = "istio/rewrite-prefix-semantics", Warning,
+        "Istio replaces the string prefix verbatim.",
+        "Istio replaces the string prefix verbatim; ReplacePrefixMatch replaces whole segments and normalises `/`, so results differ.";
+    IstioRewriteWithRedirect = "istio/rewrite-with-redirect", Warning,
+        "`rewrite` together with `redirect`: the rewrite is dropped (Gateway API forbids URLRewrite next to RequestRedirect).",
+        "`rewrite` together with `redirect`: the rewrite is dropped (Gateway API forbids URLRewrite next to RequestRedirect).";
+    IstioRewriteWithoutUriMatch = "istio/rewrite-without-uri-match", Info,
+        "A prefix rewrite on a rule without uri match gets an explicit PathPrefix `/` match (the CRD requires exactly one PathPrefix match with ReplacePrefixMatch).",
+        "A prefix rewrite on a rule without uri match gets an explicit PathPrefix `/` match (the CRD requires exactly one PathPrefix match with ReplacePrefixMatch).";
+    IstioRouteSplit = "istio/route-split", Info,
+        "A VirtualService exceeded the HTTPRoute limits (16 rules, 128 matches, 16 hostnames) and was written as several HTTPRoutes.",
+        "A VirtualService exceeded the HTTPRoute limits (16 rules, 128 matches, 16 hostnames) and was written as several HTTPRoutes.";
+    IstioRouteUnbound = "istio/route-unbound", Error,
+        "No Gateway listener or Service a route can attach to.",
+        "No Gateway listener or Service a route can attach to; the route is not generated.";
+    IstioRuleDropped = "istio/rule-dropped", Error,
+        "None of an entry's matches can be expressed.",
+        "None of an entry's matches can be expressed; the entry is dropped.";
+    IstioSchemeMatch = "istio/scheme-match", Info,
+        "A scheme match becomes a binding to the HTTP or HTTPS listeners only (`sectionName`).",
+        "A scheme match becomes a binding to the HTTP or HTTPS listeners only (`sectionName`).";
+    IstioSchemeMatchDropped = "istio/scheme-match-dropped", Warning,
+        "A scheme match other than exact `http`/`https` has no Gateway API equivalent.",
+        "A scheme match other than exact `http`/`https` has no Gateway API equivalent; dropped, so the rule matches more requests.";
+    IstioServerBind = "istio/server-bind", Warning,
+        "Server `bind` has no Gateway API equivalent.",
+        "Server `bind` has no Gateway API equivalent.";
+    IstioServerCertificateMissing = "istio/server-certificate-missing", Error,
+        "A TLS-terminating server without `credentialName`: Gateway API needs a certificate Secret.",
+        "A TLS-terminating server without `credentialName`: Gateway API needs a certificate Secret; the server is skipped.";
+    IstioServerDefaultEndpoint = "istio/server-default-endpoint", Warning,
+        "Server `defaultEndpoint` (sidecar ingress) has no Gateway API equivalent.",
+        "Server `defaultEndpoint` (sidecar ingress) has no Gateway API equivalent.";
+    IstioServerHostsMissing = "istio/server-hosts-missing", Error,
+        "A server without hosts.",
+        "A server without hosts; skipped.";
+    IstioServerInsecureSkipVerify = "istio/server-insecure-skip-verify", Warning,
+        "Server `insecureSkipVerify` has no per-listener Gateway API equivalent (the closest is `spec.tls.frontend` validation mode `AllowInsecureFallback`, per port).",
+        "Server `insecureSkipVerify` has no per-listener Gateway API equivalent (the closest is `spec.tls.frontend` validation mode `AllowInsecureFallback`, per port); not translated.";
+    IstioServerName = "istio/server-name", Info,
+        "Server `name` and `port.name` are not used: listener names follow the spec's `<protocol>-protocol-<namespace>-ns-<host>` scheme.",
+        "Server `name` and `port.name` are not used: listener names follow the spec's `<protocol>-protocol-<namespace>-ns-<host>` scheme.";
+    IstioServerPortMissing = "istio/server-port-missing", Error,
+        "A server without port or port number.",
+        "A server without port or port number; skipped.";
+    IstioServerProtocolMapped = "istio/server-protocol-mapped", Info,
+        "HTTP2/GRPC/GRPC-WEB become HTTP or HTTPS listeners.",
+        "HTTP2/GRPC/GRPC-WEB become HTTP or HTTPS listeners; MONGO/MYSQL/REDIS become TCP.";
+    IstioServerProtocolMissing = "istio/server-protocol-missing", Error,
+        "A server port without protocol.",
+        "A server port without protocol; skipped.";
+    IstioServerProtocolUnsupported = "istio/server-protocol-unsupported", Error,
+        "A server protocol with no Gateway API listener protocol (e.g. HTTP_PROXY).",
+        "A server protocol with no Gateway API listener protocol (e.g. HTTP_PROXY); skipped.";
+    IstioServerTargetPort = "istio/server-target-port", Warning,
+        "`port.targetPort` has no Gateway API equivalent.",
+        "`port.targetPort` has no Gateway API equivalent.";
+    IstioServerTlsIgnored = "istio/server-tls-ignored", Warning,
+        "`tls` settings on an HTTP/TCP server have no effect in Istio and are not translated.",
+        "`tls` settings on an HTTP/TCP server have no effect in Istio and are not translated.";
+    IstioServerTlsMissing = "istio/server-tls-missing", Error,
+        "An HTTPS/TLS server without `tls` (Istio rejects it).",
+        "An HTTPS/TLS server without `tls` (Istio rejects it); skipped.";
+    IstioServerTlsModeUnsupported = "istio/server-tls-mode-unsupported", Error,
+        "Unknown server TLS mode.",
+        "Unknown server TLS mode; skipped.";
+    IstioSharedSelector = "istio/shared-selector", Warning,
+        "Several Istio Gateways select the same workload.",
+        "Several Istio Gateways select the same workload; each becomes its own Gateway API Gateway with its own deployment and address.";
+    IstioShortHost = "istio/short-host", Info,
+        "A short VirtualService host (no dot) is matched by Istio as `<name>.<namespace>.svc.<clusterDomain>`.",
+        "A short VirtualService host (no dot) is matched by Istio as `<name>.<namespace>.svc.<clusterDomain>`; the route hostname is that FQDN.";
+    IstioSourceLabels = "istio/source-labels", Warning,
+        "`sourceLabels` (client workload selector) has no Gateway API equivalent.",
+        "`sourceLabels` (client workload selector) has no Gateway API equivalent; dropped.";
+    IstioSourceNamespace = "istio/source-namespace", Warning,
+        "`sourceNamespace` has no Gateway API equivalent.",
+        "`sourceNamespace` has no Gateway API equivalent; dropped.";
+    IstioStatPrefix = "istio/stat-prefix", Info,
+        "`statPrefix` has no Gateway API equivalent.",
+        "`statPrefix` has no Gateway API equivalent; dropped.";
+    IstioSubset = "istio/subset", Warning,
+        "A `subset` has no Gateway API equivalent: the backendRef names a per-version Service `<service>-<subset>` that must be created (Istio's migration guidance).",
+        "A `subset` has no Gateway API equivalent: the backendRef names a per-version Service `<service>-<subset>` that must be created (Istio's migration guidance).";
+    IstioSubsetTrafficPolicy = "istio/subset-traffic-policy", Warning,
+        "A subset's trafficPolicy is not translated.",
+        "A subset's trafficPolicy is not translated; apply it to the per-version Service.";
+    IstioTcpRouteOnTlsListener = "istio/tcp-route-on-tls-listener", Warning,
+        "tcp entries served by an Istio TLS server that terminates become a TCPRoute on a TLS/Terminate listener: Istio and Envoy Gateway accept it, the Gateway API spec (v1.5+) does not.",
+        "tcp entries served by an Istio TLS server that terminates become a TCPRoute on a TLS/Terminate listener: Istio and Envoy Gateway accept it, the Gateway API spec (v1.5+) does not.";
+    IstioTcpRouteOrder = "istio/tcp-route-order", Warning,
+        "Several tcp entries bind to the same listener: Istio falls through them in order, Gateway API gives the listener's traffic to the oldest TCPRoute only.",
+        "Several tcp entries bind to the same listener: Istio falls through them in order, Gateway API gives the listener's traffic to the oldest TCPRoute only.";
+    IstioTimeoutFormat = "istio/timeout-format", Info,
+        "A timeout was rewritten in Gateway API's duration format (e.g. `1.5s` → `1s500ms`).",
+        "A timeout was rewritten in Gateway API's duration format (e.g. `1.5s` → `1s500ms`).";
+    IstioTlsModeDefault = "istio/tls-mode-default", Warning,
+        "`tls.mode` unset with `credentialName`: Istio treats it as PASSTHROUGH.",
+        "`tls.mode` unset with `credentialName`: Istio treats it as PASSTHROUGH.";
+    IstioTlsProtocolVersion = "istio/tls-protocol-version", Warning,
+        "`minProtocolVersion` / `maxProtocolVersion` have no Gateway API or Istio listener-option equivalent.",
+        "`minProtocolVersion` / `maxProtocolVersion` have no Gateway API or Istio listener-option equivalent.";
+    IstioTlsRouteNoHostname = "istio/tls-route-no-hostname", Error,
+        "A tls entry without any SNI hostname usable by a TLSRoute.",
+        "A tls entry without any SNI hostname usable by a TLSRoute; not generated.";
+    IstioTooManyBackends = "istio/too-many-backends", Error,
+        "More than 16 destinations.",
+        "More than 16 destinations; the rest were dropped.";
+    IstioTooManyConditions = "istio/too-many-conditions", Error,
+        "More than 16 header or query conditions in a match.",
+        "More than 16 header or query conditions in a match; the rest were dropped.";
+    IstioTooManyHeaders = "istio/too-many-headers", Error,
+        "More than 16 headers in a set/add/remove list.",
+        "More than 16 headers in a set/add/remove list; the rest were dropped.";
+    IstioTooManyListeners = "istio/too-many-listeners", Error,
+        "More than 64 listeners for one Gateway.",
+        "More than 64 listeners for one Gateway; the rest were dropped (split the Gateway or use ListenerSets).";
+    IstioTooManyParentRefs = "istio/too-many-parent-refs", Error,
+        "More than 32 parentRefs.",
+        "More than 32 parentRefs; the rest were dropped.";
+    IstioTrafficPolicyKept = "istio/traffic-policy-kept", Info,
+        "loadBalancer, connectionPool, outlierDetection, ...",
+        "loadBalancer, connectionPool, outlierDetection, ... have no standard Gateway API equivalent; on Istio keep the DestinationRule, which still applies.";
+    IstioUnknownField = "istio/unknown-field", Warning,
+        "A field the Istio API model does not know.",
+        "A field the Istio API model does not know; not translated.";
+    IstioWildcardHost = "istio/wildcard-host", Info,
+        "Hosts include `*`: the routes carry no hostnames.",
+        "Hosts include `*`: the routes carry no hostnames.";
+    IstioWithoutHeaders = "istio/without-headers", Warning,
+        "`withoutHeaders` (negative match) has no Gateway API equivalent.",
+        "`withoutHeaders` (negative match) has no Gateway API equivalent; dropped, the rule matches more requests.";
+    IstioWorkloadSelector = "istio/workload-selector", Warning,
+        "DestinationRule `workloadSelector` has no Gateway API equivalent.",
+        "DestinationRule `workloadSelector` has no Gateway API equivalent.";
+    // ── Ingress translation ──
+    IngressAnnotationIgnoredByClass = "ingress/annotation-ignored-by-class", Info,
+        "An ingress-nginx annotation on an Ingress of another controller family had no effect there, so it is not translated.",
+        "An ingress-nginx annotation on an Ingress of another controller family had no effect there, so it is not translated.";
+    IngressCertManager = "ingress/cert-manager", Warning,
+        "cert-manager annotations act on Gateways only when placed on the Gateway.",
+        "cert-manager annotations act on Gateways only when placed on the Gateway; move them there.";
+    IngressClassAnnotation = "ingress/class-annotation", Warning,
+        "An annotation of another controller (Traefik, GCE, ALB, Istio, Kong, HAProxy, NGINX Inc., Contour) has no Gateway API equivalent and is not translated.",
+        "An annotation of another controller (Traefik, GCE, ALB, Istio, Kong, HAProxy, NGINX Inc., Contour) has no Gateway API equivalent and is not translated.";
+    IngressDefaultBackend = "ingress/default-backend", Info,
+        "migrate: `defaultBackend` becomes a catch-all HTTPRoute `<ingress>-default-backend` on the hostless listener plus a `PathPrefix /` rule on each host route lacking one.",
+        "migrate: `defaultBackend` becomes a catch-all HTTPRoute `<ingress>-default-backend` on the hostless listener plus a `PathPrefix /` rule on each host route lacking one.";
+    IngressDefaultBackendNotMounted = "ingress/default-backend-not-mounted", Warning,
+        "mount: `defaultBackend` is not translated.",
+        "mount: `defaultBackend` is not translated; the Gateway's owner decides where unmatched requests go.";
+    IngressDefaultClass = "ingress/default-class", Info,
+        "The Ingress names no class.",
+        "The Ingress names no class; the IngressClass the repository marks `ingressclass.kubernetes.io/is-default-class` is used.";
+    IngressDuplicatePath = "ingress/duplicate-path", Warning,
+        "The same path appears twice for a host in one Ingress.",
+        "The same path appears twice for a host in one Ingress; the first one is kept, as ingress-nginx does.";
+    IngressGatewayCreated = "ingress/gateway-created", Info,
+        "migrate: the Gateway created for an IngressClass (attached once, to the first Ingress of the class).",
+        "migrate: the Gateway created for an IngressClass (attached once, to the first Ingress of the class).";
+    IngressHostlessRuleSkipped = "ingress/hostless-rule-skipped", Info,
+        "`requireHostname` is set: a rule without a host is skipped.",
+        "`requireHostname` is set: a rule without a host is skipped.";
+    IngressImplementationSpecificPath = "ingress/implementation-specific-path", Info,
+        "An `ImplementationSpecific` plain path is a prefix for the controller.",
+        "An `ImplementationSpecific` plain path is a prefix for the controller; it becomes `PathPrefix`, which matches whole path segments only (`/foo` no longer matches `/foobar`).";
+    IngressImplementationSpecificRegex = "ingress/implementation-specific-regex", Warning,
+        "An `ImplementationSpecific` path that is a regular expression (or any such path in mount mode) becomes `RegularExpression`.",
+        "An `ImplementationSpecific` path that is a regular expression (or any such path in mount mode) becomes `RegularExpression`; its dialect and anchoring are implementation-specific.";
+    IngressInvalidHost = "ingress/invalid-host", Error,
+        "The host is not a valid Gateway API hostname (IP address, uppercase, misplaced `*`).",
+        "The host is not a valid Gateway API hostname (IP address, uppercase, misplaced `*`); its rule is not translated.";
+    IngressInvalidPath = "ingress/invalid-path", Warning,
+        "An `Exact`/`Prefix` path the CRD rejects (`//`, `|`, `?`, ...) is matched as an escaped `RegularExpression` instead.",
+        "An `Exact`/`Prefix` path the CRD rejects (`//`, `|`, `?`, ...) is matched as an escaped `RegularExpression` instead.";
+    IngressListenerLimit = "ingress/listener-limit", Warning,
+        "migrate: the class needs more than the 64 listeners a Gateway may have, so its hosts are split over several Gateways (`<name>`, `<name>-2`, ...), all listeners of a host on the same one.",
+        "migrate: the class needs more than the 64 listeners a Gateway may have, so its hosts are split over several Gateways (`<name>`, `<name>-2`, ...), all listeners of a host on the same one; each Gateway gets its own address, so DNS must point each host at its Gateway.";
+    IngressMissingBackend = "ingress/missing-backend", Error,
+        "The backend names neither a Service nor a resource (or an invalid port).",
+        "The backend names neither a Service nor a resource (or an invalid port); the path has no backend.";
+    IngressMountNoGateway = "ingress/mount-no-gateway", Warning,
+        "mount: no Gateway listener accepts the host (hostname, protocol, `allowedRoutes.namespaces` or `kinds`).",
+        "mount: no Gateway listener accepts the host (hostname, protocol, `allowedRoutes.namespaces` or `kinds`); the message names the host and every refusal; no route is written for it.";
+    IngressMountNoHttps = "ingress/mount-no-https", Warning,
+        "mount: the Ingress has TLS for the host, but the selected Gateway has no HTTPS listener accepting it.",
+        "mount: the Ingress has TLS for the host, but the selected Gateway has no HTTPS listener accepting it; it is served over HTTP only.";
+    IngressMountTls = "ingress/mount-tls", Info,
+        "mount: `spec.tls` is not translated.",
+        "mount: `spec.tls` is not translated; TLS is configured by the Gateway's owner.";
+    IngressNamedPort = "ingress/named-port", Info,
+        "A named Service port was resolved to its number through the Service manifest in the repository.",
+        "A named Service port was resolved to its number through the Service manifest in the repository.";
+    IngressNamedPortUnresolved = "ingress/named-port-unresolved", Error,
+        "A Service port (named, or absent with a multi-port or unknown Service) cannot be resolved.",
+        "A Service port (named, or absent with a multi-port or unknown Service) cannot be resolved; a Service backendRef needs a port, so the backend is dropped.";
+    IngressNoClass = "ingress/no-class", Warning,
+        "No class anywhere (field, legacy annotation, default IngressClass): the Ingress goes to a Gateway named `ingress` (or `ingressGatewayName`).",
+        "No class anywhere (field, legacy annotation, default IngressClass): the Ingress goes to a Gateway named `ingress` (or `ingressGatewayName`); check it is the controller that really served it.";
+    IngressNothingToRoute = "ingress/nothing-to-route", Warning,
+        "The Ingress has no usable rule and no defaultBackend.",
+        "The Ingress has no usable rule and no defaultBackend; nothing is generated for it.";
+    IngressResourceBackend = "ingress/resource-backend", Info,
+        "A `resource` backend is kept as a backendRef with its group and kind.",
+        "A `resource` backend is kept as a backendRef with its group and kind; support is implementation-specific.";
+    IngressRouteSplit = "ingress/route-split", Info,
+        "More than 16 rules for one host: the route is split into `<name>`, `<name>-2`, ...",
+        "More than 16 rules for one host: the route is split into `<name>`, `<name>-2`, ... (Gateway API allows 16 rules per route).";
+    IngressRuleWithoutPaths = "ingress/rule-without-paths", Info,
+        "An Ingress rule without `http.paths` routes nothing.",
+        "An Ingress rule without `http.paths` routes nothing.";
+    IngressServicePortNotFound = "ingress/service-port-not-found", Warning,
+        "The Service manifest in the repository has no port with that number.",
+        "The Service manifest in the repository has no port with that number; the backendRef keeps it (it will not resolve).";
+    IngressTlsHostWithoutRule = "ingress/tls-host-without-rule", Info,
+        "migrate: a `spec.tls` host has no rule.",
+        "migrate: a `spec.tls` host has no rule; no listener is created for it.";
+    IngressTlsWithoutHosts = "ingress/tls-without-hosts", Info,
+        "migrate: a `spec.tls` entry lists no hosts.",
+        "migrate: a `spec.tls` entry lists no hosts; its certificate is used for every host of the Ingress.";
+    IngressTlsWithoutSecret = "ingress/tls-without-secret", Error,
+        "migrate: a `spec.tls` entry has no `secretName` (the controller's default certificate served it).",
+        "migrate: a `spec.tls` entry has no `secretName` (the controller's default certificate served it); an HTTPS listener needs certificateRefs, so none is created.";
+    IngressWildcardHost = "ingress/wildcard-host", Warning,
+        "An Ingress `*.foo.com` matches exactly one label.",
+        "An Ingress `*.foo.com` matches exactly one label; the Gateway API wildcard matches any number (`a.b.foo.com` too).";
+    // ── ingress-nginx annotations ──
+    NginxAffinity = "ingress-nginx/affinity", Warning,
+        "`nginx.ingress.kubernetes.io/affinity` is not translated: session affinity: Gateway API sessionPersistence is experimental and not implemented by Istio (use a DestinationRule consistentHash).",
+        "`nginx.ingress.kubernetes.io/affinity` is not translated: session affinity: Gateway API sessionPersistence is experimental and not implemented by Istio (use a DestinationRule consistentHash).";
+    NginxAffinityCanaryBehavior = "ingress-nginx/affinity-canary-behavior", Warning,
+        "`nginx.ingress.kubernetes.io/affinity-canary-behavior` is not translated: session affinity with canaries has no equivalent.",
+        "`nginx.ingress.kubernetes.io/affinity-canary-behavior` is not translated: session affinity with canaries has no equivalent.";
+    NginxAffinityMode = "ingress-nginx/affinity-mode", Warning,
+        "`nginx.ingress.kubernetes.io/affinity-mode` is not translated: session affinity mode has no equivalent.",
+        "`nginx.ingress.kubernetes.io/affinity-mode` is not translated: session affinity mode has no equivalent.";
+    NginxAllowlistSourceRange = "ingress-nginx/allowlist-source-range", Error,
+        "`nginx.ingress.kubernetes.io/allowlist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).",
+        "`nginx.ingress.kubernetes.io/allowlist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).";
+    NginxAppRoot = "ingress-nginx/app-root", Info,
+        "`app-root`: an `Exact /` rule redirects (302) to the application root, as ingress-nginx does.",
+        "`app-root`: an `Exact /` rule redirects (302) to the application root, as ingress-nginx does.";
+    NginxAppRootNotAPath = "ingress-nginx/app-root-not-a-path", Warning,
+        "`app-root` is not a path (ingress-nginx accepts only paths), so it is not translated.",
+        "`app-root` is not a path (ingress-nginx accepts only paths), so it is not translated.";
+    NginxAuthCacheDuration = "ingress-nginx/auth-cache-duration", Error,
+        "`nginx.ingress.kubernetes.io/auth-cache-duration` is not translated: external authentication caching has no equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-cache-duration` is not translated: external authentication caching has no equivalent.";
+    NginxAuthCacheKey = "ingress-nginx/auth-cache-key", Error,
+        "`nginx.ingress.kubernetes.io/auth-cache-key` is not translated: external authentication caching has no equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-cache-key` is not translated: external authentication caching has no equivalent.";
+    NginxAuthMethod = "ingress-nginx/auth-method", Error,
+        "`nginx.ingress.kubernetes.io/auth-method` is not translated: part of external authentication (auth-url), not translated.",
+        "`nginx.ingress.kubernetes.io/auth-method` is not translated: part of external authentication (auth-url), not translated.";
+    NginxAuthRealm = "ingress-nginx/auth-realm", Error,
+        "`nginx.ingress.kubernetes.io/auth-realm` is not translated: basic authentication realm.",
+        "`nginx.ingress.kubernetes.io/auth-realm` is not translated: basic authentication realm; not translated.";
+    NginxAuthRequestRedirect = "ingress-nginx/auth-request-redirect", Error,
+        "`nginx.ingress.kubernetes.io/auth-request-redirect` is not translated: part of external authentication (auth-url), not translated.",
+        "`nginx.ingress.kubernetes.io/auth-request-redirect` is not translated: part of external authentication (auth-url), not translated.";
+    NginxAuthResponseHeaders = "ingress-nginx/auth-response-headers", Error,
+        "`nginx.ingress.kubernetes.io/auth-response-headers` is not translated: part of external authentication (auth-url), not translated.",
+        "`nginx.ingress.kubernetes.io/auth-response-headers` is not translated: part of external authentication (auth-url), not translated.";
+    NginxAuthSecret = "ingress-nginx/auth-secret", Error,
+        "`nginx.ingress.kubernetes.io/auth-secret` is not translated: basic authentication credentials.",
+        "`nginx.ingress.kubernetes.io/auth-secret` is not translated: basic authentication credentials; not translated.";
+    NginxAuthSecretType = "ingress-nginx/auth-secret-type", Error,
+        "`nginx.ingress.kubernetes.io/auth-secret-type` is not translated: basic authentication credentials.",
+        "`nginx.ingress.kubernetes.io/auth-secret-type` is not translated: basic authentication credentials; not translated.";
+    NginxAuthSignin = "ingress-nginx/auth-signin", Error,
+        "`nginx.ingress.kubernetes.io/auth-signin` is not translated: the sign-in redirect of external authentication has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-signin` is not translated: the sign-in redirect of external authentication has no Gateway API equivalent.";
+    NginxAuthSnippet = "ingress-nginx/auth-snippet", Error,
+        "`nginx.ingress.kubernetes.io/auth-snippet` is not translated: nginx configuration snippet for authentication.",
+        "`nginx.ingress.kubernetes.io/auth-snippet` is not translated: nginx configuration snippet for authentication; no equivalent.";
+    NginxAuthTlsErrorPage = "ingress-nginx/auth-tls-error-page", Error,
+        "`nginx.ingress.kubernetes.io/auth-tls-error-page` is not translated: client-certificate error page has no equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-tls-error-page` is not translated: client-certificate error page has no equivalent.";
+    NginxAuthTlsMatchCn = "ingress-nginx/auth-tls-match-cn", Error,
+        "`nginx.ingress.kubernetes.io/auth-tls-match-cn` is not translated: client-certificate CN matching has no equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-tls-match-cn` is not translated: client-certificate CN matching has no equivalent.";
+    NginxAuthTlsPassCertificateToUpstream = "ingress-nginx/auth-tls-pass-certificate-to-upstream", Error,
+        "`nginx.ingress.kubernetes.io/auth-tls-pass-certificate-to-upstream` is not translated: passing the client certificate upstream has no standard equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-tls-pass-certificate-to-upstream` is not translated: passing the client certificate upstream has no standard equivalent.";
+    NginxAuthTlsSecret = "ingress-nginx/auth-tls-secret", Error,
+        "`nginx.ingress.kubernetes.io/auth-tls-secret` is not translated: client-certificate verification is per port in Gateway API (Gateway spec.tls.frontend), not per host.",
+        "`nginx.ingress.kubernetes.io/auth-tls-secret` is not translated: client-certificate verification is per port in Gateway API (Gateway spec.tls.frontend), not per host; configure it on the Gateway.";
+    NginxAuthTlsVerifyClient = "ingress-nginx/auth-tls-verify-client", Error,
+        "`nginx.ingress.kubernetes.io/auth-tls-verify-client` is not translated: client-certificate verification belongs on the Gateway (spec.tls.frontend.validation).",
+        "`nginx.ingress.kubernetes.io/auth-tls-verify-client` is not translated: client-certificate verification belongs on the Gateway (spec.tls.frontend.validation); not translated.";
+    NginxAuthTlsVerifyDepth = "ingress-nginx/auth-tls-verify-depth", Error,
+        "`nginx.ingress.kubernetes.io/auth-tls-verify-depth` is not translated: client-certificate chain depth has no equivalent.",
+        "`nginx.ingress.kubernetes.io/auth-tls-verify-depth` is not translated: client-certificate chain depth has no equivalent.";
+    NginxAuthType = "ingress-nginx/auth-type", Error,
+        "`nginx.ingress.kubernetes.io/auth-type` is not translated: basic/digest authentication has no Gateway API equivalent (Envoy Gateway SecurityPolicy basicAuth).",
+        "`nginx.ingress.kubernetes.io/auth-type` is not translated: basic/digest authentication has no Gateway API equivalent (Envoy Gateway SecurityPolicy basicAuth).";
+    NginxAuthUrl = "ingress-nginx/auth-url", Error,
+        "`nginx.ingress.kubernetes.io/auth-url` is not translated: external authentication has no standard Gateway API filter (experimental ExternalAuth is not implemented by Istio).",
+        "`nginx.ingress.kubernetes.io/auth-url` is not translated: external authentication has no standard Gateway API filter (experimental ExternalAuth is not implemented by Istio); use an Istio AuthorizationPolicy CUSTOM or Envoy Gateway SecurityPolicy extAuth.";
+    NginxBackendProtocolGrpc = "ingress-nginx/backend-protocol-grpc", Info,
+        "`backend-protocol: GRPC|GRPCS`: hosts become GRPCRoutes.",
+        "`backend-protocol: GRPC|GRPCS`: hosts become GRPCRoutes; `/pkg.Service/Method` paths become method matches.";
+    NginxBackendProtocolUnsupported = "ingress-nginx/backend-protocol-unsupported", Error,
+        "`backend-protocol` AJP/FCGI/...: no Gateway API equivalent.",
+        "`backend-protocol` AJP/FCGI/...: no Gateway API equivalent; backends are reached over HTTP.";
+    NginxBackendTlsVerification = "ingress-nginx/backend-tls-verification", Warning,
+        "`backend-protocol: HTTPS|GRPCS` → BackendTLSPolicy, which always verifies the backend certificate (system CAs, or the `proxy-ssl-secret` CA as a ConfigMap) for `proxy-ssl-name` or the Service DNS name.",
+        "`backend-protocol: HTTPS|GRPCS` → BackendTLSPolicy, which always verifies the backend certificate (system CAs, or the `proxy-ssl-secret` CA as a ConfigMap) for `proxy-ssl-name` or the Service DNS name; ingress-nginx does not verify unless `proxy-ssl-verify` is on.";
+    NginxCanaryByCookie = "ingress-nginx/canary-by-cookie", Error,
+        "`canary-by-cookie`: Gateway API cannot match cookies.",
+        "`canary-by-cookie`: Gateway API cannot match cookies; requests with the cookie no longer reach the canary.";
+    NginxCanaryByHeader = "ingress-nginx/canary-by-header", Error,
+        "`canary-by-header` is not a valid HTTP header name.",
+        "`canary-by-header` is not a valid HTTP header name; the header canary is not translated.";
+    NginxCanaryByHeaderPattern = "ingress-nginx/canary-by-header-pattern", Warning,
+        "`canary-by-header-pattern` becomes a `RegularExpression` header match (implementation-specific dialect.",
+        "`canary-by-header-pattern` becomes a `RegularExpression` header match (implementation-specific dialect; nginx uses PCRE).";
+    NginxCanaryDuplicate = "ingress-nginx/canary-duplicate", Warning,
+        "A second canary for the same path.",
+        "A second canary for the same path; ingress-nginx supports one, the extra one is not translated.";
+    NginxCanaryMerged = "ingress-nginx/canary-merged", Info,
+        "A canary Ingress was merged into its primary's route (weights on the primary rule's backends, header rules beside it).",
+        "A canary Ingress was merged into its primary's route (weights on the primary rule's backends, header rules beside it); both Ingresses say where.";
+    NginxCanaryPathNotInPrimary = "ingress-nginx/canary-path-not-in-primary", Warning,
+        "A canary path has no matching path in the primary Ingress.",
+        "A canary path has no matching path in the primary Ingress; ingress-nginx ignores it, so it is not translated.";
+    NginxCanaryWeight = "ingress-nginx/canary-weight", Error,
+        "`canary-weight` / `canary-weight-total` is not a number.",
+        "`canary-weight` / `canary-weight-total` is not a number; ignored.";
+    NginxCanaryWithoutCanary = "ingress-nginx/canary-without-canary", Info,
+        "`canary-*` annotations without `canary: \"true\"` had no effect and are not translated.",
+        "`canary-*` annotations without `canary: \"true\"` had no effect and are not translated.";
+    NginxCanaryWithoutPrimary = "ingress-nginx/canary-without-primary", Warning,
+        "A canary Ingress has no non-canary Ingress with the same host in its namespace.",
+        "A canary Ingress has no non-canary Ingress with the same host in its namespace; its rules get their own route (header conditions applied, weights meaningless).";
+    NginxClientBodyBufferSize = "ingress-nginx/client-body-buffer-size", Warning,
+        "`nginx.ingress.kubernetes.io/client-body-buffer-size` is not translated: nginx buffering has no equivalent.",
+        "`nginx.ingress.kubernetes.io/client-body-buffer-size` is not translated: nginx buffering has no equivalent.";
+    NginxConfigurationSnippet = "ingress-nginx/configuration-snippet", Error,
+        "`nginx.ingress.kubernetes.io/configuration-snippet` is not translated: raw nginx configuration cannot be translated.",
+        "`nginx.ingress.kubernetes.io/configuration-snippet` is not translated: raw nginx configuration cannot be translated; review what it did.";
+    NginxConnectionProxyHeader = "ingress-nginx/connection-proxy-header", Info,
+        "`nginx.ingress.kubernetes.io/connection-proxy-header` is not translated: the Connection header is hop-by-hop.",
+        "`nginx.ingress.kubernetes.io/connection-proxy-header` is not translated: the Connection header is hop-by-hop; implementations manage it.";
+    NginxCorsDefaults = "ingress-nginx/cors-defaults", Warning,
+        "`enable-cors`: CORS filter with ingress-nginx's values written out (its defaults differ from Gateway API's: credentials allowed, fixed methods and headers, max-age 1728000).",
+        "`enable-cors`: CORS filter with ingress-nginx's values written out (its defaults differ from Gateway API's: credentials allowed, fixed methods and headers, max-age 1728000); nginx origin wildcards match one label, Gateway API ones any number.";
+    NginxCorsMethod = "ingress-nginx/cors-method", Warning,
+        "A `cors-allow-methods` entry Gateway API does not accept is dropped.",
+        "A `cors-allow-methods` entry Gateway API does not accept is dropped.";
+    NginxCorsWithoutEnable = "ingress-nginx/cors-without-enable", Info,
+        "`cors-*` without `enable-cors: \"true\"` had no effect and is not translated.",
+        "`cors-*` without `enable-cors: \"true\"` had no effect and is not translated.";
+    NginxCustomHeaders = "ingress-nginx/custom-headers", Warning,
+        "`nginx.ingress.kubernetes.io/custom-headers` is not translated: response headers from a ConfigMap are not translated (use a ResponseHeaderModifier filter).",
+        "`nginx.ingress.kubernetes.io/custom-headers` is not translated: response headers from a ConfigMap are not translated (use a ResponseHeaderModifier filter).";
+    NginxCustomHttpErrors = "ingress-nginx/custom-http-errors", Warning,
+        "`nginx.ingress.kubernetes.io/custom-http-errors` is not translated: custom error pages have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/custom-http-errors` is not translated: custom error pages have no Gateway API equivalent.";
+    NginxDefaultBackend = "ingress-nginx/default-backend", Warning,
+        "`nginx.ingress.kubernetes.io/default-backend` is not translated: an error-page default backend has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/default-backend` is not translated: an error-page default backend has no Gateway API equivalent.";
+    NginxDenylistSourceRange = "ingress-nginx/denylist-source-range", Error,
+        "`nginx.ingress.kubernetes.io/denylist-source-range` is not translated: IP deny-lists have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/denylist-source-range` is not translated: IP deny-lists have no Gateway API equivalent.";
+    NginxEnableAccessLog = "ingress-nginx/enable-access-log", Info,
+        "`nginx.ingress.kubernetes.io/enable-access-log` is not translated: access logging is configured on the implementation, not on routes.",
+        "`nginx.ingress.kubernetes.io/enable-access-log` is not translated: access logging is configured on the implementation, not on routes.";
+    NginxEnableModsecurity = "ingress-nginx/enable-modsecurity", Error,
+        "`nginx.ingress.kubernetes.io/enable-modsecurity` is not translated: the WAF has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/enable-modsecurity` is not translated: the WAF has no Gateway API equivalent.";
+    NginxEnableOpentelemetry = "ingress-nginx/enable-opentelemetry", Info,
+        "`nginx.ingress.kubernetes.io/enable-opentelemetry` is not translated: tracing is configured on the implementation, not on routes.",
+        "`nginx.ingress.kubernetes.io/enable-opentelemetry` is not translated: tracing is configured on the implementation, not on routes.";
+    NginxEnableOpentracing = "ingress-nginx/enable-opentracing", Info,
+        "`nginx.ingress.kubernetes.io/enable-opentracing` is not translated: tracing is configured on the implementation, not on routes.",
+        "`nginx.ingress.kubernetes.io/enable-opentracing` is not translated: tracing is configured on the implementation, not on routes.";
+    NginxEnableOwaspCoreRules = "ingress-nginx/enable-owasp-core-rules", Error,
+        "`nginx.ingress.kubernetes.io/enable-owasp-core-rules` is not translated: the WAF has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/enable-owasp-core-rules` is not translated: the WAF has no Gateway API equivalent.";
+    NginxFastcgiIndex = "ingress-nginx/fastcgi-index", Error,
+        "`nginx.ingress.kubernetes.io/fastcgi-index` is not translated: FastCGI backends have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/fastcgi-index` is not translated: FastCGI backends have no Gateway API equivalent.";
+    NginxFastcgiParamsConfigmap = "ingress-nginx/fastcgi-params-configmap", Error,
+        "`nginx.ingress.kubernetes.io/fastcgi-params-configmap` is not translated: FastCGI backends have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/fastcgi-params-configmap` is not translated: FastCGI backends have no Gateway API equivalent.";
+    NginxFromToWwwRedirect = "ingress-nginx/from-to-www-redirect", Warning,
+        "`nginx.ingress.kubernetes.io/from-to-www-redirect` is not translated: the www redirect needs an extra host and listener.",
+        "`nginx.ingress.kubernetes.io/from-to-www-redirect` is not translated: the www redirect needs an extra host and listener; not translated.";
+    NginxGlobalRateLimit = "ingress-nginx/global-rate-limit", Error,
+        "`nginx.ingress.kubernetes.io/global-rate-limit` is not translated: rate limits have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/global-rate-limit` is not translated: rate limits have no Gateway API equivalent.";
+    NginxGrpcFilters = "ingress-nginx/grpc-filters", Warning,
+        "Redirects, rewrites, CORS and timeouts are not available on GRPCRoute.",
+        "Redirects, rewrites, CORS and timeouts are not available on GRPCRoute; not translated for that host.";
+    NginxGrpcPath = "ingress-nginx/grpc-path", Warning,
+        "A gRPC path that is neither `/` nor `/package.Service[/Method]`: the GRPCRoute rule matches every method.",
+        "A gRPC path that is neither `/` nor `/package.Service[/Method]`: the GRPCRoute rule matches every method.";
+    NginxHttp2PushPreload = "ingress-nginx/http2-push-preload", Info,
+        "`nginx.ingress.kubernetes.io/http2-push-preload` is not translated: HTTP/2 push is obsolete and has no equivalent.",
+        "`nginx.ingress.kubernetes.io/http2-push-preload` is not translated: HTTP/2 push is obsolete and has no equivalent.";
+    NginxIgnoredBySslPassthrough = "ingress-nginx/ignored-by-ssl-passthrough", Info,
+        "With `ssl-passthrough`, every other annotation of the Ingress has no effect (in nginx too).",
+        "With `ssl-passthrough`, every other annotation of the Ingress has no effect (in nginx too).";
+    NginxLimitBurstMultiplier = "ingress-nginx/limit-burst-multiplier", Error,
+        "`nginx.ingress.kubernetes.io/limit-burst-multiplier` is not translated: rate limits have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/limit-burst-multiplier` is not translated: rate limits have no Gateway API equivalent.";
+    NginxLimitConnections = "ingress-nginx/limit-connections", Error,
+        "`nginx.ingress.kubernetes.io/limit-connections` is not translated: connection limits have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/limit-connections` is not translated: connection limits have no Gateway API equivalent.";
+    NginxLimitRate = "ingress-nginx/limit-rate", Warning,
+        "`nginx.ingress.kubernetes.io/limit-rate` is not translated: bandwidth limits have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/limit-rate` is not translated: bandwidth limits have no Gateway API equivalent.";
+    NginxLimitRateAfter = "ingress-nginx/limit-rate-after", Warning,
+        "`nginx.ingress.kubernetes.io/limit-rate-after` is not translated: bandwidth limits have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/limit-rate-after` is not translated: bandwidth limits have no Gateway API equivalent.";
+    NginxLimitRpm = "ingress-nginx/limit-rpm", Error,
+        "`nginx.ingress.kubernetes.io/limit-rpm` is not translated: rate limits have no Gateway API equivalent (implementation policies).",
+        "`nginx.ingress.kubernetes.io/limit-rpm` is not translated: rate limits have no Gateway API equivalent (implementation policies).";
+    NginxLimitRps = "ingress-nginx/limit-rps", Error,
+        "`nginx.ingress.kubernetes.io/limit-rps` is not translated: rate limits have no Gateway API equivalent (implementation policies).",
+        "`nginx.ingress.kubernetes.io/limit-rps` is not translated: rate limits have no Gateway API equivalent (implementation policies).";
+    NginxLimitWhitelist = "ingress-nginx/limit-whitelist", Error,
+        "`nginx.ingress.kubernetes.io/limit-whitelist` is not translated: rate limits have no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/limit-whitelist` is not translated: rate limits have no Gateway API equivalent.";
+    NginxLoadBalance = "ingress-nginx/load-balance", Warning,
+        "`nginx.ingress.kubernetes.io/load-balance` is not translated: the load-balancing algorithm has no Gateway API equivalent (Istio DestinationRule loadBalancer).",
+        "`nginx.ingress.kubernetes.io/load-balance` is not translated: the load-balancing algorithm has no Gateway API equivalent (Istio DestinationRule loadBalancer).";
+    NginxMirrorHost = "ingress-nginx/mirror-host", Warning,
+        "`nginx.ingress.kubernetes.io/mirror-host` is not translated: request mirroring is not translated.",
+        "`nginx.ingress.kubernetes.io/mirror-host` is not translated: request mirroring is not translated.";
+    NginxMirrorRequestBody = "ingress-nginx/mirror-request-body", Warning,
+        "`nginx.ingress.kubernetes.io/mirror-request-body` is not translated: request mirroring is not translated.",
+        "`nginx.ingress.kubernetes.io/mirror-request-body` is not translated: request mirroring is not translated.";
+    NginxMirrorTarget = "ingress-nginx/mirror-target", Warning,
+        "`nginx.ingress.kubernetes.io/mirror-target` is not translated: request mirroring to a URL is not translated (RequestMirror needs a Service backendRef).",
+        "`nginx.ingress.kubernetes.io/mirror-target` is not translated: request mirroring to a URL is not translated (RequestMirror needs a Service backendRef).";
+    NginxModsecuritySnippet = "ingress-nginx/modsecurity-snippet", Error,
+        "`nginx.ingress.kubernetes.io/modsecurity-snippet` is not translated: the WAF has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/modsecurity-snippet` is not translated: the WAF has no Gateway API equivalent.";
+    NginxModsecurityTransactionId = "ingress-nginx/modsecurity-transaction-id", Error,
+        "`nginx.ingress.kubernetes.io/modsecurity-transaction-id` is not translated: the WAF has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/modsecurity-transaction-id` is not translated: the WAF has no Gateway API equivalent.";
+    NginxOpentelemetryTrustIncomingSpan = "ingress-nginx/opentelemetry-trust-incoming-span", Info,
+        "`nginx.ingress.kubernetes.io/opentelemetry-trust-incoming-span` is not translated: tracing is configured on the implementation, not on routes.",
+        "`nginx.ingress.kubernetes.io/opentelemetry-trust-incoming-span` is not translated: tracing is configured on the implementation, not on routes.";
+    NginxPreserveTrailingSlash = "ingress-nginx/preserve-trailing-slash", Info,
+        "`nginx.ingress.kubernetes.io/preserve-trailing-slash` is not translated: trailing-slash handling of redirects is implementation-defined.",
+        "`nginx.ingress.kubernetes.io/preserve-trailing-slash` is not translated: trailing-slash handling of redirects is implementation-defined.";
+    NginxProxyBodySize = "ingress-nginx/proxy-body-size", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-body-size` is not translated: request body size limits have no Gateway API equivalent (implementation policies).",
+        "`nginx.ingress.kubernetes.io/proxy-body-size` is not translated: request body size limits have no Gateway API equivalent (implementation policies).";
+    NginxProxyBufferSize = "ingress-nginx/proxy-buffer-size", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-buffer-size` is not translated: nginx buffering has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-buffer-size` is not translated: nginx buffering has no equivalent.";
+    NginxProxyBuffering = "ingress-nginx/proxy-buffering", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-buffering` is not translated: nginx buffering has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-buffering` is not translated: nginx buffering has no equivalent.";
+    NginxProxyBuffersNumber = "ingress-nginx/proxy-buffers-number", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-buffers-number` is not translated: nginx buffering has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-buffers-number` is not translated: nginx buffering has no equivalent.";
+    NginxProxyConnectTimeout = "ingress-nginx/proxy-connect-timeout", Warning,
+        "`proxy-connect-timeout` has no Gateway API field (implementation backend policies).",
+        "`proxy-connect-timeout` has no Gateway API field (implementation backend policies).";
+    NginxProxyCookieDomain = "ingress-nginx/proxy-cookie-domain", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-cookie-domain` is not translated: rewriting Set-Cookie has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-cookie-domain` is not translated: rewriting Set-Cookie has no equivalent.";
+    NginxProxyCookiePath = "ingress-nginx/proxy-cookie-path", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-cookie-path` is not translated: rewriting Set-Cookie has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-cookie-path` is not translated: rewriting Set-Cookie has no equivalent.";
+    NginxProxyHttpVersion = "ingress-nginx/proxy-http-version", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-http-version` is not translated: the upstream HTTP version follows the Service appProtocol in Gateway API.",
+        "`nginx.ingress.kubernetes.io/proxy-http-version` is not translated: the upstream HTTP version follows the Service appProtocol in Gateway API.";
+    NginxProxyMaxTempFileSize = "ingress-nginx/proxy-max-temp-file-size", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-max-temp-file-size` is not translated: nginx buffering has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-max-temp-file-size` is not translated: nginx buffering has no equivalent.";
+    NginxProxyNextUpstream = "ingress-nginx/proxy-next-upstream", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-next-upstream` is not translated: retries are experimental in Gateway API (HTTPRoute retry).",
+        "`nginx.ingress.kubernetes.io/proxy-next-upstream` is not translated: retries are experimental in Gateway API (HTTPRoute retry); not translated.";
+    NginxProxyNextUpstreamTimeout = "ingress-nginx/proxy-next-upstream-timeout", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-next-upstream-timeout` is not translated: retries are experimental in Gateway API.",
+        "`nginx.ingress.kubernetes.io/proxy-next-upstream-timeout` is not translated: retries are experimental in Gateway API; not translated.";
+    NginxProxyNextUpstreamTries = "ingress-nginx/proxy-next-upstream-tries", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-next-upstream-tries` is not translated: retries are experimental in Gateway API (HTTPRoute retry).",
+        "`nginx.ingress.kubernetes.io/proxy-next-upstream-tries` is not translated: retries are experimental in Gateway API (HTTPRoute retry); not translated.";
+    NginxProxyRedirectFrom = "ingress-nginx/proxy-redirect-from", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-redirect-from` is not translated: rewriting Location headers has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-redirect-from` is not translated: rewriting Location headers has no equivalent.";
+    NginxProxyRedirectTo = "ingress-nginx/proxy-redirect-to", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-redirect-to` is not translated: rewriting Location headers has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-redirect-to` is not translated: rewriting Location headers has no equivalent.";
+    NginxProxyRequestBuffering = "ingress-nginx/proxy-request-buffering", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-request-buffering` is not translated: nginx buffering has no equivalent.",
+        "`nginx.ingress.kubernetes.io/proxy-request-buffering` is not translated: nginx buffering has no equivalent.";
+    NginxProxySslCiphers = "ingress-nginx/proxy-ssl-ciphers", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-ssl-ciphers` is not translated: BackendTLSPolicy has no cipher setting.",
+        "`nginx.ingress.kubernetes.io/proxy-ssl-ciphers` is not translated: BackendTLSPolicy has no cipher setting.";
+    NginxProxySslProtocols = "ingress-nginx/proxy-ssl-protocols", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-ssl-protocols` is not translated: BackendTLSPolicy has no protocol-version setting.",
+        "`nginx.ingress.kubernetes.io/proxy-ssl-protocols` is not translated: BackendTLSPolicy has no protocol-version setting.";
+    NginxProxySslVerifyDepth = "ingress-nginx/proxy-ssl-verify-depth", Warning,
+        "`nginx.ingress.kubernetes.io/proxy-ssl-verify-depth` is not translated: BackendTLSPolicy has no chain-depth setting.",
+        "`nginx.ingress.kubernetes.io/proxy-ssl-verify-depth` is not translated: BackendTLSPolicy has no chain-depth setting.";
+    NginxRedirect = "ingress-nginx/redirect", Info,
+        "`permanent-redirect` / `temporal-redirect`: every rule becomes a `RequestRedirect` (scheme, hostname, port, `ReplaceFullPath`).",
+        "`permanent-redirect` / `temporal-redirect`: every rule becomes a `RequestRedirect` (scheme, hostname, port, `ReplaceFullPath`); temporal wins, as in nginx.";
+    NginxRedirectCode = "ingress-nginx/redirect-code", Warning,
+        "The redirect code is not one of 301, 302, 303, 307, 308.",
+        "The redirect code is not one of 301, 302, 303, 307, 308; the default (301 permanent, 302 temporal) is used.";
+    NginxRedirectQueryDropped = "ingress-nginx/redirect-query-dropped", Warning,
+        "The redirect target carries a query string, which `RequestRedirect` cannot set.",
+        "The redirect target carries a query string, which `RequestRedirect` cannot set; the query is dropped.";
+    NginxRedirectUrlUnsupported = "ingress-nginx/redirect-url-unsupported", Error,
+        "The `permanent-redirect`/`temporal-redirect` target cannot be expressed by a `RequestRedirect` (nginx variables, a scheme other than http/https).",
+        "The `permanent-redirect`/`temporal-redirect` target cannot be expressed by a `RequestRedirect` (nginx variables, a scheme other than http/https); it is not translated and requests reach the backends.";
+    NginxRewriteTarget = "ingress-nginx/rewrite-target", Info,
+        "`rewrite-target` with the strip-prefix idiom `/x(/|$)(.*)` → `/$2` becomes `PathPrefix /x` + `URLRewrite` `ReplacePrefixMatch /`.",
+        "`rewrite-target` with the strip-prefix idiom `/x(/|$)(.*)` → `/$2` becomes `PathPrefix /x` + `URLRewrite` `ReplacePrefixMatch /`.";
+    NginxRewriteTargetFullPath = "ingress-nginx/rewrite-target-full-path", Warning,
+        "`rewrite-target` without captures (or with captures the path does not have) replaces the whole path, as nginx's rewrite does: `URLRewrite` `ReplaceFullPath`.",
+        "`rewrite-target` without captures (or with captures the path does not have) replaces the whole path, as nginx's rewrite does: `URLRewrite` `ReplaceFullPath`. Every request of the path reaches the backend at that one path.";
+    NginxRewriteTargetUnsupported = "ingress-nginx/rewrite-target-unsupported", Error,
+        "`rewrite-target` uses regex captures beyond the strip-prefix idiom, or is not a path.",
+        "`rewrite-target` uses regex captures beyond the strip-prefix idiom, or is not a path; Gateway API has no regex rewrite, requests reach the backend unrewritten.";
+    NginxSatisfy = "ingress-nginx/satisfy", Error,
+        "`nginx.ingress.kubernetes.io/satisfy` is not translated: combining authentication methods has no equivalent.",
+        "`nginx.ingress.kubernetes.io/satisfy` is not translated: combining authentication methods has no equivalent.";
+    NginxServerAlias = "ingress-nginx/server-alias", Warning,
+        "`nginx.ingress.kubernetes.io/server-alias` is not translated: extra host names are not added automatically.",
+        "`nginx.ingress.kubernetes.io/server-alias` is not translated: extra host names are not added automatically; add them to the route's hostnames if still needed.";
+    NginxServerSnippet = "ingress-nginx/server-snippet", Error,
+        "`nginx.ingress.kubernetes.io/server-snippet` is not translated: raw nginx configuration cannot be translated.",
+        "`nginx.ingress.kubernetes.io/server-snippet` is not translated: raw nginx configuration cannot be translated; review what it did.";
+    NginxServiceUpstream = "ingress-nginx/service-upstream", Info,
+        "`nginx.ingress.kubernetes.io/service-upstream` is not translated: Gateway implementations choose between endpoints and the Service IP themselves.",
+        "`nginx.ingress.kubernetes.io/service-upstream` is not translated: Gateway implementations choose between endpoints and the Service IP themselves.";
+    NginxSessionCookieChangeOnFailure = "ingress-nginx/session-cookie-change-on-failure", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-change-on-failure` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-change-on-failure` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieConditionalSamesiteNone = "ingress-nginx/session-cookie-conditional-samesite-none", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-conditional-samesite-none` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-conditional-samesite-none` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieDomain = "ingress-nginx/session-cookie-domain", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-domain` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-domain` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieExpires = "ingress-nginx/session-cookie-expires", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-expires` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-expires` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieMaxAge = "ingress-nginx/session-cookie-max-age", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-max-age` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-max-age` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieName = "ingress-nginx/session-cookie-name", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-name` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-name` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookiePath = "ingress-nginx/session-cookie-path", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-path` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-path` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieSamesite = "ingress-nginx/session-cookie-samesite", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-samesite` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-samesite` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSessionCookieSecure = "ingress-nginx/session-cookie-secure", Warning,
+        "`nginx.ingress.kubernetes.io/session-cookie-secure` is not translated: session affinity cookie.",
+        "`nginx.ingress.kubernetes.io/session-cookie-secure` is not translated: session affinity cookie; not translated (see affinity).";
+    NginxSslCiphers = "ingress-nginx/ssl-ciphers", Warning,
+        "`nginx.ingress.kubernetes.io/ssl-ciphers` is not translated: TLS ciphers are a Gateway listener setting (tls.options, implementation-specific).",
+        "`nginx.ingress.kubernetes.io/ssl-ciphers` is not translated: TLS ciphers are a Gateway listener setting (tls.options, implementation-specific).";
+    NginxSslPassthrough = "ingress-nginx/ssl-passthrough", Info,
+        "`ssl-passthrough`: each host becomes a TLSRoute on a TLS listener in `Passthrough` mode, to the backend of its `/` path.",
+        "`ssl-passthrough`: each host becomes a TLSRoute on a TLS listener in `Passthrough` mode, to the backend of its `/` path.";
+    NginxSslPassthroughNoHost = "ingress-nginx/ssl-passthrough-no-host", Error,
+        "Passthrough routes by SNI.",
+        "Passthrough routes by SNI; a rule without a host cannot be translated.";
+    NginxSslPassthroughPaths = "ingress-nginx/ssl-passthrough-paths", Warning,
+        "Passthrough cannot route by path.",
+        "Passthrough cannot route by path; only the backend of `/` (or the first path) is kept.";
+    NginxSslPreferServerCiphers = "ingress-nginx/ssl-prefer-server-ciphers", Warning,
+        "`nginx.ingress.kubernetes.io/ssl-prefer-server-ciphers` is not translated: TLS cipher preference is a Gateway listener setting.",
+        "`nginx.ingress.kubernetes.io/ssl-prefer-server-ciphers` is not translated: TLS cipher preference is a Gateway listener setting.";
+    NginxSslRedirect = "ingress-nginx/ssl-redirect", Info,
+        "The Ingress redirects HTTP to HTTPS (`force-ssl-redirect`, or ingress-nginx's default for TLS hosts unless `ssl-redirect: \"false\"`): the route attaches to the HTTPS listener and a `<route>-ssl-redirect` route on the HTTP listener answers 308.",
+        "The Ingress redirects HTTP to HTTPS (`force-ssl-redirect`, or ingress-nginx's default for TLS hosts unless `ssl-redirect: \"false\"`): the route attaches to the HTTPS listener and a `<route>-ssl-redirect` route on the HTTP listener answers 308.";
+    NginxSslRedirectNoHttps = "ingress-nginx/ssl-redirect-no-https", Warning,
+        "The Ingress redirects to HTTPS but no HTTPS listener serves the host.",
+        "The Ingress redirects to HTTPS but no HTTPS listener serves the host; the route stays on HTTP without a redirect.";
+    NginxStreamSnippet = "ingress-nginx/stream-snippet", Error,
+        "`nginx.ingress.kubernetes.io/stream-snippet` is not translated: raw nginx configuration cannot be translated.",
+        "`nginx.ingress.kubernetes.io/stream-snippet` is not translated: raw nginx configuration cannot be translated; review what it did.";
+    NginxTimeout = "ingress-nginx/timeout", Error,
+        "A timeout annotation is not a number of seconds.",
+        "A timeout annotation is not a number of seconds; not translated.";
+    NginxTimeoutApproximate = "ingress-nginx/timeout-approximate", Warning,
+        "`proxy-read-timeout` / `proxy-send-timeout` → `timeouts.request` (the longer one): nginx limits the idle time between reads/writes, Gateway API the whole request.",
+        "`proxy-read-timeout` / `proxy-send-timeout` → `timeouts.request` (the longer one): nginx limits the idle time between reads/writes, Gateway API the whole request.";
+    NginxUnsupportedAnnotation = "ingress-nginx/unsupported-annotation", Warning,
+        "An `nginx.ingress.kubernetes.io/*` annotation gateway-migrate has no mapping for (not one of the annotations it translates or knows to be untranslatable): review what it did and port it by hand.",
+        "An `nginx.ingress.kubernetes.io/*` annotation gateway-migrate has no mapping for (not one of the annotations it translates or knows to be untranslatable): review what it did and port it by hand.";
+    NginxUpstreamHashBy = "ingress-nginx/upstream-hash-by", Warning,
+        "`nginx.ingress.kubernetes.io/upstream-hash-by` is not translated: consistent hashing has no Gateway API equivalent (Istio DestinationRule consistentHash).",
+        "`nginx.ingress.kubernetes.io/upstream-hash-by` is not translated: consistent hashing has no Gateway API equivalent (Istio DestinationRule consistentHash).";
+    NginxUpstreamHashBySubset = "ingress-nginx/upstream-hash-by-subset", Warning,
+        "`nginx.ingress.kubernetes.io/upstream-hash-by-subset` is not translated: consistent hashing has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/upstream-hash-by-subset` is not translated: consistent hashing has no Gateway API equivalent.";
+    NginxUpstreamHashBySubsetSize = "ingress-nginx/upstream-hash-by-subset-size", Warning,
+        "`nginx.ingress.kubernetes.io/upstream-hash-by-subset-size` is not translated: consistent hashing has no Gateway API equivalent.",
+        "`nginx.ingress.kubernetes.io/upstream-hash-by-subset-size` is not translated: consistent hashing has no Gateway API equivalent.";
+    NginxUpstreamVhost = "ingress-nginx/upstream-vhost", Info,
+        "`upstream-vhost` becomes `URLRewrite.hostname` on every rule.",
+        "`upstream-vhost` becomes `URLRewrite.hostname` on every rule.";
+    NginxUpstreamVhostUnsupported = "ingress-nginx/upstream-vhost-unsupported", Error,
+        "`upstream-vhost` with nginx variables or a port has no `URLRewrite` hostname equivalent.",
+        "`upstream-vhost` with nginx variables or a port has no `URLRewrite` hostname equivalent; not translated.";
+    NginxUseRegex = "ingress-nginx/use-regex", Warning,
+        "With `use-regex` (or `rewrite-target`) nginx paths are case-insensitive regexes anchored at the start: `RegularExpression (?i)<path>.*`.",
+        "With `use-regex` (or `rewrite-target`) nginx paths are case-insensitive regexes anchored at the start: `RegularExpression (?i)<path>.*`; the dialect is implementation-specific, and nginx applied regex matching to every Ingress of the host.";
+    NginxUseRegexHostWide = "ingress-nginx/use-regex-host-wide", Warning,
+        "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too.",
+        "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too; they are translated with their own path types.";
+    NginxWhitelistSourceRange = "ingress-nginx/whitelist-source-range", Error,
+        "`nginx.ingress.kubernetes.io/whitelist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).",
+        "`nginx.ingress.kubernetes.io/whitelist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).";
+    NginxXForwardedPort = "ingress-nginx/x-forwarded-port", Info,
+        "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.",
+        "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.";
+    NginxXForwardedPrefix = "ingress-nginx/x-forwarded-prefix", Info,
+        "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix`.",
+        "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix`.";
+    // ── Shared translation ──
+    GatewayApiReferenceGrant = "gateway-api/reference-grant", Info,
+        "A ReferenceGrant was generated because a generated object refers to a Service or Secret in another namespace.",
+        "A ReferenceGrant was generated because a generated object refers to a Service or Secret in another namespace; Gateway API requires the grant in the target namespace. Requests are merged into one grant per namespace pair.";
+    // ── Validation of generated and repository objects ──
+    ValidateCel = "validate/cel", Error,
+        "An `x-kubernetes-validations` rule of the CRD is violated.",
+        "An `x-kubernetes-validations` rule of the CRD is violated; the message is the CRD's message verbatim (e.g. \"Listener name must be unique within the Gateway\", \"Must have port for Service reference\"). Rules are evaluated as written with the `cel` interpreter; a rule that reads an absent field counts as violated, as in the API server.";
+    ValidateCelUnevaluated = "validate/cel-unevaluated", Error,
+        "A CEL rule the interpreter could not evaluate (an interpreter gap, never expected: every rule of the emitted kinds has a test).",
+        "A CEL rule the interpreter could not evaluate (an interpreter gap, never expected: every rule of the emitted kinds has a test); reported so a gap never passes silently.";
+    ValidateExperimentalOnly = "validate/experimental-only", Error,
+        "On the standard channel: a field, enum value, kind or version that only the experimental CRDs define (derived by validating against both channels' CRDs, not from a hand-made list), e.g. `spec.rules[].retry`, `TCPRoute v1alpha2`.",
+        "On the standard channel: a field, enum value, kind or version that only the experimental CRDs define (derived by validating against both channels' CRDs, not from a hand-made list), e.g. `spec.rules[].retry`, `TCPRoute v1alpha2`.";
+    ValidateListenerHostnameConflict = "validate/listener-hostname-conflict", Error,
+        "Two listeners of one Gateway on one port, same protocol family (HTTPS and TLS are one family) and same hostname (or both without one).",
+        "Two listeners of one Gateway on one port, same protocol family (HTTPS and TLS are one family) and same hostname (or both without one). Names both listeners.";
+    ValidateListenerProtocolConflict = "validate/listener-protocol-conflict", Error,
+        "Two listeners of one Gateway on one port with incompatible protocols (HTTP vs HTTPS/TLS vs TCP.",
+        "Two listeners of one Gateway on one port with incompatible protocols (HTTP vs HTTPS/TLS vs TCP; UDP never conflicts with the TCP-based ones). Names both listeners.";
+    ValidateMetadata = "validate/metadata", Error,
+        "`metadata.name` missing or not an RFC 1123 subdomain, or `metadata.namespace` not an RFC 1123 label (the CRD schema leaves `metadata` to the API server).",
+        "`metadata.name` missing or not an RFC 1123 subdomain, or `metadata.namespace` not an RFC 1123 label (the CRD schema leaves `metadata` to the API server).";
+    ValidateSchema = "validate/schema", Error,
+        "The object breaks its CRD version's `openAPIV3Schema` (type, enum, pattern, min/max length or value, min/maxItems, required, format).",
+        "The object breaks its CRD version's `openAPIV3Schema` (type, enum, pattern, min/max length or value, min/maxItems, required, format); `rule` names the JSON-schema keyword (`schema/pattern`, ...). Checked after CRD defaulting, as the API server does.";
+    ValidateUnknownField = "validate/unknown-field", Error,
+        "A field the CRD does not define (strict field validation, the `kubectl apply` default, rejects it.",
+        "A field the CRD does not define (strict field validation, the `kubectl apply` default, rejects it; without it the field would be silently dropped).";
+    ValidateUnservedVersion = "validate/unserved-version", Error,
+        "The `apiVersion`/`kind` is not defined, or defined but not served, by the channel's CRDs (and not by the experimental channel either).",
+        "The `apiVersion`/`kind` is not defined, or defined but not served, by the channel's CRDs (and not by the experimental channel either).";
+    // ── Predicted attachment (route status) ──
+    AttachAccepted = "attach/accepted", Info,
+        "The parentRef would be `Accepted=True`.",
+        "The parentRef would be `Accepted=True`; lists the listeners that accept the route and the route's `ResolvedRefs`.";
+    AttachBackendNotFound = "attach/backend-not-found", Error,
+        "`ResolvedRefs=False BackendNotFound`: the backend Service does not exist in a known namespace (or anywhere, with `--strict`).",
+        "`ResolvedRefs=False BackendNotFound`: the backend Service does not exist in a known namespace (or anywhere, with `--strict`).";
+    AttachBackendUnknown = "attach/backend-unknown", Warning,
+        "The backend (or the ReferenceGrants of its namespace) lies outside the repository.",
+        "The backend (or the ReferenceGrants of its namespace) lies outside the repository; whether it resolves cannot be checked.";
+    AttachCertificateRefNotPermitted = "attach/certificate-ref-not-permitted", Error,
+        "A cross-namespace listener certificate without a ReferenceGrant (from `Gateway` in the Gateway's namespace to that Secret) in a namespace the repository knows: listener `ResolvedRefs=False RefNotPermitted`.",
+        "A cross-namespace listener certificate without a ReferenceGrant (from `Gateway` in the Gateway's namespace to that Secret) in a namespace the repository knows: listener `ResolvedRefs=False RefNotPermitted`.";
+    AttachCertificateUnknown = "attach/certificate-unknown", Warning,
+        "The listener's Secret is not in the repository (Secrets are often managed outside Git), or its namespace's ReferenceGrants are unknown.",
+        "The listener's Secret is not in the repository (Secrets are often managed outside Git), or its namespace's ReferenceGrants are unknown.";
+    AttachInvalidCertificateRef = "attach/invalid-certificate-ref", Error,
+        "A listener `tls.certificateRefs` entry that is not a core `Secret`: the listener would be `ResolvedRefs=False InvalidCertificateRef`.",
+        "A listener `tls.certificateRefs` entry that is not a core `Secret`: the listener would be `ResolvedRefs=False InvalidCertificateRef`.";
+    AttachInvalidKind = "attach/invalid-kind", Error,
+        "`ResolvedRefs=False InvalidKind`: a backend group/kind no implementation of the target resolves (core Service always.",
+        "`ResolvedRefs=False InvalidKind`: a backend group/kind no implementation of the target resolves (core Service always; `networking.istio.io/Hostname` for `target: istio`; `gateway.envoyproxy.io/Backend` for `target: envoy-gateway`; `multicluster.x-k8s.io/ServiceImport`).";
+    AttachNoMatchingListenerHostname = "attach/no-matching-listener-hostname", Error,
+        "`Accepted=False NoMatchingListenerHostname`: no route hostname intersects a selected listener's hostname, after listener isolation (a host another listener on the same port names exactly belongs to that listener).",
+        "`Accepted=False NoMatchingListenerHostname`: no route hostname intersects a selected listener's hostname, after listener isolation (a host another listener on the same port names exactly belongs to that listener).";
+    AttachNoMatchingParent = "attach/no-matching-parent", Error,
+        "`Accepted=False NoMatchingParent`: no listener of the parent has the parentRef's `sectionName`/`port` (or a mesh parent Service does not exist).",
+        "`Accepted=False NoMatchingParent`: no listener of the parent has the parentRef's `sectionName`/`port` (or a mesh parent Service does not exist).";
+    AttachNoParentRefs = "attach/no-parent-refs", Warning,
+        "A route without `parentRefs`: it attaches to no Gateway (and no mesh Service) and serves no traffic.",
+        "A route without `parentRefs`: it attaches to no Gateway (and no mesh Service) and serves no traffic.";
+    AttachNotAllowedByListeners = "attach/not-allowed-by-listeners", Error,
+        "`Accepted=False NotAllowedByListeners`: no selected listener takes this route kind (from its protocol and `allowedRoutes.kinds`) or admits the route's namespace (`allowedRoutes.namespaces`: `Same` default, `All`, `Selector` on the Namespace's labels).",
+        "`Accepted=False NotAllowedByListeners`: no selected listener takes this route kind (from its protocol and `allowedRoutes.kinds`) or admits the route's namespace (`allowedRoutes.namespaces`: `Same` default, `All`, `Selector` on the Namespace's labels). ReferenceGrants play no part in route→Gateway attachment.";
+    AttachParentNotFound = "attach/parent-not-found", Error,
+        "`Accepted=False ParentNotFound`: the parentRef names a Gateway that the repository does not define in a namespace the repository knows.",
+        "`Accepted=False ParentNotFound`: the parentRef names a Gateway that the repository does not define in a namespace the repository knows.";
+    AttachParentUnknown = "attach/parent-unknown", Warning,
+        "The parent Gateway (or parent kind, or the Namespace labels a selector needs) is not in the repository: attachment cannot be predicted.",
+        "The parent Gateway (or parent kind, or the Namespace labels a selector needs) is not in the repository: attachment cannot be predicted.";
+    AttachPortNotFound = "attach/port-not-found", Error,
+        "`ResolvedRefs=False`: the backend Service exists but has no such port.",
+        "`ResolvedRefs=False`: the backend Service exists but has no such port.";
+    AttachRefNotPermitted = "attach/ref-not-permitted", Error,
+        "`ResolvedRefs=False RefNotPermitted`: a cross-namespace backendRef (or mirror backendRef) without a ReferenceGrant in the target namespace allowing this route kind from the route's namespace.",
+        "`ResolvedRefs=False RefNotPermitted`: a cross-namespace backendRef (or mirror backendRef) without a ReferenceGrant in the target namespace allowing this route kind from the route's namespace.";
+    // ── Planning the edits ──
+    PlanInPlaceList = "plan/in-place-list", Info,
+        "With `--in-place`, a document that is a `List` is not replaced.",
+        "With `--in-place`, a document that is a `List` is not replaced; its objects are written alongside instead.";
+    PlanKustomizationNotEdited = "plan/kustomization-not-edited", Error,
+        "A kustomization that lists a translated source could not be edited (it could not be read or parsed, or the list has a form the editor keeps as is).",
+        "A kustomization that lists a translated source could not be edited (it could not be read or parsed, or the list has a form the editor keeps as is); add the generated file to its `resources:` by hand.";
+    PlanKustomizePatch = "plan/kustomize-patch", Info,
+        "A file used as a kustomize patch holds partial objects.",
+        "A file used as a kustomize patch holds partial objects; it is not translated as a whole object. Translate the object it patches and port the patch by hand.";
+    PlanMeshRouteDeployed = "plan/mesh-route-deployed", Warning,
+        "Mesh (GAMMA) routes are deployed next to the VirtualServices they replace (`deployMeshRoutes`).",
+        "Mesh (GAMMA) routes are deployed next to the VirtualServices they replace (`deployMeshRoutes`); Istio does not support both for the same workload: delete the VirtualServices in the same change.";
+    PlanMeshRouteNotDeployed = "plan/mesh-route-not-deployed", Info,
+        "Mesh (GAMMA) routes are written but not added to kustomization `resources:`: Istio does not support a VirtualService and an HTTPRoute for the same workload.",
+        "Mesh (GAMMA) routes are written but not added to kustomization `resources:`: Istio does not support a VirtualService and an HTTPRoute for the same workload. Add the file when you delete the VirtualServices (or set `deployMeshRoutes`).";
+    PlanMeshRouteUnlisted = "plan/mesh-route-unlisted", Warning,
+        "Mesh (GAMMA) routes are written to a file no kustomization lists, so a directory-based Argo CD or Flux app will apply it on merge next to the VirtualServices it replaces, which Istio does not support: exclude the file or delete the VirtualServices in the same change.",
+        "Mesh (GAMMA) routes are written to a file no kustomization lists, so a directory-based Argo CD or Flux app will apply it on merge next to the VirtualServices it replaces, which Istio does not support: exclude the file or delete the VirtualServices in the same change.";
+    PlanOutputExists = "plan/output-exists", Error,
+        "The output file exists and was not generated by gateway-migrate (no header), so it is left alone and the translated objects are not written: move the file or set `outputSuffix`.",
+        "The output file exists and was not generated by gateway-migrate (no header), so it is left alone and the translated objects are not written: move the file or set `outputSuffix`.";
+    PlanUnreadableSource = "plan/unreadable-source", Error,
+        "A source file could not be read again to plan its output (hash header or in-place replacement).",
+        "A source file could not be read again to plan its output (hash header or in-place replacement); nothing is written for it.";
+    // ── Staleness (`check`) ──
+    CheckMissing = "check/missing", Error,
+        "A generated file that `apply` would create does not exist.",
+        "A generated file that `apply` would create does not exist.";
+    CheckOrphaned = "check/orphaned", Error,
+        "A generated file (recognised by its header) whose source file is gone or no longer yields any object.",
+        "A generated file (recognised by its header) whose source file is gone or no longer yields any object.";
+    CheckOutdated = "check/outdated", Error,
+        "A generated file exists but differs from what its sources give now (a source changed after the last `apply`).",
+        "A generated file exists but differs from what its sources give now (a source changed after the last `apply`).";
+    CheckUnlisted = "check/unlisted", Error,
+        "A kustomization lacks the entry `apply` would add for a generated file.",
+        "A kustomization lacks the entry `apply` would add for a generated file.";
+    CheckUntranslated = "check/untranslated", Error,
+        "With `--in-place`, a source file still holds documents that would be replaced.",
+        "With `--in-place`, a source file still holds documents that would be replaced.";
+}
