@@ -12,6 +12,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Channel, Config, IngressMode, Target};
 use crate::pipeline::{self, Input};
+use crate::publish;
 use crate::plan::{self, Layout};
 use crate::report::{self, Report};
 
@@ -41,7 +42,34 @@ pub enum Command {
     /// Translate one stream (files or stdin) and print Gateway API YAML to stdout.
     Convert(ConvertArgs),
     /// Apply on a branch, commit, push, and open or update the pull request (body: the report).
-    Pr(Box<crate::publish::PrArgs>),
+    Pr(Box<PrArgs>),
+    /// List every diagnostic code with its severity and summary (the registry).
+    Codes(CodesArgs),
+    /// Explain one diagnostic code: what it means and what to do.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CodesFormat {
+    /// One line per code.
+    Text,
+    /// An array of {code, severity, strict_error, summary, explanation}.
+    Json,
+    /// The text of docs/codes.md.
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct CodesArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CodesFormat::Text)]
+    pub format: CodesFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The code, e.g. `istio/retries` (see `gateway-migrate codes`).
+    pub code: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,6 +84,34 @@ pub enum Format {
     Github,
     /// SARIF 2.1.0, for code scanning.
     Sarif,
+}
+
+/// `--channel`: mirrors [`Channel`], so the configuration does not depend on clap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChannelArg {
+    /// Gateway API standard channel: what every conformant implementation serves.
+    Standard,
+    /// Experimental channel: unlocks retries and session persistence.
+    Experimental,
+}
+
+/// `--ingress-mode`: mirrors [`IngressMode`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IngressModeArg {
+    /// Create Gateways per IngressClass, TLS from `spec.tls` (what ingress2gateway does).
+    Migrate,
+    /// Attach routes to Gateways already in the repository; create no Gateway.
+    Mount,
+}
+
+/// `--target`: mirrors [`Target`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    /// Portable output plus Istio-only options where they keep behaviour (tls.options keys).
+    Istio,
+    EnvoyGateway,
+    /// Portable output only.
+    Generic,
 }
 
 /// Options every command shares.
@@ -84,13 +140,13 @@ pub struct CommonArgs {
     pub verbose: bool,
     /// Gateway API release channel the cluster runs.
     #[arg(long, value_enum, global = true)]
-    pub channel: Option<Channel>,
+    pub channel: Option<ChannelArg>,
     /// How Ingress objects are translated: create Gateways (migrate) or attach to existing ones (mount).
     #[arg(long, value_enum, global = true)]
-    pub ingress_mode: Option<IngressMode>,
+    pub ingress_mode: Option<IngressModeArg>,
     /// Implementation the output is tuned for.
     #[arg(long, value_enum, global = true)]
-    pub target: Option<Target>,
+    pub target: Option<TargetArg>,
     /// gatewayClassName of generated Gateways (default: istio).
     #[arg(long, value_name = "NAME", global = true)]
     pub gateway_class: Option<String>,
@@ -160,6 +216,89 @@ pub struct ConvertArgs {
     pub common: CommonArgs,
 }
 
+/// `gateway-migrate pr [PATH]`: apply on a branch, commit, push, open or update the PR.
+#[derive(Debug, Args)]
+pub struct PrArgs {
+    /// Repository root to scan (inside a clone of the repository to change).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Environment variable that holds the GitHub token.
+    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
+    pub token_env: String,
+    /// GitHub repository as owner/repo (default: $GITHUB_REPOSITORY, else parsed from the
+    /// remote URL).
+    #[arg(long, value_name = "OWNER/REPO", env = "GITHUB_REPOSITORY")]
+    pub repository: Option<String>,
+    /// GitHub REST API root; GitHub Enterprise: https://HOST/api/v3.
+    #[arg(long, value_name = "URL", env = "GITHUB_API_URL", default_value = publish::DEFAULT_API_URL)]
+    pub api_url: String,
+    /// Git remote to fetch from and push to.
+    #[arg(long, value_name = "NAME", default_value = "origin")]
+    pub remote: String,
+    /// Branch the pull request targets (default: the remote's default branch).
+    #[arg(long, value_name = "BRANCH")]
+    pub base: Option<String>,
+    /// Branch to push (default: gateway-migrate/<config-hash>).
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+    /// Pull request title.
+    #[arg(long, default_value = publish::DEFAULT_TITLE)]
+    pub title: String,
+    /// Label to add to the pull request (repeatable).
+    #[arg(long = "label", value_name = "LABEL")]
+    pub labels: Vec<String>,
+    /// Open the pull request as a draft.
+    #[arg(long)]
+    pub draft: bool,
+    /// Commit author as "Name <email>" (default: git's user, else github-actions[bot]).
+    #[arg(long, value_name = "NAME <EMAIL>")]
+    pub author: Option<String>,
+    /// Commit message (a `Generated-by: gateway-migrate` trailer is appended).
+    #[arg(long, value_name = "TEXT", default_value = publish::DEFAULT_COMMIT_MESSAGE)]
+    pub commit_message: String,
+    /// Publish even when files outside the planned ones are modified or untracked (they are
+    /// not committed).
+    #[arg(long)]
+    pub allow_dirty: bool,
+    /// When nothing needs to change any more, close the open pull request.
+    #[arg(long)]
+    pub close_stale: bool,
+    /// Replace translated documents inside their source files (as `apply --in-place`).
+    #[arg(long)]
+    pub in_place: bool,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+impl PrArgs {
+    /// The options for `publish`, reading the token from `--token-env`.
+    fn options(&self, config_fingerprint: &str) -> publish::PublishOptions {
+        let token = std::env::var(&self.token_env).unwrap_or_default();
+        let branch = self
+            .branch
+            .clone()
+            .unwrap_or_else(|| publish::default_branch(config_fingerprint));
+        let mut opts = publish::PublishOptions::new(branch, publish::Secret::new(token.trim()));
+        opts.token_env = self.token_env.clone();
+        opts.repository = self.repository.clone().filter(|r| !r.trim().is_empty());
+        opts.api_url = if self.api_url.trim().is_empty() {
+            publish::DEFAULT_API_URL.to_string()
+        } else {
+            self.api_url.clone()
+        };
+        opts.remote = self.remote.clone();
+        opts.base = self.base.clone();
+        opts.title = self.title.clone();
+        opts.labels = self.labels.clone();
+        opts.draft = self.draft;
+        opts.author = self.author.clone();
+        opts.commit_message = self.commit_message.clone();
+        opts.allow_dirty = self.allow_dirty;
+        opts.close_stale = self.close_stale;
+        opts
+    }
+}
+
 /// Runs the command line and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -175,6 +314,15 @@ pub fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        // A closed pipe (`gateway-migrate codes | head`) is the reader's choice, not a failure.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -190,19 +338,31 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Check(args) => check(args),
         Command::Convert(args) => convert(args),
         Command::Pr(args) => pr(*args),
+        Command::Codes(args) => codes(&args),
+        Command::Explain(args) => explain(&args),
     }
 }
 
 fn load_config(root: &Path, common: &CommonArgs) -> Result<Config> {
     let mut config = Config::load(root, common.config.as_deref())?;
     if let Some(c) = common.channel {
-        config.channel = c;
+        config.channel = match c {
+            ChannelArg::Standard => Channel::Standard,
+            ChannelArg::Experimental => Channel::Experimental,
+        };
     }
     if let Some(m) = common.ingress_mode {
-        config.ingress_mode = m;
+        config.ingress_mode = match m {
+            IngressModeArg::Migrate => IngressMode::Migrate,
+            IngressModeArg::Mount => IngressMode::Mount,
+        };
     }
     if let Some(t) = common.target {
-        config.target = t;
+        config.target = match t {
+            TargetArg::Istio => Target::Istio,
+            TargetArg::EnvoyGateway => Target::EnvoyGateway,
+            TargetArg::Generic => Target::Generic,
+        };
     }
     if let Some(g) = &common.gateway_class {
         config.gateway_class_name = g.clone();
@@ -303,8 +463,7 @@ fn check(args: CheckArgs) -> Result<u8> {
     Ok(u8::from(outcome.check_fails()))
 }
 
-fn pr(args: crate::publish::PrArgs) -> Result<u8> {
-    use crate::publish;
+fn pr(args: PrArgs) -> Result<u8> {
     let request = repository_request(&args.path, &args.common, args.in_place)?;
     let outcome = pipeline::run(request)?;
     let report = Report::build(&outcome);
@@ -378,4 +537,32 @@ fn convert(args: ConvertArgs) -> Result<u8> {
         }
     }
     Ok(u8::from(report.has_errors()))
+}
+
+fn codes(args: &CodesArgs) -> Result<u8> {
+    use crate::diagnostic::docs;
+    let text = match args.format {
+        CodesFormat::Text => docs::text(),
+        CodesFormat::Json => docs::json(),
+        CodesFormat::Markdown => docs::markdown(),
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("writing to stdout")?;
+    Ok(0)
+}
+
+fn explain(args: &ExplainArgs) -> Result<u8> {
+    let Some(code) = crate::diagnostic::Code::parse(args.code.trim()) else {
+        anyhow::bail!(
+            "unknown code {:?}; `gateway-migrate codes` lists them all",
+            args.code
+        );
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(crate::diagnostic::docs::explain(code).as_bytes())
+        .context("writing to stdout")?;
+    Ok(0)
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// The file name looked up at the root of the scanned repository.
 pub const CONFIG_FILE: &str = ".gateway-migrate.yaml";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Channel {
     /// Gateway API standard channel: what every conformant implementation serves.
@@ -27,7 +27,7 @@ impl Channel {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IngressMode {
     /// Create Gateways per IngressClass, TLS from `spec.tls` (what ingress2gateway does).
@@ -37,7 +37,7 @@ pub enum IngressMode {
     Mount,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Target {
     /// Portable output plus Istio-only options where they keep behaviour (tls.options keys).
@@ -48,7 +48,7 @@ pub enum Target {
     Generic,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TcpRouteVersion {
     /// `gateway.networking.k8s.io/v1` (Gateway API v1.6, Istio 1.31).

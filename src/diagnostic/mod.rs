@@ -6,6 +6,7 @@
 //! field it is about (`spec.http[0].retries`). Only when a report is rendered is that turned
 //! into a line and column, from the loaded document's text ([`locate`]).
 
+pub mod docs;
 pub mod locate;
 pub mod registry;
 

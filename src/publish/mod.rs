@@ -21,7 +21,7 @@ pub mod output;
 pub mod redact;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::plan::EditPlan;
@@ -648,89 +648,6 @@ fn list_some(items: &[String], max: usize) -> String {
         out.push_str(&format!(" and {} more", items.len() - max));
     }
     out
-}
-
-/// `gateway-migrate pr [PATH]`: apply on a branch, commit, push, open or update the PR.
-#[derive(Debug, clap::Args)]
-pub struct PrArgs {
-    /// Repository root to scan (inside a clone of the repository to change).
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
-    /// Environment variable that holds the GitHub token.
-    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
-    pub token_env: String,
-    /// GitHub repository as owner/repo (default: $GITHUB_REPOSITORY, else parsed from the
-    /// remote URL).
-    #[arg(long, value_name = "OWNER/REPO", env = "GITHUB_REPOSITORY")]
-    pub repository: Option<String>,
-    /// GitHub REST API root; GitHub Enterprise: https://HOST/api/v3.
-    #[arg(long, value_name = "URL", env = "GITHUB_API_URL", default_value = DEFAULT_API_URL)]
-    pub api_url: String,
-    /// Git remote to fetch from and push to.
-    #[arg(long, value_name = "NAME", default_value = "origin")]
-    pub remote: String,
-    /// Branch the pull request targets (default: the remote's default branch).
-    #[arg(long, value_name = "BRANCH")]
-    pub base: Option<String>,
-    /// Branch to push (default: gateway-migrate/<config-hash>).
-    #[arg(long, value_name = "BRANCH")]
-    pub branch: Option<String>,
-    /// Pull request title.
-    #[arg(long, default_value = DEFAULT_TITLE)]
-    pub title: String,
-    /// Label to add to the pull request (repeatable).
-    #[arg(long = "label", value_name = "LABEL")]
-    pub labels: Vec<String>,
-    /// Open the pull request as a draft.
-    #[arg(long)]
-    pub draft: bool,
-    /// Commit author as "Name <email>" (default: git's user, else github-actions[bot]).
-    #[arg(long, value_name = "NAME <EMAIL>")]
-    pub author: Option<String>,
-    /// Commit message (a `Generated-by: gateway-migrate` trailer is appended).
-    #[arg(long, value_name = "TEXT", default_value = DEFAULT_COMMIT_MESSAGE)]
-    pub commit_message: String,
-    /// Publish even when files outside the planned ones are modified or untracked (they are
-    /// not committed).
-    #[arg(long)]
-    pub allow_dirty: bool,
-    /// When nothing needs to change any more, close the open pull request.
-    #[arg(long)]
-    pub close_stale: bool,
-    /// Replace translated documents inside their source files (as `apply --in-place`).
-    #[arg(long)]
-    pub in_place: bool,
-    #[command(flatten)]
-    pub common: crate::cli::CommonArgs,
-}
-
-impl PrArgs {
-    /// The options for `publish`, reading the token from `--token-env`.
-    pub fn options(&self, config_fingerprint: &str) -> PublishOptions {
-        let token = std::env::var(&self.token_env).unwrap_or_default();
-        let branch = self
-            .branch
-            .clone()
-            .unwrap_or_else(|| default_branch(config_fingerprint));
-        let mut opts = PublishOptions::new(branch, Secret::new(token.trim()));
-        opts.token_env = self.token_env.clone();
-        opts.repository = self.repository.clone().filter(|r| !r.trim().is_empty());
-        opts.api_url = if self.api_url.trim().is_empty() {
-            DEFAULT_API_URL.to_string()
-        } else {
-            self.api_url.clone()
-        };
-        opts.remote = self.remote.clone();
-        opts.base = self.base.clone();
-        opts.title = self.title.clone();
-        opts.labels = self.labels.clone();
-        opts.draft = self.draft;
-        opts.author = self.author.clone();
-        opts.commit_message = self.commit_message.clone();
-        opts.allow_dirty = self.allow_dirty;
-        opts.close_stale = self.close_stale;
-        opts
-    }
 }
 
 #[cfg(test)]
