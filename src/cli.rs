@@ -12,8 +12,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Channel, Config, IngressMode, Target};
 use crate::pipeline::{self, Input};
-use crate::publish;
 use crate::plan::{self, Layout};
+use crate::publish;
 use crate::report::{self, Report};
 
 #[derive(Debug, Parser)]

@@ -12,6 +12,7 @@ pub mod header;
 pub mod index;
 pub mod load;
 pub mod model;
+pub mod pattern;
 pub mod pipeline;
 pub mod plan;
 pub mod publish;

@@ -253,8 +253,7 @@ pub fn build(
     for (file, bucket) in &edge {
         let out = output_path(&names[file], suffix);
         if plan_generated_file(
-            root,
-            scan,
+            (root, scan),
             &namespaces,
             &mut plan,
             file,
@@ -268,8 +267,7 @@ pub fn build(
     for (file, bucket) in &mesh {
         let out = mesh_output_path(&names[file], suffix);
         if !plan_generated_file(
-            root,
-            scan,
+            (root, scan),
             &namespaces,
             &mut plan,
             file,
@@ -352,9 +350,9 @@ fn output_names<'a>(
 
 /// Plans one generated file; returns whether the file is ours (so it may be listed in
 /// kustomizations), false when an unrelated file already sits at `out`.
+/// `repo` is the repository's root and its scan (whose loaded files are read from memory).
 fn plan_generated_file(
-    root: &Path,
-    scan: &Scan,
+    (root, scan): (&Path, &Scan),
     namespaces: &ImplicitNamespaces,
     plan: &mut EditPlan,
     source_file: &str,

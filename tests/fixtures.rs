@@ -1,23 +1,39 @@
-//! The fixture runner: every `fixtures/<source>/<case>/input.yaml` is translated as one stream
-//! (the objects in it are the whole index) and the result is compared with `expected.yaml`.
+//! The fixture runner: every case goes through `pipeline::run`, the entry the CLI uses, so the
+//! expected diagnostics are exactly what users see (validation and predicted attachment
+//! included).
 //!
-//! Optional files in a case directory:
-//! - `config.yaml`: a `.gateway-migrate.yaml` for the case;
-//! - `notes.txt`: the expected notes, one `severity code field` line each, in order.
+//! Two kinds of case:
+//! - `fixtures/<source>/<case>/input.yaml` (`istio`, `ingress`): one stream, whose objects are
+//!   the whole index, as `convert` reads it. `expected.yaml` holds the generated objects;
+//!   `notes.txt` every diagnostic, one line each in reading order:
+//!   `line:column severity code Kind/name field` (`generated:<path>` when the field is in the
+//!   generated object; `-` when there is none). Optional `config.yaml`: the case's
+//!   `.gateway-migrate.yaml`.
+//! - `fixtures/repo/<case>/tree/`: a repository, run as `check` runs it (translate, validate,
+//!   plan, lint, staleness; nothing is written). `diagnostics.txt` holds every diagnostic as
+//!   `file:line:column severity code subject field`, `files.txt` the planned file actions.
 //!
-//! `BLESS=1 cargo test --test fixtures` rewrites the expected files from the current output.
-//! Blessed output must be read and judged before it is committed.
+//! `BLESS=1 cargo test fixtures` rewrites the expected files from the current output. Blessed
+//! output must be read and judged before it is committed.
 
+use std::collections::BTreeSet;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use gateway_migrate::config::Config;
-use gateway_migrate::{pipeline, validate};
+use gateway_migrate::diagnostic::Code;
+use gateway_migrate::pipeline::{self, Input, Request};
+use gateway_migrate::report::{Report, ReportedDiagnostic};
+use gateway_migrate::{plan, validate};
 
-fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+fn stream_cases() -> Vec<PathBuf> {
     let mut cases = Vec::new();
     for source in ["istio", "ingress"] {
-        let Ok(entries) = std::fs::read_dir(root.join(source)) else {
+        let Ok(entries) = std::fs::read_dir(fixtures_root().join(source)) else {
             continue;
         };
         for entry in entries.flatten() {
@@ -30,28 +46,87 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
-/// Translates one case: the YAML stream of the generated objects and the notes lines.
-fn run_case(dir: &Path) -> (String, String) {
-    let config = match std::fs::read_to_string(dir.join("config.yaml")) {
+fn repo_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(fixtures_root().join("repo"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("tree").is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    cases.sort();
+    cases
+}
+
+fn field_of(d: &ReportedDiagnostic) -> String {
+    match (&d.field, &d.generated_field) {
+        (Some(f), _) => f.clone(),
+        (None, Some(g)) => format!("generated:{g}"),
+        (None, None) => "-".into(),
+    }
+}
+
+fn subject_of(d: &ReportedDiagnostic) -> String {
+    d.subject
+        .as_ref()
+        .map(|s| format!("{}/{}", s.kind, s.name))
+        .unwrap_or_else(|| "-".into())
+}
+
+fn position_of(d: &ReportedDiagnostic) -> String {
+    match d.column {
+        Some(c) => format!("{}:{c}", d.line),
+        None => d.line.to_string(),
+    }
+}
+
+/// The outcome of one stream case.
+struct StreamRun {
+    yaml: String,
+    notes: String,
+    codes: BTreeSet<Code>,
+}
+
+fn case_config(dir: &Path) -> Config {
+    match std::fs::read_to_string(dir.join("config.yaml")) {
         Ok(text) => Config::parse(&text)
             .unwrap_or_else(|e| panic!("{}: bad config.yaml: {e}", dir.display())),
         Err(_) => Config::default(),
-    };
+    }
+}
+
+/// Translates one stream case: the YAML stream of the generated objects and the notes lines.
+fn run_stream_case(dir: &Path) -> StreamRun {
+    let config = case_config(dir);
+    let channel = config.channel;
     let input = std::fs::read(dir.join("input.yaml")).expect("read input.yaml");
-    let scan = pipeline::scan_inputs(&[("input.yaml".to_string(), input)], &config);
-    assert!(
-        scan.diagnostics.is_empty(),
-        "{}: input has load diagnostics: {:?}",
-        dir.display(),
-        scan.diagnostics
+    let request = Request::new(
+        Input::Streams(vec![("input.yaml".to_string(), input)]),
+        config,
     );
-    let results = pipeline::translate(&scan, &config);
-    let mut generated: Vec<_> = results.iter().flat_map(|r| r.generated.iter()).collect();
+    let outcome = pipeline::run(request).expect("a stream run cannot fail");
+    let load_problems: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.family() == "load")
+        .collect();
+    assert!(
+        load_problems.is_empty(),
+        "{}: input has load diagnostics: {load_problems:?}",
+        dir.display(),
+    );
+    let mut generated: Vec<_> = outcome
+        .results
+        .iter()
+        .flat_map(|r| r.generated.iter())
+        .collect();
     generated.sort_by_key(|g| g.sort_key());
     // Expected output is what `apply` would write, so it must pass the validator (CRD schema
     // and CEL rules of the configured channel) as it stands.
     for g in &generated {
-        let violations = validate::validate_object(&g.to_json(), config.channel);
+        let violations = validate::validate_object(&g.to_json(), channel);
         assert!(
             violations.is_empty(),
             "{}: generated {} {}/{} is invalid: {violations:?}",
@@ -61,59 +136,136 @@ fn run_case(dir: &Path) -> (String, String) {
             g.name()
         );
     }
-    let yaml = pipeline::render_stream(generated);
+    let yaml = plan::render_stream(generated);
+    let report = Report::build(&outcome);
     let mut notes = String::new();
-    for r in &results {
-        let obj = &scan.index.objects[r.object];
-        for n in &r.notes {
-            notes.push_str(&format!(
-                "{}/{} {} {} {}\n",
-                obj.kind,
-                obj.meta.name,
-                n.severity.as_str(),
-                n.code,
-                n.field.as_deref().unwrap_or("-")
-            ));
-        }
+    let mut codes = BTreeSet::new();
+    for d in &report.diagnostics {
+        codes.insert(d.code);
+        let _ = writeln!(
+            notes,
+            "{} {} {} {} {}",
+            position_of(d),
+            d.severity.as_str(),
+            d.code,
+            subject_of(d),
+            field_of(d)
+        );
     }
-    (yaml, notes)
+    StreamRun { yaml, notes, codes }
 }
 
-#[test]
-fn fixtures_translate_to_their_expected_output() {
-    let bless = std::env::var_os("BLESS").is_some();
-    let cases = cases();
+/// One repository case: diagnostics and planned files as text, and the codes seen.
+fn run_repo_case(dir: &Path) -> (String, String, BTreeSet<Code>) {
+    let tree = dir.join("tree");
+    let config = Config::load(&tree, None)
+        .unwrap_or_else(|e| panic!("{}: bad configuration: {e}", dir.display()));
+    let mut request = Request::new(Input::Repository(tree), config);
+    request.jobs = 1;
+    request.check = true;
+    let outcome =
+        pipeline::run(request).unwrap_or_else(|e| panic!("{}: the run failed: {e}", dir.display()));
+    let report = Report::build(&outcome);
+    let mut diagnostics = String::new();
+    let mut codes = BTreeSet::new();
+    for d in &report.diagnostics {
+        codes.insert(d.code);
+        let _ = writeln!(
+            diagnostics,
+            "{}:{} {} {} {} {}",
+            d.file,
+            position_of(d),
+            d.severity.as_str(),
+            d.code,
+            subject_of(d),
+            field_of(d)
+        );
+    }
+    let mut files = String::new();
+    for f in &report.files {
+        let _ = writeln!(files, "{} {}", f.action, f.path);
+    }
+    (diagnostics, files, codes)
+}
+
+fn compare(path: &Path, actual: &str, bless: bool, failures: &mut Vec<String>) {
+    if bless {
+        std::fs::write(path, actual).expect("write blessed file");
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    if expected != actual {
+        failures.push(format!(
+            "{}:\n--- expected\n{expected}\n--- actual\n{actual}",
+            path.display()
+        ));
+    }
+}
+
+/// Runs every case; returns the codes all cases emitted together.
+fn run_all(bless: bool) -> BTreeSet<Code> {
     let mut failures = Vec::new();
+    let mut codes = BTreeSet::new();
+    let cases = stream_cases();
+    assert!(cases.len() > 50, "only {} stream cases found", cases.len());
     for dir in &cases {
-        let (yaml, notes) = run_case(dir);
-        let expected_path = dir.join("expected.yaml");
-        let notes_path = dir.join("notes.txt");
-        if bless {
-            std::fs::write(&expected_path, &yaml).expect("write expected.yaml");
-            std::fs::write(&notes_path, &notes).expect("write notes.txt");
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if expected != yaml {
-            failures.push(format!(
-                "{}: output differs from expected.yaml\n--- expected\n{expected}\n--- actual\n{yaml}",
-                dir.display()
-            ));
-        }
-        if let Ok(expected_notes) = std::fs::read_to_string(&notes_path)
-            && expected_notes != notes
-        {
-            failures.push(format!(
-                "{}: notes differ from notes.txt\n--- expected\n{expected_notes}\n--- actual\n{notes}",
-                dir.display()
-            ));
-        }
+        let run = run_stream_case(dir);
+        codes.extend(run.codes);
+        compare(&dir.join("expected.yaml"), &run.yaml, bless, &mut failures);
+        compare(&dir.join("notes.txt"), &run.notes, bless, &mut failures);
+    }
+    for dir in repo_cases() {
+        let (diagnostics, files, case_codes) = run_repo_case(&dir);
+        codes.extend(case_codes);
+        compare(
+            &dir.join("diagnostics.txt"),
+            &diagnostics,
+            bless,
+            &mut failures,
+        );
+        compare(&dir.join("files.txt"), &files, bless, &mut failures);
     }
     assert!(
         failures.is_empty(),
-        "{} of {} fixture cases failed:\n{}",
+        "{} fixture files differ (BLESS=1 to rewrite, then review):\n{}",
         failures.len(),
-        cases.len(),
         failures.join("\n")
+    );
+    codes
+}
+
+#[test]
+fn fixtures_match_expected_output() {
+    run_all(std::env::var_os("BLESS").is_some());
+}
+
+/// Codes no fixture can reach, each with the reason and the test that covers it instead.
+const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[];
+
+#[test]
+fn every_code_has_a_fixture_that_emits_it() {
+    let emitted = run_all(false);
+    let exempt: BTreeSet<Code> = NOT_REACHABLE_FROM_FIXTURES
+        .iter()
+        .map(|(c, _)| *c)
+        .collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| !emitted.contains(c) && !exempt.contains(c))
+        .map(|c| c.id())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} codes are emitted by no fixture (add a case under fixtures/): {missing:#?}",
+        missing.len()
+    );
+    let needless: Vec<&str> = NOT_REACHABLE_FROM_FIXTURES
+        .iter()
+        .filter(|(c, _)| emitted.contains(c))
+        .map(|(c, _)| c.id())
+        .collect();
+    assert!(
+        needless.is_empty(),
+        "exempt codes a fixture does emit (remove them from the list): {needless:?}"
     );
 }

@@ -50,11 +50,7 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "Predicted attachment",
         "The `Accepted` and `ResolvedRefs` conditions a route, parentRef, backendRef or listener would get, computed offline from the Gateways, Services, Secrets, ReferenceGrants and Namespaces in the repository plus the generated objects. What lies outside the repository is unknown: a warning, an error with `--strict`.",
     ),
-    (
-        "plan",
-        "Planning",
-        "Notes about the files the run writes.",
-    ),
+    ("plan", "Planning", "Notes about the files the run writes."),
     (
         "check",
         "Staleness",
@@ -163,7 +159,13 @@ reviewer should know about; *info* = what was done and why. `gateway-migrate exp
         out.push('\n');
         for c in &codes {
             let e = c.entry();
-            let _ = writeln!(out, "### `{}`\n\n*{}*. {}\n", e.id, severity_text(*c), e.explanation);
+            let _ = writeln!(
+                out,
+                "### `{}`\n\n*{}*. {}\n",
+                e.id,
+                severity_text(*c),
+                e.explanation
+            );
         }
     }
     out

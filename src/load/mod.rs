@@ -85,7 +85,7 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
         };
         let doc_index = load.documents;
         load.documents += 1;
-        documents.push(span.clone());
+        documents.push(span);
         let line = span.line + offset;
         let is_kustomization = path
             .rsplit('/')

@@ -32,8 +32,7 @@ pub const REGEX: &str = "RegularExpression";
 
 /// The CRD's path character rule (`HTTPPathMatch` CEL).
 static VALID_PATH_CHARS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$")
-        .expect("constant regex compiles")
+    crate::pattern::constant(r"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$")
 });
 
 /// Whether `path` is accepted by the CRD for `Exact` / `PathPrefix` matches.

@@ -8,8 +8,9 @@ use regex::Regex;
 use crate::diagnostic::{Code, Diagnostic};
 
 static HOSTNAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-        .expect("constant regex compiles")
+    crate::pattern::constant(
+        r"^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+    )
 });
 
 /// Whether `host` is a valid Gateway API `Hostname` (no IP addresses).

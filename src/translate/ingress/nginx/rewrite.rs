@@ -23,7 +23,7 @@ pub const KEYS: &[&str] = &["use-regex", "rewrite-target"];
 
 /// `(prefix)(/|$)(.*)` → capture 2; `(prefix)/?(.*)` and `(prefix)/(.*)` → capture 1.
 static STRIP_IDIOMS: LazyLock<[(Regex, u8); 3]> = LazyLock::new(|| {
-    let re = |p: &str| Regex::new(p).expect("constant regex compiles");
+    let re = crate::pattern::constant;
     [
         (re(r"^((?:/[A-Za-z0-9._~-]+)*)/?\(/\|\$\)\(\.\*\)$"), 2),
         (re(r"^((?:/[A-Za-z0-9._~-]+)*)/\?\(\.\*\)$"), 1),
@@ -32,9 +32,8 @@ static STRIP_IDIOMS: LazyLock<[(Regex, u8); 3]> = LazyLock::new(|| {
 });
 
 /// A target that is a plain prefix followed by `/$n`.
-static PREFIX_TARGET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^((?:/[A-Za-z0-9._~-]+)*)/\$([0-9])$").expect("constant regex compiles")
-});
+static PREFIX_TARGET: LazyLock<Regex> =
+    LazyLock::new(|| crate::pattern::constant(r"^((?:/[A-Za-z0-9._~-]+)*)/\$([0-9])$"));
 
 /// For the strip-prefix idiom, the PathPrefix to match and the prefix to replace it with.
 pub fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, String)> {

@@ -12,16 +12,16 @@ use crate::translate::istio::{duration, unknown};
 
 /// Gateway API's `CORSOrigin` pattern.
 static ORIGIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::pattern::constant(
         r"(^\*$)|(^(http(s)?):\/\/(((\*\.)?([a-zA-Z0-9\-]+\.)*[a-zA-Z0-9-]+|\*)(:([0-9]{1,5}))?)$)",
     )
-    .expect("literal regex")
 });
 
 /// `scheme://.*\.example\.com`: the one regex shape a wildcard origin can express.
 static WILDCARD_REGEX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\^?(https?)://(?:\.\*|\[\^/\]\+|\[a-z0-9-\]\+)\\\.((?:[a-zA-Z0-9-]+\\\.)*[a-zA-Z0-9-]+)\$?$")
-        .expect("literal regex")
+    crate::pattern::constant(
+        r"^\^?(https?)://(?:\.\*|\[\^/\]\+|\[a-z0-9-\]\+)\\\.((?:[a-zA-Z0-9-]+\\\.)*[a-zA-Z0-9-]+)\$?$",
+    )
 });
 
 pub fn filter(

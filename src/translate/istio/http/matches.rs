@@ -17,11 +17,11 @@ pub const METHODS: [&str; 9] = [
 ];
 
 static PATH_CHARS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$").expect("literal regex")
+    crate::pattern::constant(r"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+$")
 });
 
 static HEADER_NAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$").expect("literal regex"));
+    LazyLock::new(|| crate::pattern::constant(r"^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$"));
 
 /// Why `path` cannot be an `Exact`/`PathPrefix` value (the CRD's CEL rules), or `None`.
 pub fn path_problem(path: &str) -> Option<&'static str> {
