@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn json_documents_are_located_too() {
         let doc = "{\n  \"spec\": {\n    \"hosts\": [\"a\", \"b\"]\n  }\n}\n";
-        assert_eq!(at(doc, "spec.hosts[1]"), Some((3, 21)));
+        assert_eq!(at(doc, "spec.hosts[1]"), Some((3, 20)));
     }
 
     #[test]

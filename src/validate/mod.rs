@@ -385,7 +385,7 @@ mod tests {
             "metadata": {"name": "t"}});
         let v = validate_object(&not_gateway_api, Channel::Standard);
         assert_eq!(v.len(), 1);
-        assert_eq!(v[0].note_code(), "validate/unserved-version");
+        assert_eq!(v[0].note_code().id(), "validate/unserved-version");
     }
 
     #[test]
@@ -406,7 +406,7 @@ mod tests {
         let rejected: Vec<_> = results[0]
             .notes
             .iter()
-            .filter(|n| n.code == "validate/cel")
+            .filter(|n| n.code.id() == "validate/cel")
             .collect();
         assert_eq!(rejected.len(), 1, "{:#?}", results[0].notes);
         assert_eq!(rejected[0].severity, Severity::Error);
@@ -417,7 +417,7 @@ mod tests {
                 .contains("Must have port for Service reference")
         );
         assert_eq!(
-            rejected[0].field.as_deref(),
+            rejected[0].location.generated_field.as_deref(),
             Some("spec.rules[0].backendRefs[0]")
         );
     }
@@ -462,7 +462,7 @@ mod tests {
             },
         ];
         validate_results(&index, &mut results, &Config::default());
-        let codes: Vec<_> = results[0].notes.iter().map(|n| n.code.as_str()).collect();
+        let codes: Vec<_> = results[0].notes.iter().map(|n| n.code.id()).collect();
         // The certificate Secret is not in the (empty) repository: unknown, a warning.
         assert_eq!(
             codes,
@@ -477,7 +477,7 @@ mod tests {
         let route_notes: Vec<_> = results[1]
             .notes
             .iter()
-            .map(|n| (n.code.as_str(), n.severity))
+            .map(|n| (n.code.id(), n.severity))
             .collect();
         assert_eq!(
             route_notes,

@@ -217,7 +217,7 @@ mod tests {
         let mut notes = Vec::new();
         check(&entries, &mut notes);
         assert_eq!(notes.len(), 1);
-        assert_eq!(notes[0].field.as_deref(), Some("spec.http[1]"));
+        assert_eq!(notes[0].location.field.as_deref(), Some("spec.http[1]"));
     }
 
     #[test]
