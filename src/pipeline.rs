@@ -85,6 +85,20 @@ impl Outcome {
             .any(|d| d.severity == Severity::Error)
     }
 
+    /// The diagnostics about the source object at `position` in the index.
+    pub fn diagnostics_of(&self, position: usize) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(move |d| d.location.object == Some(position))
+    }
+
+    /// The generated objects, in output order (kind, namespace, name).
+    pub fn generated(&self) -> Vec<&crate::gwapi::Generated> {
+        let mut out: Vec<_> = self.results.iter().flat_map(|r| r.generated.iter()).collect();
+        out.sort_by_key(|g| g.sort_key());
+        out
+    }
+
     /// Whether `check` must fail: stale files, or errors about Gateway API objects already
     /// in the repository.
     pub fn check_fails(&self) -> bool {
