@@ -117,6 +117,18 @@ fn run_stream_case(dir: &Path) -> StreamRun {
         "{}: input has load diagnostics: {load_problems:?}",
         dir.display(),
     );
+    // The pipeline drops generated objects the validator rejects (each a `validate/*` error
+    // on its source); a fixture's output must have none.
+    let rejected: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.family() == "validate")
+        .collect();
+    assert!(
+        rejected.is_empty(),
+        "{}: generated objects were rejected: {rejected:?}",
+        dir.display()
+    );
     let mut generated: Vec<_> = outcome
         .results
         .iter()

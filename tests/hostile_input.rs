@@ -17,8 +17,8 @@ fn assert_diagnosed(name: &str, input: &[u8]) {
     );
     assert!(!load.diagnostics.is_empty(), "{name}: no diagnostic");
     for d in &load.diagnostics {
-        assert_eq!(d.file, name);
-        assert!(d.line >= 1);
+        assert_eq!(d.location.file, name);
+        assert!(d.location.line >= 1);
     }
 }
 
@@ -59,8 +59,8 @@ fn invalid_utf8_is_a_diagnostic_with_its_line() {
     doc.extend_from_slice(b"---\napiVersion: v1\nkind: Service\nmetadata:\n  name: ok\n");
     let load = load_bytes("bad-utf8.yaml", &doc);
     assert_eq!(load.diagnostics.len(), 1, "{:?}", load.diagnostics);
-    assert_eq!(load.diagnostics[0].line, 4);
-    assert_eq!(load.diagnostics[0].code, "load/invalid-utf8");
+    assert_eq!(load.diagnostics[0].location.line, 4);
+    assert_eq!(load.diagnostics[0].code.id(), "load/invalid-utf8");
     // The next document is still read.
     assert_eq!(load.objects.len(), 1);
     assert_eq!(load.objects[0].meta.name, "ok");

@@ -19,11 +19,12 @@ fn dir() -> std::path::PathBuf {
 fn ours(case: &str) -> Vec<Value> {
     let input = std::fs::read(dir().join(format!("in/from-ingress-to-{case}-gwapi.yaml"))).unwrap();
     let config = Config::default();
-    let scan = pipeline::scan_inputs(&[("in.yaml".to_string(), input)], &config);
-    let results = pipeline::translate(&scan, &config);
-    let mut out: Vec<&Generated> = results.iter().flat_map(|r| &r.generated).collect();
-    out.sort_by_key(|g| g.sort_key());
-    out.into_iter().map(Generated::to_json).collect()
+    let request = pipeline::Request::new(
+        pipeline::Input::Streams(vec![("in.yaml".to_string(), input)]),
+        config,
+    );
+    let outcome = pipeline::run(request).unwrap();
+    outcome.generated().into_iter().map(Generated::to_json).collect()
 }
 
 /// The golden `.all.yaml`: `{Gateways: [...], HTTPRoutes: [...]}`.

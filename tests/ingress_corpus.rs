@@ -30,14 +30,20 @@ fn every_corpus_ingress_translates_to_schema_valid_objects() {
                 ingress_mode: mode,
                 ..Config::default()
             };
-            let scan = pipeline::scan_repo(&corpus.join(source), &config, 1).unwrap();
+            let mut request = pipeline::Request::new(
+                pipeline::Input::Repository(corpus.join(source)),
+                config.clone(),
+            );
+            request.jobs = 1;
+            let outcome = pipeline::run(request).unwrap();
+            let scan = &outcome.scan;
             let count = scan
                 .index
                 .objects
                 .iter()
                 .filter(|o| matches!(o.body, SourceBody::Ingress(_)))
                 .count();
-            let results = pipeline::translate(&scan, &config);
+            let results = &outcome.results;
             let translated = results
                 .iter()
                 .filter(|r| matches!(scan.index.objects[r.object].body, SourceBody::Ingress(_)))
@@ -49,7 +55,21 @@ fn every_corpus_ingress_translates_to_schema_valid_objects() {
             if mode == IngressMode::Migrate {
                 ingresses += count;
             }
-            for r in &results {
+            // The pipeline removes what the validator rejects; each removal is a `validate/*`
+            // error on the source.
+            for d in outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.code.family() == "validate")
+            {
+                failures.push(format!(
+                    "{source} {mode:?} {}: {} {}",
+                    d.location.file,
+                    d.code,
+                    d.message
+                ));
+            }
+            for r in results {
                 for g in &r.generated {
                     objects += 1;
                     for e in validate::validate_object(&g.to_json(), config.channel) {

@@ -22,9 +22,16 @@ fn ingresses(hosts: usize) -> String {
 fn a_class_with_more_hosts_than_one_gateway_holds_is_split() {
     // 40 hosts with TLS: 80 listeners (HTTP + HTTPS each), over the limit of 64.
     let config = Config::default();
-    let scan = pipeline::scan_inputs(&[("in.yaml".into(), ingresses(40).into_bytes())], &config);
-    let results = pipeline::translate_and_validate(&scan, &config);
-    let generated: Vec<&Generated> = results.iter().flat_map(|r| r.generated.iter()).collect();
+    let request = pipeline::Request::new(
+        pipeline::Input::Streams(vec![("in.yaml".into(), ingresses(40).into_bytes())]),
+        config.clone(),
+    );
+    let outcome = pipeline::run(request).unwrap();
+    let generated: Vec<&Generated> = outcome
+        .results
+        .iter()
+        .flat_map(|r| r.generated.iter())
+        .collect();
 
     // Gateway name → listener name → hostname.
     let mut gateways: BTreeMap<String, BTreeMap<String, Option<String>>> = BTreeMap::new();
@@ -89,10 +96,10 @@ fn a_class_with_more_hosts_than_one_gateway_holds_is_split() {
         }
     }
     assert!(routes >= 40, "{routes} routes");
-    let split_note = results
+    let split_note = outcome
+        .diagnostics
         .iter()
-        .flat_map(|r| r.notes.iter())
-        .find(|n| n.code == "ingress/listener-limit")
+        .find(|n| n.code.id() == "ingress/listener-limit")
         .expect("the split is reported");
     assert!(
         split_note.message.contains("nginx-2"),

@@ -156,8 +156,11 @@ fn mount_mode_attaches_each_host_to_the_right_listener_and_reports_refusals() {
     write(root, ".gateway-migrate.yaml", "ingressMode: mount\n");
     let config = Config::load(root, None).unwrap();
     assert_eq!(config.ingress_mode, IngressMode::Mount);
-    let scan = pipeline::scan_repo(root, &config, 1).unwrap();
-    let results = pipeline::translate(&scan, &config);
+    let mut request =
+        pipeline::Request::new(pipeline::Input::Repository(root.to_path_buf()), config);
+    request.jobs = 1;
+    let outcome = pipeline::run(request).unwrap();
+    let results = &outcome.results;
 
     // No Gateway is created or changed in mount mode.
     assert!(
@@ -170,7 +173,7 @@ fn mount_mode_attaches_each_host_to_the_right_listener_and_reports_refusals() {
 
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert_eq!(
-        routes(&results),
+        routes(results),
         vec![
             // Wildcard listener, from another namespace (All).
             (
@@ -199,10 +202,10 @@ fn mount_mode_attaches_each_host_to_the_right_listener_and_reports_refusals() {
     );
 
     // tools.example.com only matches the catch-all, whose Selector refuses team-b.
-    let refusals: Vec<&str> = results
+    let refusals: Vec<&str> = outcome
+        .diagnostics
         .iter()
-        .flat_map(|r| &r.notes)
-        .filter(|n| n.code == "ingress/mount-no-gateway")
+        .filter(|n| n.code.id() == "ingress/mount-no-gateway")
         .map(|n| n.message.as_str())
         .collect();
     assert_eq!(refusals.len(), 1, "{refusals:?}");

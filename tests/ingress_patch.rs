@@ -21,10 +21,13 @@ fn ingress_patches_are_skipped_with_a_reason() {
     )
     .unwrap();
     let config = Config::default();
-    let scan = pipeline::scan_repo(root, &config, 1).unwrap();
-    let results = pipeline::translate(&scan, &config);
+    let mut request =
+        pipeline::Request::new(pipeline::Input::Repository(root.to_path_buf()), config);
+    request.jobs = 1;
+    let outcome = pipeline::run(request).unwrap();
+    let (scan, results) = (&outcome.scan, &outcome.results);
     assert_eq!(results.len(), 2);
-    for r in &results {
+    for r in results {
         let file = &scan.index.objects[r.object].source.file;
         if file == "ingress-patch.yaml" {
             assert!(r.skipped.as_deref().is_some_and(|s| s.contains("patch")));
