@@ -33,8 +33,23 @@ fn check_dir(dir: &str) -> (usize, usize) {
     let mut generated = 0;
     let mut failures = Vec::new();
     for (channel, config) in configs() {
-        let scan = pipeline::scan_repo(&corpus(dir), &config, 1).expect("scan");
-        let results = pipeline::translate(&scan, &config);
+        let mut request =
+            pipeline::Request::new(pipeline::Input::Repository(corpus(dir)), config.clone());
+        request.jobs = 1;
+        let outcome = pipeline::run(request).expect("run");
+        let (scan, results) = (&outcome.scan, &outcome.results);
+        // The pipeline removes what the validator rejects; each removal is a `validate/*`
+        // error on its source.
+        for d in outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.family() == "validate")
+        {
+            failures.push(format!(
+                "[{channel}] {}: {} {}",
+                d.location.file, d.code, d.message
+            ));
+        }
         let expected: Vec<usize> = scan
             .index
             .objects
@@ -60,7 +75,7 @@ fn check_dir(dir: &str) -> (usize, usize) {
             "{dir}: one result per Istio object, in order"
         );
         istio_objects = expected.len();
-        for r in &results {
+        for r in results {
             let src = &scan.index.objects[r.object];
             for g in &r.generated {
                 generated += 1;

@@ -62,8 +62,10 @@ fn translate(files: &[&str], extra: &str) -> Vec<Value> {
         .collect();
     inputs.push(("services.yaml".into(), extra.as_bytes().to_vec()));
     let config = Config::default();
-    let scan = pipeline::scan_inputs(&inputs, &config);
-    pipeline::translate(&scan, &config)
+    let request = pipeline::Request::new(pipeline::Input::Streams(inputs), config);
+    let outcome = pipeline::run(request).expect("run");
+    outcome
+        .results
         .iter()
         .flat_map(|r| r.generated.iter().map(|g| g.to_json()))
         .filter(|g| g["kind"].as_str().is_some_and(|k| k.ends_with("Route")))

@@ -1,17 +1,20 @@
-//! Contract of `istio::translate`: one result per Istio object in index order, kustomize
+//! Contract of the Istio translation: one result per Istio object in index order, kustomize
 //! patches skipped, delegates reported as flattened, generated objects in the source's
 //! effective namespace.
 
 use gateway_migrate::config::Config;
-use gateway_migrate::pipeline;
-use gateway_migrate::translate::istio;
+use gateway_migrate::pipeline::{self, Outcome};
 
-fn scan(files: &[(&str, &str)]) -> pipeline::Scan {
+fn run(files: &[(&str, &str)]) -> Outcome {
     let inputs: Vec<(String, Vec<u8>)> = files
         .iter()
         .map(|(n, t)| (n.to_string(), t.as_bytes().to_vec()))
         .collect();
-    pipeline::scan_inputs(&inputs, &Config::default())
+    pipeline::run(pipeline::Request::new(
+        pipeline::Input::Streams(inputs),
+        Config::default(),
+    ))
+    .expect("run")
 }
 
 const KUSTOMIZATION: &str = "
@@ -68,12 +71,12 @@ spec:
 
 #[test]
 fn one_result_per_istio_object_with_patches_skipped_and_delegates_flattened() {
-    let scan = scan(&[
+    let outcome = run(&[
         ("app/kustomization.yaml", KUSTOMIZATION),
         ("app/routes.yaml", ROUTES),
         ("app/patch.yaml", PATCH),
     ]);
-    let results = istio::translate(&scan.index, &Config::default());
+    let (scan, results) = (&outcome.scan, &outcome.results);
     let objects: Vec<(String, String)> = results
         .iter()
         .map(|r| {
@@ -117,16 +120,15 @@ fn one_result_per_istio_object_with_patches_skipped_and_delegates_flattened() {
         "delegate has no route of its own"
     );
     assert!(
-        delegate
-            .notes
-            .iter()
-            .any(|n| n.code == "istio/delegate-flattened" && n.message.contains("shop/root"))
+        outcome
+            .diagnostics_of(delegate.object)
+            .any(|n| n.code.id() == "istio/delegate-flattened" && n.message.contains("shop/root"))
     );
 
     let dr = &results[4];
     assert!(
-        dr.notes
-            .iter()
-            .any(|n| n.code == "istio/subset" && n.message.contains("shop/web-v1"))
+        outcome
+            .diagnostics_of(dr.object)
+            .any(|n| n.code.id() == "istio/subset" && n.message.contains("shop/web-v1"))
     );
 }
