@@ -6,25 +6,32 @@
 use std::path::Path;
 
 use gateway_migrate::config::Config;
-use gateway_migrate::note::Severity;
+use gateway_migrate::diagnostic::Severity;
 use gateway_migrate::pipeline;
-use gateway_migrate::validate;
+use gateway_migrate::report::Report;
 
 fn predicted(config: &Config) -> Vec<(String, String, String, Severity)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate/attachment");
-    let scan = pipeline::scan_repo(&root, config, 1).unwrap();
-    assert!(scan.diagnostics.is_empty(), "{:?}", scan.diagnostics);
-    validate::lint_repository(&scan.index, config)
-        .into_iter()
+    let mut request = pipeline::Request::new(pipeline::Input::Repository(root), config.clone());
+    request.jobs = 1;
+    request.check = true;
+    let outcome = pipeline::run(request).unwrap();
+    assert!(outcome.scan.diagnostics.is_empty(), "{:?}", outcome.scan.diagnostics);
+    let report = Report::build(&outcome);
+    let mut rows: Vec<_> = report
+        .findings()
         .map(|f| {
             (
-                format!("{} {}/{}", f.kind, f.namespace, f.name),
-                f.path,
-                f.rule,
+                f.subject_name(),
+                f.field.clone().unwrap_or_default(),
+                f.rule.clone().unwrap_or_default(),
                 f.severity,
             )
         })
-        .collect()
+        .collect();
+    // The lint's own order: by object, then field.
+    rows.sort();
+    rows
 }
 
 fn row(
