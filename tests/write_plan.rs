@@ -8,7 +8,7 @@ use gateway_migrate::config::Config;
 use gateway_migrate::gwapi::{
     self, BackendRef, Generated, HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
 };
-use gateway_migrate::pipeline::{self, Scan};
+use gateway_migrate::scan::{self, Scan};
 use gateway_migrate::plan::{self, EditKind, Layout, StaleReason};
 use gateway_migrate::translate::SourceResult;
 
@@ -167,7 +167,7 @@ fn repo() -> tempfile::TempDir {
 }
 
 fn plan_of(root: &Path, config: &Config, layout: Layout) -> (Scan, plan::EditPlan) {
-    let scan = pipeline::scan_repo(root, config, 1).unwrap();
+    let scan = scan::scan_repo(root, config, 1).unwrap();
     let mut results = inject(&scan);
     plan::skip_patch_documents(&scan.index, &mut results);
     let plan = plan::build(root, &scan, &results, config, layout);
@@ -205,7 +205,7 @@ fn apply_writes_alongside_lists_edge_files_and_is_idempotent() {
     gateway_migrate::write::apply(root, &plan).unwrap();
 
     let generated = read(root, "apps/web/routing.gateway-api.yaml");
-    let hash = plan::header::source_hash(ROUTING.as_bytes());
+    let hash = gateway_migrate::header::source_hash(ROUTING.as_bytes());
     assert_eq!(
         generated,
         format!(
@@ -231,7 +231,7 @@ fn apply_writes_alongside_lists_edge_files_and_is_idempotent() {
     assert!(
         plan.notes
             .iter()
-            .any(|n| n.note.code == "plan/mesh-route-not-deployed")
+            .any(|n| n.code.id() == "plan/mesh-route-not-deployed")
     );
     for (rel, text) in [
         ("apps/web/routing.yaml", ROUTING),
@@ -363,7 +363,7 @@ fn foreign_file_at_the_output_path_is_left_alone() {
     assert!(
         plan.notes
             .iter()
-            .any(|n| n.note.code == "plan/output-exists"),
+            .any(|n| n.code.id() == "plan/output-exists"),
         "{:?}",
         plan.notes
     );
@@ -382,7 +382,7 @@ fn in_place_replaces_only_the_translated_documents() {
     let source = "# header comment\r\n---\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata: {name: c}\r\n---\r\n# about the route\r\napiVersion: networking.istio.io/v1\r\nkind: VirtualService\r\nmetadata:\r\n  name: web\r\n  namespace: web\r\nspec:\r\n  hosts: [a]\r\n\r\n# trailing\r\n---\r\napiVersion: v1\r\nkind: Secret\r\nmetadata: {name: s, namespace: web}";
     write(root, "all.yaml", source);
     let config = Config::default();
-    let scan = pipeline::scan_repo(root, &config, 1).unwrap();
+    let scan = scan::scan_repo(root, &config, 1).unwrap();
     let mut r = SourceResult::new(object(&scan, "VirtualService", "web"));
     r.generated.push(route("web", "web", gateway_parent()));
     let plan = plan::build(root, &scan, &[r], &config, Layout::InPlace);
@@ -405,7 +405,7 @@ fn in_place_replaces_only_the_translated_documents() {
     );
     assert!(!middle.replace("\r\n", "").contains('\n'), "CRLF kept");
     // The VirtualService is gone, so a second run has nothing to do.
-    let scan = pipeline::scan_repo(root, &config, 1).unwrap();
+    let scan = scan::scan_repo(root, &config, 1).unwrap();
     assert!(
         !scan
             .index
