@@ -1,25 +1,56 @@
 //! Renderer tests: one small hand-made report through every format (snapshots), plus the
 //! limits each format must keep (Markdown size, annotation counts, SARIF schema).
+//!
+//! The report is assembled by hand (as `Report::build` would from a run) so that each
+//! renderer's handling of unusual text (table breaks, HTML, line breaks) can be pinned down.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use gateway_migrate::load::Diagnostic;
-use gateway_migrate::note::{Note, Severity};
+use gateway_migrate::diagnostic::{Code, Severity};
+use gateway_migrate::plan::FileAction;
 use gateway_migrate::report::{
-    FileAction, GeneratedInfo, NoteCounts, ObjectReport, Report, SourceInfo, Summary, Verdict,
-    github, json, markdown, sarif, text,
+    GeneratedInfo, NoteCounts, ObjectReport, REPORT_VERSION, Report, ReportedDiagnostic,
+    SourceInfo, Subject, Summary, Verdict, github, json, markdown, sarif, text,
 };
-use gateway_migrate::validate::Finding;
-use gateway_migrate::walk::Skipped;
+use gateway_migrate::walk::{SkipKind, Skipped};
 
-fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Note>) -> ObjectReport {
-    let verdict = if notes.iter().any(|n| n.severity == Severity::Error) {
+/// A diagnostic about an object or a file, before it is placed in a report.
+struct Row {
+    code: Code,
+    message: String,
+    field: Option<String>,
+    rule: Option<String>,
+}
+
+fn note(code: Code, message: impl Into<String>) -> Row {
+    Row {
+        code,
+        message: message.into(),
+        field: None,
+        rule: None,
+    }
+}
+
+impl Row {
+    fn at(mut self, field: &str) -> Row {
+        self.field = Some(field.into());
+        self
+    }
+
+    fn rule(mut self, rule: &str) -> Row {
+        self.rule = Some(rule.into());
+        self
+    }
+}
+
+fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Row>) -> (ObjectReport, Vec<Row>) {
+    let verdict = if notes.iter().any(|n| n.code.severity() == Severity::Error) {
         Verdict::Partial
     } else {
         Verdict::Translated
     };
-    ObjectReport {
+    let report = ObjectReport {
         source: SourceInfo {
             file: file.into(),
             line,
@@ -43,8 +74,18 @@ fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Note>) -> 
                 file: file.replace(".yaml", ".gateway-api.yaml"),
             },
         ],
-        notes,
-    }
+        diagnostics: Vec::new(),
+    };
+    (report, notes)
+}
+
+/// A finding about a Gateway API object already in the repository (`check`).
+struct Finding {
+    file: String,
+    line: usize,
+    kind: String,
+    name: String,
+    row: Row,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -53,9 +94,8 @@ fn finding(
     line: usize,
     kind: &str,
     name: &str,
-    code: &str,
+    code: Code,
     rule: &str,
-    severity: Severity,
     message: &str,
     path: &str,
 ) -> Finding {
@@ -63,13 +103,93 @@ fn finding(
         file: file.into(),
         line,
         kind: kind.into(),
-        namespace: "shop".into(),
         name: name.into(),
-        code: code.into(),
-        rule: rule.into(),
-        severity,
-        message: message.into(),
-        path: path.into(),
+        row: note(code, message).at(path).rule(rule),
+    }
+}
+
+fn reported(row: Row, file: &str, line: usize, subject: Option<Subject>, object: Option<usize>) -> ReportedDiagnostic {
+    ReportedDiagnostic {
+        code: row.code,
+        severity: row.code.severity(),
+        message: row.message,
+        file: file.into(),
+        line,
+        column: None,
+        end_line: None,
+        field: row.field,
+        generated_field: None,
+        rule: row.rule,
+        subject,
+        object,
+    }
+}
+
+/// Puts objects (with their notes), findings and file diagnostics into one report, the way
+/// `Report::build` does: one sorted diagnostics list, indexed by object, counted.
+fn assemble(
+    objects: Vec<(ObjectReport, Vec<Row>)>,
+    findings: Vec<Finding>,
+    file_level: Vec<(String, Row)>,
+) -> Report {
+    let mut report_objects = Vec::new();
+    let mut all = Vec::new();
+    for (i, (o, notes)) in objects.into_iter().enumerate() {
+        let subject = Subject {
+            kind: o.source.kind.clone(),
+            namespace: o.source.namespace.clone(),
+            name: o.source.name.clone(),
+        };
+        for n in notes {
+            all.push(reported(n, &o.source.file, o.source.line, Some(subject.clone()), Some(i)));
+        }
+        report_objects.push(o);
+    }
+    for f in findings {
+        let subject = Subject {
+            kind: f.kind.clone(),
+            namespace: "shop".into(),
+            name: f.name.clone(),
+        };
+        all.push(reported(f.row, &f.file, f.line, Some(subject), None));
+    }
+    for (file, row) in file_level {
+        all.push(reported(row, &file, 1, None, None));
+    }
+    all.sort_by(|a, b| (&a.file, a.line, a.code, &a.message).cmp(&(&b.file, b.line, b.code, &b.message)));
+    let mut notes = NoteCounts::default();
+    for (i, d) in all.iter().enumerate() {
+        notes.add(d.severity);
+        if let Some(o) = d.object.and_then(|o| report_objects.get_mut(o)) {
+            o.diagnostics.push(i);
+        }
+    }
+    Report {
+        version: REPORT_VERSION,
+        summary: Summary {
+            files_scanned: 12,
+            documents: 30,
+            objects: BTreeMap::from([("networking.istio.io/VirtualService".into(), 2)]),
+            generated: BTreeMap::from([("Gateway".into(), 2), ("HTTPRoute".into(), 2)]),
+            notes,
+        },
+        objects: report_objects,
+        diagnostics: all,
+        skipped: vec![Skipped {
+            path: "charts/web".into(),
+            kind: SkipKind::HelmChart,
+            reason: "Helm chart (templates are not YAML)".into(),
+        }],
+        files: vec![
+            FileAction {
+                path: "apps/shop/kustomization.yaml".into(),
+                action: "update".into(),
+            },
+            FileAction {
+                path: "apps/shop/routes.gateway-api.yaml".into(),
+                action: "create".into(),
+            },
+        ],
     }
 }
 
@@ -82,9 +202,8 @@ fn sample_findings() -> Vec<Finding> {
             7,
             "Gateway",
             "edge",
-            "validate/cel",
+            Code::ValidateCel,
             "Listener name must be unique within the Gateway",
-            Severity::Error,
             "Listener name must be unique within the Gateway",
             "spec.listeners",
         ),
@@ -93,31 +212,30 @@ fn sample_findings() -> Vec<Finding> {
             12,
             "HTTPRoute",
             "legacy",
-            "attach/parent-unknown",
+            Code::AttachParentUnknown,
             "ParentNotFound",
-            Severity::Warning,
             "parentRef infra/shared: Gateway infra/shared is not in the repository; attachment cannot be predicted",
             "spec.parentRefs[0]",
         ),
     ]
 }
 
-fn sample() -> Report {
-    let objects = vec![
+fn sample_objects() -> Vec<(ObjectReport, Vec<Row>)> {
+    vec![
         object(
             "apps/shop/routes.yaml",
             3,
             "VirtualService",
             "front",
             vec![
-                Note::warning(
-                    "istio/fault-injection",
-                    "fault injection has no Gateway API equivalent | dropped <b>",
+                note(
+                    Code::IstioWithoutHeaders,
+                    "withoutHeaders has no Gateway API equivalent | dropped <b>",
                 )
-                .at("spec.http[0].fault"),
-                Note::info(
-                    "istio/timeout",
-                    "timeout mapped to rules[].timeouts.request",
+                .at("spec.http[0].match[0].withoutHeaders"),
+                note(
+                    Code::IstioPortFromService,
+                    "port taken from the Service's only port",
                 ),
             ],
         ),
@@ -126,53 +244,26 @@ fn sample() -> Report {
             40,
             "VirtualService",
             "api",
-            vec![Note::error(
-                "istio/delegate",
+            vec![note(
+                Code::IstioDelegateNested,
                 "delegate VirtualServices are not translated:\nport the delegate by hand",
             )],
         ),
-    ];
-    let mut notes = NoteCounts::default();
-    for o in &objects {
-        for n in &o.notes {
-            notes.add(n.severity);
-        }
-    }
-    notes.add(Severity::Info);
-    Report {
-        version: 1,
-        summary: Summary {
-            files_scanned: 12,
-            documents: 30,
-            objects: BTreeMap::from([("networking.istio.io/VirtualService".into(), 2)]),
-            generated: BTreeMap::from([("Gateway".into(), 2), ("HTTPRoute".into(), 2)]),
-            notes,
-        },
-        objects,
-        skipped: vec![Skipped {
-            path: "charts/web".into(),
-            reason: "Helm chart (templates are not YAML)".into(),
-        }],
-        findings: Vec::new(),
-        files: vec![
-            FileAction {
-                path: "apps/shop/kustomization.yaml".into(),
-                action: "update".into(),
-            },
-            FileAction {
-                path: "apps/shop/routes.gateway-api.yaml".into(),
-                action: "create".into(),
-            },
-        ],
-        diagnostics: vec![Diagnostic {
-            file: "apps/shop/routes.gateway-api-mesh.yaml".into(),
-            line: 1,
-            code: "plan/mesh-route-not-deployed".into(),
-            severity: Severity::Info,
-            message: "mesh (GAMMA) routes HTTPRoute shop/reviews are written but not added".into(),
-        }],
-    }
-    .with_findings(sample_findings())
+    ]
+}
+
+fn sample_file_level() -> Vec<(String, Row)> {
+    vec![(
+        "apps/shop/routes.gateway-api-mesh.yaml".into(),
+        note(
+            Code::PlanMeshRouteNotDeployed,
+            "mesh (GAMMA) routes HTTPRoute shop/reviews are written but not added",
+        ),
+    )]
+}
+
+fn sample() -> Report {
+    assemble(sample_objects(), sample_findings(), sample_file_level())
 }
 
 #[test]
@@ -183,7 +274,7 @@ fn text_snapshot() {
 #[test]
 fn json_keeps_the_contract() {
     let value: serde_json::Value = serde_json::from_str(&json::render(&sample())).unwrap();
-    assert_eq!(value["version"], 1);
+    assert_eq!(value["version"], 2);
     for key in [
         "files_scanned",
         "documents",
@@ -202,23 +293,24 @@ fn json_keeps_the_contract() {
         obj["generated"][1]["file"],
         "apps/shop/routes.gateway-api.yaml"
     );
-    assert_eq!(obj["notes"][0]["field"], "spec.http[0].fault");
+    let diagnostics = value["diagnostics"].as_array().unwrap();
+    let first_note = diagnostics
+        .iter()
+        .find(|d| d["object"] == 0 && d["code"] == "istio/without-headers")
+        .unwrap();
+    assert_eq!(first_note["field"], "spec.http[0].match[0].withoutHeaders");
     assert_eq!(value["files"][1]["action"], "create");
     assert_eq!(value["skipped"][0]["path"], "charts/web");
-    let finding = &value["findings"][0];
-    for key in [
-        "file",
-        "line",
-        "kind",
-        "namespace",
-        "name",
-        "code",
-        "rule",
-        "severity",
-        "message",
-        "path",
-    ] {
-        assert!(finding.get(key).is_some(), "findings[].{key}");
+    // A finding is a diagnostic about a repository object that is not a translated source.
+    let finding = diagnostics
+        .iter()
+        .find(|d| d.get("subject").is_some() && d.get("object").is_none())
+        .unwrap();
+    for key in ["file", "line", "code", "rule", "severity", "message", "field"] {
+        assert!(finding.get(key).is_some(), "diagnostics[].{key}");
+    }
+    for key in ["kind", "namespace", "name"] {
+        assert!(finding["subject"].get(key).is_some(), "subject.{key}");
     }
     assert_eq!(
         finding["rule"],
@@ -271,18 +363,20 @@ fn markdown_lists_findings_errors_first_and_counts_them() {
 
 #[test]
 fn findings_are_escaped_in_markdown_and_annotations() {
-    let mut report = sample();
-    report.findings = vec![finding(
-        "apps/a,b:c.yaml",
-        3,
-        "HTTPRoute",
-        "r",
-        "validate/schema",
-        "schema/pattern",
-        Severity::Error,
-        "value <b>|x</b> 50%\ndoes not match",
-        "spec.hostnames[0]",
-    )];
+    let report = assemble(
+        sample_objects(),
+        vec![finding(
+            "apps/a,b:c.yaml",
+            3,
+            "HTTPRoute",
+            "r",
+            Code::ValidateSchema,
+            "schema/pattern",
+            "value <b>|x</b> 50%\ndoes not match",
+            "spec.hostnames[0]",
+        )],
+        sample_file_level(),
+    );
     let md = markdown::render(&report, &markdown::Options::default());
     assert!(
         md.contains("HTTPRoute shop/r: value &lt;b&gt;\\|x&lt;/b&gt; 50% does not match"),
@@ -335,23 +429,19 @@ fn markdown_ends_with_next_steps_listing_old_objects_by_file() {
 }
 
 fn huge() -> Report {
-    let mut report = sample();
     let long = "x".repeat(300);
-    report.objects = (0..2_000)
+    let objects = (0..2_000)
         .map(|i| {
             object(
                 &format!("apps/team-{}/routes-{i}.yaml", i % 50),
                 i + 1,
                 "VirtualService",
                 &format!("route-{i}"),
-                vec![Note::warning(
-                    "istio/retries",
-                    format!("retry policy {i} {long}"),
-                )],
+                vec![note(Code::IstioRetries, format!("retry policy {i} {long}"))],
             )
         })
         .collect();
-    report
+    assemble(objects, sample_findings(), sample_file_level())
 }
 
 #[test]
@@ -389,9 +479,8 @@ fn markdown_fits_githubs_limit_and_points_to_the_full_report() {
 
 #[test]
 fn markdown_cuts_findings_to_the_limit_with_a_pointer() {
-    let mut report = sample();
     let long = "y".repeat(300);
-    let findings: Vec<Finding> = (0..1_000)
+    let mut findings: Vec<Finding> = (0..1_000)
         .map(|i| {
             let file = format!("apps/team-{}/routes-{i}.yaml", i % 50);
             if i % 2 == 0 {
@@ -400,9 +489,8 @@ fn markdown_cuts_findings_to_the_limit_with_a_pointer() {
                     i + 1,
                     "Gateway",
                     &format!("gw-{i}"),
-                    "validate/cel",
+                    Code::ValidateCel,
                     "Listener name must be unique within the Gateway",
-                    Severity::Error,
                     &format!("Listener name must be unique within the Gateway {i} {long}"),
                     "spec.listeners",
                 )
@@ -412,20 +500,17 @@ fn markdown_cuts_findings_to_the_limit_with_a_pointer() {
                     i + 1,
                     "HTTPRoute",
                     &format!("route-{i}"),
-                    "attach/backend-not-found",
+                    Code::AttachBackendNotFound,
                     "BackendNotFound",
-                    Severity::Error,
                     &format!("Service shop/svc-{i} does not exist {long}"),
                     "spec.rules[0].backendRefs[0]",
                 )
             }
         })
         .collect();
-    // Added to the sample's two findings, counted in the summary as `with_findings` does.
-    for f in &findings {
-        report.summary.notes.add(f.severity);
-    }
-    report.findings.extend(findings);
+    // Added to the sample's two findings, counted in the summary as `Report::build` does.
+    findings.extend(sample_findings());
+    let report = assemble(sample_objects(), findings, sample_file_level());
     let options = markdown::Options {
         full_report: Some("gateway-migrate-report.md".into()),
         ..Default::default()
@@ -476,19 +561,16 @@ fn github_escaping() {
 
 #[test]
 fn github_annotations_are_ranked_and_capped_with_a_final_count() {
-    let mut report = sample();
-    report.diagnostics.clear();
     let mut notes = Vec::new();
     for i in 0..25 {
-        notes.push(Note::error("e/code", format!("error {i}")));
+        notes.push(note(Code::IstioDirectResponseDropped, format!("error {i}")));
     }
     for i in 0..3 {
-        notes.push(Note::warning("w/code", format!("warning {i}")));
+        notes.push(note(Code::IstioRetries, format!("warning {i}")));
     }
     for i in 0..15 {
-        notes.push(Note::info("i/code", format!("info {i}")));
+        notes.push(note(Code::IstioPortFromService, format!("info {i}")));
     }
-    report.objects = vec![object("a.yaml", 1, "Ingress", "web", notes)];
     // Findings are ranked with the notes: this error sorts before `a.yaml`, the sample's
     // error finding (`apps/...`) after all 25 note errors, so only the first is shown.
     let mut findings = sample_findings();
@@ -497,13 +579,16 @@ fn github_annotations_are_ranked_and_capped_with_a_final_count() {
         4,
         "Gateway",
         "edge",
-        "validate/cel",
+        Code::ValidateCel,
         "tls mode must be set for protocol TLS",
-        Severity::Error,
         "tls mode must be set for protocol TLS",
         "spec.listeners",
     ));
-    report.findings = findings;
+    let report = assemble(
+        vec![object("a.yaml", 1, "Ingress", "web", notes)],
+        findings,
+        Vec::new(),
+    );
     let out = github::render(&report);
     let commands: Vec<&str> = out
         .lines()
@@ -586,7 +671,7 @@ fn sarif_reports_findings_with_their_rule_and_location() {
     // Notes carry no finding properties.
     let note = results
         .iter()
-        .find(|r| r["ruleId"] == "istio/delegate")
+        .find(|r| r["ruleId"] == "istio/delegate-nested")
         .unwrap();
     assert!(note.get("properties").is_none());
 }

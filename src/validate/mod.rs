@@ -385,7 +385,7 @@ mod tests {
             "metadata": {"name": "t"}});
         let v = validate_object(&not_gateway_api, Channel::Standard);
         assert_eq!(v.len(), 1);
-        assert_eq!(v[0].note_code().id(), "validate/unserved-version");
+        assert_eq!(v[0].note_code(), Code::ValidateUnservedVersion);
     }
 
     #[test]
@@ -406,7 +406,7 @@ mod tests {
         let rejected: Vec<_> = results[0]
             .notes
             .iter()
-            .filter(|n| n.code.id() == "validate/cel")
+            .filter(|n| n.code == Code::ValidateCel)
             .collect();
         assert_eq!(rejected.len(), 1, "{:#?}", results[0].notes);
         assert_eq!(rejected[0].severity, Severity::Error);
@@ -462,13 +462,13 @@ mod tests {
             },
         ];
         validate_results(&index, &mut results, &Config::default());
-        let codes: Vec<_> = results[0].notes.iter().map(|n| n.code.id()).collect();
+        let codes: Vec<_> = results[0].notes.iter().map(|n| n.code).collect();
         // The certificate Secret is not in the (empty) repository: unknown, a warning.
         assert_eq!(
             codes,
             [
-                "validate/listener-protocol-conflict",
-                "attach/certificate-unknown"
+                Code::ValidateListenerProtocolConflict,
+                Code::AttachCertificateUnknown
             ]
         );
         assert_eq!(results[0].notes[1].severity, Severity::Warning);
@@ -477,13 +477,13 @@ mod tests {
         let route_notes: Vec<_> = results[1]
             .notes
             .iter()
-            .map(|n| (n.code.id(), n.severity))
+            .map(|n| (n.code, n.severity))
             .collect();
         assert_eq!(
             route_notes,
             [
-                ("attach/accepted", Severity::Info),
-                ("attach/backend-unknown", Severity::Warning)
+                (Code::AttachAccepted, Severity::Info),
+                (Code::AttachBackendUnknown, Severity::Warning)
             ]
         );
     }

@@ -197,3 +197,24 @@ pub fn note_ignored_by_passthrough(plan: &mut IngressPlan, ann: &Annotations) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalogued_annotation_has_its_own_code_named_after_it() {
+        assert!(CATALOG.len() > 80);
+        for (key, code) in CATALOG {
+            assert_eq!(code.id(), format!("ingress-nginx/{key}"));
+            assert!(!handled(key), "{key} is translated, so it is not in the catalogue");
+            let d = untranslated(key);
+            assert_eq!(d.code, *code);
+            assert!(d.message.contains("not translated: "), "{}", d.message);
+            assert!(!d.message.ends_with('.'), "{}", d.message);
+        }
+        let unknown = untranslated("brand-new-annotation");
+        assert_eq!(unknown.code, Code::NginxUnsupportedAnnotation);
+        assert!(unknown.message.contains("brand-new-annotation"));
+    }
+}
