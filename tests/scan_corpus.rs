@@ -25,7 +25,7 @@ fn plan_json(jobs: &str) -> (Option<i32>, Value, Vec<u8>) {
 fn plan_reports_the_corpus_and_skips_every_helm_chart() {
     let (code, report, _) = plan_json("2");
     assert!(matches!(code, Some(0 | 1)), "exit code {code:?}");
-    assert_eq!(report["version"], 1);
+    assert_eq!(report["version"], 2);
     let summary = &report["summary"];
     let files = summary["files_scanned"].as_u64().unwrap();
     assert!(files >= 350, "files_scanned = {files}");
