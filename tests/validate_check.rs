@@ -13,6 +13,17 @@ fn corpus() -> PathBuf {
 
 const ISTIO_OUTPUT: &str = "pkg/i2gw/providers/istio/fixtures/output/";
 
+/// The findings of a JSON report: diagnostics about a repository object that is not a
+/// translated source (`subject` without `object`).
+fn findings_of(report: &Value) -> Vec<&Value> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d.get("subject").is_some() && d.get("object").is_none())
+        .collect()
+}
+
 /// `(file, kind/name, rule)` of every error finding about the peer's Istio outputs.
 fn json_findings() -> (Vec<(String, String, String)>, i32) {
     let out = Command::cargo_bin("gateway-migrate")
@@ -22,10 +33,8 @@ fn json_findings() -> (Vec<(String, String, String)>, i32) {
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let findings = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
+    let findings = findings_of(&report)
+        .into_iter()
         .filter(|f| f["file"].as_str().unwrap().starts_with(ISTIO_OUTPUT))
         .filter(|f| f["severity"] == "error")
         .map(|f| {
@@ -37,8 +46,8 @@ fn json_findings() -> (Vec<(String, String, String)>, i32) {
                     .to_string(),
                 format!(
                     "{}/{}",
-                    f["kind"].as_str().unwrap(),
-                    f["name"].as_str().unwrap()
+                    f["subject"]["kind"].as_str().unwrap(),
+                    f["subject"]["name"].as_str().unwrap()
                 ),
                 f["rule"].as_str().unwrap().to_string(),
             )
@@ -107,10 +116,10 @@ fn text_report_names_the_rules_with_file_and_line() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(
-        "pkg/i2gw/providers/istio/fixtures/output/1-gateway.yaml:1: error[validate/cel] (spec.listeners): Gateway test/my-gateway: Listener name must be unique within the Gateway"
+        "pkg/i2gw/providers/istio/fixtures/output/1-gateway.yaml:8:3: error[validate/cel] (spec.listeners): Gateway test/my-gateway: Listener name must be unique within the Gateway"
     ), "{text}");
     assert!(text.contains(
-        "pkg/i2gw/providers/istio/fixtures/output/2-virtualservice-http.yaml:1: error[validate/cel] (spec.rules[0]): HTTPRoute test/reviews-route-v2: RequestRedirect filter must not be used together with backendRefs"
+        "pkg/i2gw/providers/istio/fixtures/output/2-virtualservice-http.yaml:11:5: error[validate/cel] (spec.rules[0]): HTTPRoute test/reviews-route-v2: RequestRedirect filter must not be used together with backendRefs"
     ), "{text}");
 }
 
@@ -152,12 +161,15 @@ fn sarif_report_has_the_findings_as_results_with_their_rule() {
         loc["artifactLocation"]["uri"],
         format!("{ISTIO_OUTPUT}1-gateway.yaml")
     );
-    assert_eq!(loc["region"]["startLine"], 1);
+    // At the field: `listeners:` on line 8, column 3, through the end of its value.
+    assert_eq!(loc["region"]["startLine"], 8);
+    assert_eq!(loc["region"]["startColumn"], 3);
+    assert_eq!(loc["region"]["endLine"], 61);
     let index = listener["ruleIndex"].as_u64().unwrap() as usize;
     assert_eq!(run["tool"]["driver"]["rules"][index]["id"], "validate/cel");
     // Every finding of the JSON report is a result (findings carry `properties.rule`).
     let report: Value = serde_json::from_str(&check_output(&corpus(), "json").1).unwrap();
-    let findings = report["findings"].as_array().unwrap().len();
+    let findings = findings_of(&report).len();
     let finding_results = results
         .iter()
         .filter(|r| r["properties"]["rule"].is_string())
@@ -174,10 +186,8 @@ fn github_annotations_include_the_findings_within_the_cap() {
     assert_eq!(code, 1);
     let report: Value = serde_json::from_str(&check_output(&corpus(), "json").1).unwrap();
     let errors = report["summary"]["notes"]["error"].as_u64().unwrap();
-    let finding_errors = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
+    let finding_errors = findings_of(&report)
+        .into_iter()
         .filter(|f| f["severity"] == "error")
         .count() as u64;
     assert!(finding_errors > 0);
@@ -203,7 +213,7 @@ fn github_annotations_include_the_findings_within_the_cap() {
     assert_eq!(code, 1);
     assert!(
         stdout.contains(&format!(
-            "\n::error file=1-gateway.yaml,line=1,title=gateway-migrate validate/cel::Gateway test/my-gateway: {LISTENER_RULE} (spec.listeners)\n"
+            "\n::error file=1-gateway.yaml,line=8,endLine=61,title=gateway-migrate validate/cel::Gateway test/my-gateway: {LISTENER_RULE} (spec.listeners)\n"
         )),
         "{stdout}"
     );
@@ -223,7 +233,7 @@ fn markdown_report_lists_the_findings_and_fits_the_limit() {
     );
     assert!(
         md.contains(&format!(
-            "- `{ISTIO_OUTPUT}1-gateway.yaml:1` Gateway test/my-gateway: {LISTENER_RULE} (`spec.listeners`)"
+            "- `{ISTIO_OUTPUT}1-gateway.yaml:8` Gateway test/my-gateway: {LISTENER_RULE} (`spec.listeners`)"
         )),
         "{md}"
     );
@@ -270,9 +280,11 @@ fn experimental_fields_fail_on_standard_and_pass_on_experimental() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let f = &report["findings"][0];
+    let f = findings_of(&report)[0];
     assert_eq!(f["code"], "validate/experimental-only");
-    assert_eq!(f["path"], "spec.rules[0].retry");
+    assert_eq!(f["field"], "spec.rules[0].retry");
+    // `retry:` on line 8, column 5.
+    assert_eq!((f["line"].as_u64(), f["column"].as_u64()), (Some(8), Some(5)));
     Command::cargo_bin("gateway-migrate")
         .unwrap()
         .args(["check", "--channel", "experimental"])
