@@ -94,7 +94,11 @@ impl Outcome {
 
     /// The generated objects, in output order (kind, namespace, name).
     pub fn generated(&self) -> Vec<&crate::gwapi::Generated> {
-        let mut out: Vec<_> = self.results.iter().flat_map(|r| r.generated.iter()).collect();
+        let mut out: Vec<_> = self
+            .results
+            .iter()
+            .flat_map(|r| r.generated.iter())
+            .collect();
         out.sort_by_key(|g| g.sort_key());
         out
     }

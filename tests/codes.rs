@@ -66,7 +66,10 @@ fn explain_prints_one_entry_and_rejects_unknown_codes() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("istio/retries (warning)"), "{text}");
-    let out = bin().args(["explain", "istio/no-such-code"]).output().unwrap();
+    let out = bin()
+        .args(["explain", "istio/no-such-code"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("gateway-migrate codes"));
 }
@@ -92,7 +95,11 @@ fn every_code_emitted_on_the_corpus_is_registered_with_its_severity() {
     assert_eq!(out.status.code(), Some(1), "changes needed");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
-    assert!(diagnostics.len() > 1_000, "{} diagnostics", diagnostics.len());
+    assert!(
+        diagnostics.len() > 1_000,
+        "{} diagnostics",
+        diagnostics.len()
+    );
     let mut families = std::collections::BTreeSet::new();
     for d in diagnostics {
         let code = d["code"].as_str().expect("code");
@@ -104,8 +111,18 @@ fn every_code_emitted_on_the_corpus_is_registered_with_its_severity() {
         );
         families.insert(code.split('/').next().unwrap_or_default().to_string());
     }
-    for family in ["istio", "ingress", "ingress-nginx", "attach", "load", "walk"] {
-        assert!(families.contains(family), "no {family}/* diagnostic in the corpus");
+    for family in [
+        "istio",
+        "ingress",
+        "ingress-nginx",
+        "attach",
+        "load",
+        "walk",
+    ] {
+        assert!(
+            families.contains(family),
+            "no {family}/* diagnostic in the corpus"
+        );
     }
 }
 
@@ -114,8 +131,16 @@ fn every_code_emitted_on_the_corpus_is_registered_with_its_severity() {
 #[test]
 fn no_code_is_spelled_as_a_string_outside_the_registry() {
     let families = [
-        "istio", "ingress", "ingress-nginx", "validate", "attach", "load", "walk", "plan",
-        "check", "gateway-api",
+        "istio",
+        "ingress",
+        "ingress-nginx",
+        "validate",
+        "attach",
+        "load",
+        "walk",
+        "plan",
+        "check",
+        "gateway-api",
     ];
     let mut offenders = Vec::new();
     let mut stack = vec![root().join("src")];
@@ -143,12 +168,21 @@ fn no_code_is_spelled_as_a_string_outside_the_registry() {
                             .take_while(|c| c.is_ascii_lowercase() || *c == '-')
                             .collect();
                         if !name.is_empty() && rest[name.len()..].starts_with('"') {
-                            offenders.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                            offenders.push(format!(
+                                "{}:{}: {}",
+                                path.display(),
+                                n + 1,
+                                line.trim()
+                            ));
                         }
                     }
                 }
             }
         }
     }
-    assert!(offenders.is_empty(), "codes spelled as strings:\n{}", offenders.join("\n"));
+    assert!(
+        offenders.is_empty(),
+        "codes spelled as strings:\n{}",
+        offenders.join("\n")
+    );
 }

@@ -24,7 +24,11 @@ fn ours(case: &str) -> Vec<Value> {
         config,
     );
     let outcome = pipeline::run(request).unwrap();
-    outcome.generated().into_iter().map(Generated::to_json).collect()
+    outcome
+        .generated()
+        .into_iter()
+        .map(Generated::to_json)
+        .collect()
 }
 
 /// The golden `.all.yaml`: `{Gateways: [...], HTTPRoutes: [...]}`.

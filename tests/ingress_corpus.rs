@@ -64,9 +64,7 @@ fn every_corpus_ingress_translates_to_schema_valid_objects() {
             {
                 failures.push(format!(
                     "{source} {mode:?} {}: {} {}",
-                    d.location.file,
-                    d.code,
-                    d.message
+                    d.location.file, d.code, d.message
                 ));
             }
             for r in results {

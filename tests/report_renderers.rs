@@ -44,7 +44,13 @@ impl Row {
     }
 }
 
-fn object(file: &str, line: usize, kind: &str, name: &str, notes: Vec<Row>) -> (ObjectReport, Vec<Row>) {
+fn object(
+    file: &str,
+    line: usize,
+    kind: &str,
+    name: &str,
+    notes: Vec<Row>,
+) -> (ObjectReport, Vec<Row>) {
     let verdict = if notes.iter().any(|n| n.code.severity() == Severity::Error) {
         Verdict::Partial
     } else {
@@ -108,7 +114,13 @@ fn finding(
     }
 }
 
-fn reported(row: Row, file: &str, line: usize, subject: Option<Subject>, object: Option<usize>) -> ReportedDiagnostic {
+fn reported(
+    row: Row,
+    file: &str,
+    line: usize,
+    subject: Option<Subject>,
+    object: Option<usize>,
+) -> ReportedDiagnostic {
     ReportedDiagnostic {
         code: row.code,
         severity: row.code.severity(),
@@ -141,7 +153,13 @@ fn assemble(
             name: o.source.name.clone(),
         };
         for n in notes {
-            all.push(reported(n, &o.source.file, o.source.line, Some(subject.clone()), Some(i)));
+            all.push(reported(
+                n,
+                &o.source.file,
+                o.source.line,
+                Some(subject.clone()),
+                Some(i),
+            ));
         }
         report_objects.push(o);
     }
@@ -156,7 +174,9 @@ fn assemble(
     for (file, row) in file_level {
         all.push(reported(row, &file, 1, None, None));
     }
-    all.sort_by(|a, b| (&a.file, a.line, a.code, &a.message).cmp(&(&b.file, b.line, b.code, &b.message)));
+    all.sort_by(|a, b| {
+        (&a.file, a.line, a.code, &a.message).cmp(&(&b.file, b.line, b.code, &b.message))
+    });
     let mut notes = NoteCounts::default();
     for (i, d) in all.iter().enumerate() {
         notes.add(d.severity);
@@ -306,7 +326,9 @@ fn json_keeps_the_contract() {
         .iter()
         .find(|d| d.get("subject").is_some() && d.get("object").is_none())
         .unwrap();
-    for key in ["file", "line", "code", "rule", "severity", "message", "field"] {
+    for key in [
+        "file", "line", "code", "rule", "severity", "message", "field",
+    ] {
         assert!(finding.get(key).is_some(), "diagnostics[].{key}");
     }
     for key in ["kind", "namespace", "name"] {

@@ -16,7 +16,11 @@ fn predicted(config: &Config) -> Vec<(String, String, String, Severity)> {
     request.jobs = 1;
     request.check = true;
     let outcome = pipeline::run(request).unwrap();
-    assert!(outcome.scan.diagnostics.is_empty(), "{:?}", outcome.scan.diagnostics);
+    assert!(
+        outcome.scan.diagnostics.is_empty(),
+        "{:?}",
+        outcome.scan.diagnostics
+    );
     let report = Report::build(&outcome);
     let mut rows: Vec<_> = report
         .findings()

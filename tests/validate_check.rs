@@ -284,7 +284,10 @@ fn experimental_fields_fail_on_standard_and_pass_on_experimental() {
     assert_eq!(f["code"], "validate/experimental-only");
     assert_eq!(f["field"], "spec.rules[0].retry");
     // `retry:` on line 8, column 5.
-    assert_eq!((f["line"].as_u64(), f["column"].as_u64()), (Some(8), Some(5)));
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(8), Some(5))
+    );
     Command::cargo_bin("gateway-migrate")
         .unwrap()
         .args(["check", "--channel", "experimental"])

@@ -194,7 +194,8 @@ fn corpus_apply_generates_files_and_check_catches_edits_after_translators() {
     git(dir, &["commit", "-qm", "apply"]);
     assert_eq!(check_ours(dir, &["--quiet"]).0, 0);
 
-    let header = gateway_migrate::header::parse(&std::fs::read(dir.join(&created[0])).unwrap()).unwrap();
+    let header =
+        gateway_migrate::header::parse(&std::fs::read(dir.join(&created[0])).unwrap()).unwrap();
     let source = dir.join(&header.source);
     let mut text = std::fs::read(&source).unwrap();
     text.extend_from_slice(b"\n# edited by a human\n");

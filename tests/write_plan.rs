@@ -8,8 +8,8 @@ use gateway_migrate::config::Config;
 use gateway_migrate::gwapi::{
     self, BackendRef, Generated, HttpRouteRule, HttpRouteSpec, Metadata, Object, ParentReference,
 };
-use gateway_migrate::scan::{self, Scan};
 use gateway_migrate::plan::{self, EditKind, Layout, StaleReason};
+use gateway_migrate::scan::{self, Scan};
 use gateway_migrate::translate::SourceResult;
 
 fn write(root: &Path, rel: &str, text: &str) {

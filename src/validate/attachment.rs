@@ -851,7 +851,10 @@ mod tests {
             "metadata": {"name": "r", "namespace": "web"}, "spec": {"rules": [{}]}});
         let findings = world.predict(&route).unwrap().findings();
         assert_eq!(findings.len(), 1);
-        assert_eq!(findings[0].0.code, crate::diagnostic::Code::AttachNoParentRefs);
+        assert_eq!(
+            findings[0].0.code,
+            crate::diagnostic::Code::AttachNoParentRefs
+        );
         assert_eq!(findings[0].0.severity, crate::diagnostic::Severity::Warning);
     }
 

@@ -207,7 +207,10 @@ mod tests {
         assert!(CATALOG.len() > 80);
         for (key, code) in CATALOG {
             assert_eq!(code.id(), format!("ingress-nginx/{key}"));
-            assert!(!handled(key), "{key} is translated, so it is not in the catalogue");
+            assert!(
+                !handled(key),
+                "{key} is translated, so it is not in the catalogue"
+            );
             let d = untranslated(key);
             assert_eq!(d.code, *code);
             assert!(d.message.contains("not translated: "), "{}", d.message);
