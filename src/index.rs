@@ -9,7 +9,7 @@ use crate::model::kustomize::Kustomization;
 use crate::model::{SourceBody, SourceObject, istio, k8s};
 
 /// `(namespace, name)`.
-pub type Key = (String, String);
+pub(crate) type Key = (String, String);
 
 #[derive(Debug, Default)]
 pub struct Index {

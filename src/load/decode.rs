@@ -9,14 +9,14 @@ use crate::model::{ObjectMeta, SourceBody, SourceObject, SourceRef};
 
 /// What one document decodes to.
 #[derive(Debug)]
-pub enum Decoded {
+pub(crate) enum Decoded {
     Object(Box<SourceObject>),
     Kustomization(Kustomization),
 }
 
 /// A document that has the shape of an object we read but cannot be decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
+pub(crate) struct DecodeError {
     pub kind: String,
     pub message: String,
 }
@@ -35,7 +35,7 @@ const INGRESS_VERSIONS: [&str; 3] = [
 /// Decodes one document. `file` is root-relative; its base name decides whether an object
 /// without `apiVersion` is a kustomization. Returns nothing for kinds the tool ignores.
 /// `List` documents are expanded into their items.
-pub fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decoded, DecodeError>>) {
+pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decoded, DecodeError>>) {
     let api_version = doc
         .get("apiVersion")
         .and_then(Value::as_str)

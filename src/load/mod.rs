@@ -1,8 +1,8 @@
 //! Loading: read each file once, split it into documents with exact byte spans, decode only the
 //! documents that matter. One bad document is a diagnostic, never an abort.
 
-pub mod decode;
-pub mod prefilter;
+pub(crate) mod decode;
+pub(crate) mod prefilter;
 pub mod split;
 
 use std::sync::Arc;

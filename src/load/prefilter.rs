@@ -6,7 +6,7 @@
 
 /// Kinds whose documents are decoded. Gateway API kinds are parsed to be validated and, for
 /// Gateways, mounted onto.
-pub const RELEVANT_KINDS: &[&str] = &[
+pub(crate) const RELEVANT_KINDS: &[&str] = &[
     "Gateway",
     "VirtualService",
     "DestinationRule",
@@ -28,7 +28,7 @@ pub const RELEVANT_KINDS: &[&str] = &[
 ];
 
 /// Whether a document may hold an object of a relevant kind (or a `List` of them).
-pub fn needs_parse(doc: &[u8]) -> bool {
+pub(crate) fn needs_parse(doc: &[u8]) -> bool {
     match top_level_kind(doc) {
         Some(kind) => RELEVANT_KINDS.contains(&kind.as_str()) || kind.ends_with("List"),
         // No column-0 `kind:` line: a flow mapping, an indented document, or no kind at all.
@@ -38,7 +38,7 @@ pub fn needs_parse(doc: &[u8]) -> bool {
 }
 
 /// The value of the first column-0 `kind:` line, unquoted, without a trailing comment.
-pub fn top_level_kind(doc: &[u8]) -> Option<String> {
+pub(crate) fn top_level_kind(doc: &[u8]) -> Option<String> {
     for line in doc.split(|&b| b == b'\n') {
         let Some(rest) = line.strip_prefix(b"kind:") else {
             continue;

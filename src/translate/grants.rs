@@ -15,7 +15,7 @@ use crate::index::Index;
 
 /// Builds the ReferenceGrants the results asked for and adds each to the first result that
 /// needed it. Requests already satisfied by a ReferenceGrant in the repository are dropped.
-pub fn attach_reference_grants(index: &Index, results: &mut [SourceResult]) {
+pub(crate) fn attach_reference_grants(index: &Index, results: &mut [SourceResult]) {
     // (to_ns, from_ns) → (first result position, froms, tos)
     type Pair = (String, String);
     let mut pairs: BTreeMap<

@@ -5,9 +5,9 @@
 //! outputs (ReferenceGrants) are requested with [`GrantRequest`] and merged here, per
 //! namespace pair, so two sources never overwrite each other's grant.
 
-pub mod grants;
-pub mod ingress;
-pub mod istio;
+pub(crate) mod grants;
+pub(crate) mod ingress;
+pub(crate) mod istio;
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;

@@ -24,7 +24,7 @@ const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute",
 
 /// Condition status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     True,
     False,
     /// Depends on objects outside the repository.
@@ -32,7 +32,7 @@ pub enum Status {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Condition {
+pub(crate) struct Condition {
     pub status: Status,
     /// `Accepted`, `NoMatchingParent`, `NotAllowedByListeners`, `NoMatchingListenerHostname`,
     /// `ParentNotFound`; `ResolvedRefs`, `BackendNotFound`, `RefNotPermitted`, `InvalidKind`,
@@ -53,7 +53,7 @@ impl Condition {
 
 /// The predicted status of one parentRef of a route.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParentStatus {
+pub(crate) struct ParentStatus {
     pub index: usize,
     /// `namespace/name`, with `/sectionName` and `:port` when set.
     pub parent: String,
@@ -64,14 +64,14 @@ pub struct ParentStatus {
 
 /// One backendRef that does not resolve.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BackendIssue {
+pub(crate) struct BackendIssue {
     pub path: String,
     pub condition: Condition,
 }
 
 /// Everything predicted about one route.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RoutePrediction {
+pub(crate) struct RoutePrediction {
     pub kind: String,
     pub namespace: String,
     pub name: String,
@@ -99,7 +99,7 @@ fn reason_code(reason: &str) -> Code {
 
 impl RoutePrediction {
     /// Notes for the report, each with the status reason it stands for.
-    pub fn findings(&self) -> Vec<(Diagnostic, String)> {
+    pub(crate) fn findings(&self) -> Vec<(Diagnostic, String)> {
         let what = format!("{} {}/{}", self.kind, self.namespace, self.name);
         let mut out = Vec::new();
         if self.parents.is_empty() {
@@ -169,7 +169,7 @@ impl RoutePrediction {
 }
 
 /// The objects attachment is computed against.
-pub struct World<'a> {
+pub(crate) struct World<'a> {
     index: &'a Index,
     config: &'a Config,
     /// Every definition of each Gateway: a repository may hold one per overlay or
@@ -194,7 +194,7 @@ fn namespace_of(v: &Value, default: &str) -> String {
 
 impl<'a> World<'a> {
     /// The repository's objects plus `generated` (generated objects win over same-named ones).
-    pub fn new<'g>(
+    pub(crate) fn new<'g>(
         index: &'a Index,
         generated: impl Iterator<Item = &'g Value>,
         config: &'a Config,
@@ -255,7 +255,7 @@ impl<'a> World<'a> {
     }
 
     /// Predicts the status of every parentRef of `route`; `None` for non-route objects.
-    pub fn predict(&self, route: &Value) -> Option<RoutePrediction> {
+    pub(crate) fn predict(&self, route: &Value) -> Option<RoutePrediction> {
         let kind = str_of(route, "kind")?;
         if !ROUTE_KINDS.contains(&kind) {
             return None;
@@ -506,7 +506,7 @@ impl<'a> World<'a> {
     /// the Gateway's namespace. Secrets are often kept out of Git (sealed or external
     /// secrets), so a Secret missing from the repository is unknown, not an error, unless
     /// `strict`.
-    pub fn gateway_findings(&self, gateway: &Value) -> Vec<(Diagnostic, String)> {
+    pub(crate) fn gateway_findings(&self, gateway: &Value) -> Vec<(Diagnostic, String)> {
         if str_of(gateway, "kind") != Some("Gateway") {
             return Vec::new();
         }
@@ -789,7 +789,11 @@ fn listener_allows_kind(l: &Value, route_kind: &str) -> bool {
 
 /// The hosts of `route_hosts` (all hosts when empty) that `listener` serves, minus those a
 /// sibling listener on the same port names exactly (listener isolation).
-pub fn listener_hosts(listener: &Value, all: &[&Value], route_hosts: &[String]) -> Vec<String> {
+pub(crate) fn listener_hosts(
+    listener: &Value,
+    all: &[&Value],
+    route_hosts: &[String],
+) -> Vec<String> {
     let lhost = str_of(listener, "hostname");
     let lport = listener.get("port").and_then(Value::as_i64);
     let lname = str_of(listener, "name");
@@ -812,7 +816,7 @@ pub fn listener_hosts(listener: &Value, all: &[&Value], route_hosts: &[String]) 
 }
 
 /// The intersection of a route hostname and a listener hostname (`None`: any host).
-pub fn intersect(route: &str, listener: Option<&str>) -> Option<String> {
+pub(crate) fn intersect(route: &str, listener: Option<&str>) -> Option<String> {
     let Some(l) = listener else {
         return Some(route.to_string());
     };

@@ -5,11 +5,11 @@
 
 use serde_json::Value;
 
-use super::{Violation, crd, structural_violations};
+use super::{Violation, structural_violations};
 use crate::config::Channel;
 
 /// Re-labels the standard-channel violations the experimental channel does not have.
-pub fn classify(value: &Value, standard: Vec<Violation>) -> Vec<Violation> {
+pub(crate) fn classify(value: &Value, standard: Vec<Violation>) -> Vec<Violation> {
     if !standard.iter().any(|v| v.rule.starts_with("schema/")) {
         return standard;
     }
@@ -47,7 +47,9 @@ fn experimental_only(v: Violation) -> Violation {
 }
 
 /// `(apiVersion, kind)` pairs served by the experimental channel but not the standard one.
-pub fn experimental_only_versions() -> Vec<(String, String)> {
+#[cfg(test)]
+pub(crate) fn experimental_only_versions() -> Vec<(String, String)> {
+    use super::crd;
     let std = crd::catalog(Channel::Standard);
     crd::catalog(Channel::Experimental)
         .versions

@@ -9,7 +9,7 @@ use crate::diagnostic::Code;
 
 /// Two listeners of one Gateway that cannot coexist.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Conflict {
+pub(crate) struct Conflict {
     /// `ProtocolConflict` or `HostnameConflict`.
     pub reason: &'static str,
     pub port: i64,
@@ -19,22 +19,22 @@ pub struct Conflict {
 }
 
 impl Conflict {
-    pub fn code(&self) -> Code {
+    pub(crate) fn code(&self) -> Code {
         match self.reason {
             "ProtocolConflict" => Code::ValidateListenerProtocolConflict,
             _ => Code::ValidateListenerHostnameConflict,
         }
     }
 
-    pub fn reason(&self) -> &'static str {
+    pub(crate) fn reason(&self) -> &'static str {
         self.reason
     }
 
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         format!("spec.listeners[{}]", self.second.0)
     }
 
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         let show = |l: &(usize, String, String, Option<String>)| {
             format!(
                 "`{}` ({} {})",
@@ -67,7 +67,7 @@ fn family(protocol: &str) -> &str {
 }
 
 /// The conflicts among `gateway`'s listeners, each pair once.
-pub fn conflicts(gateway: &Value) -> Vec<Conflict> {
+pub(crate) fn conflicts(gateway: &Value) -> Vec<Conflict> {
     let listeners: Vec<(usize, String, String, Option<String>, i64)> = gateway
         .pointer("/spec/listeners")
         .and_then(Value::as_array)

@@ -10,12 +10,12 @@
 //!
 //! Diagnostic codes are documented in `docs/notes-validate.md`.
 
-pub mod attachment;
-pub mod cel;
-pub mod channel;
+pub(crate) mod attachment;
+pub(crate) mod cel;
+pub(crate) mod channel;
 pub mod crd;
-pub mod listeners;
-pub mod schema;
+pub(crate) mod listeners;
+pub(crate) mod schema;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -11,7 +11,7 @@ use super::crd::CrdVersion;
 
 /// Drops `null` values of fields that are not `nullable: true`, recursively: the API server
 /// prunes them before defaulting and validation.
-pub fn prune_nulls(schema: &Value, value: &mut Value) {
+pub(crate) fn prune_nulls(schema: &Value, value: &mut Value) {
     match value {
         Value::Object(map) => {
             let props = schema.get("properties").and_then(Value::as_object);
@@ -40,7 +40,7 @@ pub fn prune_nulls(schema: &Value, value: &mut Value) {
 
 /// Fills in every `default` of `schema` missing from `value`, recursively, the way the API
 /// server defaults a custom resource before validating it.
-pub fn apply_defaults(schema: &Value, value: &mut Value) {
+pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) {
     match value {
         Value::Object(map) => {
             if let Some(props) = schema.get("properties").and_then(Value::as_object) {
@@ -75,7 +75,7 @@ pub fn apply_defaults(schema: &Value, value: &mut Value) {
 
 /// JSON-schema violations of `value` (already defaulted). `status` is ignored: it is never
 /// written by a client.
-pub fn keyword_violations(crd: &CrdVersion, value: &Value) -> Vec<Violation> {
+pub(crate) fn keyword_violations(crd: &CrdVersion, value: &Value) -> Vec<Violation> {
     let Some(validator) = crd.validator() else {
         return Vec::new();
     };
@@ -97,7 +97,7 @@ pub fn keyword_violations(crd: &CrdVersion, value: &Value) -> Vec<Violation> {
 }
 
 /// Paths of fields the schema does not define (outside `metadata` and `status`).
-pub fn unknown_fields(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
+pub(crate) fn unknown_fields(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
     match value {
         Value::Object(map) => {
             if schema
@@ -142,7 +142,12 @@ pub fn unknown_fields(schema: &Value, value: &Value, path: &str, out: &mut Vec<V
 
 /// Kubernetes list semantics: `x-kubernetes-list-type: map` lists must not repeat their key
 /// fields, `set` lists must not repeat items (the API server rejects both as duplicates).
-pub fn list_type_violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
+pub(crate) fn list_type_violations(
+    schema: &Value,
+    value: &Value,
+    path: &str,
+    out: &mut Vec<Violation>,
+) {
     match value {
         Value::Object(map) => {
             let props = schema.get("properties").and_then(Value::as_object);
@@ -205,7 +210,7 @@ pub fn list_type_violations(schema: &Value, value: &Value, path: &str, out: &mut
 
 /// `metadata` checks the CRD schema leaves to the API server: a name is required and must be
 /// a DNS subdomain (RFC 1123, ≤ 253); a namespace must be a DNS label.
-pub fn metadata_violations(value: &Value) -> Vec<Violation> {
+pub(crate) fn metadata_violations(value: &Value) -> Vec<Violation> {
     let mut out = Vec::new();
     let name = value.pointer("/metadata/name").and_then(Value::as_str);
     match name {
@@ -262,7 +267,7 @@ fn is_dns_subdomain(s: &str) -> bool {
 }
 
 /// `/spec/listeners/0/name` → `spec.listeners[0].name`.
-pub fn pointer_to_path(pointer: &str) -> String {
+pub(crate) fn pointer_to_path(pointer: &str) -> String {
     let mut out = String::new();
     for seg in pointer.split('/').skip(1) {
         let seg = seg.replace("~1", "/").replace("~0", "~");
@@ -275,7 +280,7 @@ pub fn pointer_to_path(pointer: &str) -> String {
     out
 }
 
-pub fn join(path: &str, key: &str) -> String {
+pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {

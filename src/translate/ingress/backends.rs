@@ -10,7 +10,7 @@ use crate::model::ingress::IngressBackend;
 use crate::model::k8s;
 
 /// Converts one backend of an Ingress in `namespace`.
-pub fn convert(
+pub(crate) fn convert(
     index: &Index,
     namespace: &str,
     backend: &IngressBackend,

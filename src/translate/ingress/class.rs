@@ -7,7 +7,7 @@ use crate::model::ingress::{self, Ingress};
 
 /// The controller family behind a class: decides which annotations mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
+pub(crate) enum Family {
     Nginx,
     Gce,
     Traefik,
@@ -18,7 +18,7 @@ pub enum Family {
 }
 
 impl Family {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Family::Nginx => "ingress-nginx",
             Family::Gce => "GCE",
@@ -30,14 +30,14 @@ impl Family {
     }
 
     /// Whether ingress-nginx annotations take effect for Ingresses of this family.
-    pub fn reads_nginx_annotations(self) -> bool {
+    pub(crate) fn reads_nginx_annotations(self) -> bool {
         matches!(self, Family::Nginx | Family::Unknown)
     }
 }
 
 /// The class of one Ingress and how it was found.
 #[derive(Debug, Clone)]
-pub struct ClassInfo {
+pub(crate) struct ClassInfo {
     /// `None`: no class and no default IngressClass in the repository.
     pub name: Option<String>,
     pub family: Family,
@@ -45,7 +45,7 @@ pub struct ClassInfo {
 
 /// Resolves the class: `spec.ingressClassName`, the legacy annotation, else the IngressClass
 /// the repository marks as default. Notes how it was decided when that is not explicit.
-pub fn resolve(index: &Index, ing: &Ingress, notes: &mut Vec<Diagnostic>) -> ClassInfo {
+pub(crate) fn resolve(index: &Index, ing: &Ingress, notes: &mut Vec<Diagnostic>) -> ClassInfo {
     let explicit = ingress::class_of(ing);
     let name = match explicit {
         Some(c) => Some(c),
@@ -122,7 +122,11 @@ const CLASS_PREFIXES: &[(&str, &str)] = &[
 
 /// Notes every controller-specific annotation that is not ingress-nginx's; ingress-nginx
 /// annotations on an Ingress of another family are noted as ignored by that controller.
-pub fn note_class_annotations(ing: &Ingress, class: &ClassInfo, notes: &mut Vec<Diagnostic>) {
+pub(crate) fn note_class_annotations(
+    ing: &Ingress,
+    class: &ClassInfo,
+    notes: &mut Vec<Diagnostic>,
+) {
     let Some(annotations) = ing.metadata.annotations.as_ref() else {
         return;
     };

@@ -15,7 +15,7 @@ use super::routes::{self, MAX_RULES, PATH_PREFIX};
 
 /// The listeners one host's routes attach to, by listener protocol.
 #[derive(Debug, Clone, Default)]
-pub struct Attachment {
+pub(crate) struct Attachment {
     pub http: Vec<ParentReference>,
     pub https: Vec<ParentReference>,
     /// TLS listeners in Passthrough mode (for `ssl-passthrough`).
@@ -31,13 +31,18 @@ impl Attachment {
 /// Attachments of one plan: per host (same order as `plan.hosts`; `None`: nothing accepts
 /// the host, already reported) and for the default backend.
 #[derive(Debug, Clone, Default)]
-pub struct PlanAttachments {
+pub(crate) struct PlanAttachments {
     pub hosts: Vec<Option<Attachment>>,
     pub default_backend: Option<Attachment>,
 }
 
 /// A parentRef to listener `section` of Gateway `gw_ns/gw_name`, from a route in `route_ns`.
-pub fn parent_ref(gw_name: &str, gw_ns: &str, section: &str, route_ns: &str) -> ParentReference {
+pub(crate) fn parent_ref(
+    gw_name: &str,
+    gw_ns: &str,
+    section: &str,
+    route_ns: &str,
+) -> ParentReference {
     ParentReference {
         name: gw_name.to_string(),
         namespace: (gw_ns != route_ns).then(|| gw_ns.to_string()),
@@ -46,7 +51,7 @@ pub fn parent_ref(gw_name: &str, gw_ns: &str, section: &str, route_ns: &str) -> 
     }
 }
 
-pub fn emit(plan: &mut IngressPlan, att: &PlanAttachments, names: &mut NameAllocator) {
+pub(crate) fn emit(plan: &mut IngressPlan, att: &PlanAttachments, names: &mut NameAllocator) {
     let hosts = std::mem::take(&mut plan.hosts);
     for (host, a) in hosts.iter().zip(&att.hosts) {
         let Some(a) = a else { continue };

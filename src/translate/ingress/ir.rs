@@ -12,7 +12,7 @@ use super::class::ClassInfo;
 
 /// One routing rule: one path (plus header conditions) and what to do with matching requests.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub path: HttpPathMatch,
     /// The Ingress path as written and its `pathType`, for annotations that reinterpret it.
     pub source_path: String,
@@ -31,7 +31,7 @@ pub struct Rule {
 
 /// The rules of one Ingress for one host (`None`: rules without a host).
 #[derive(Debug, Clone, Default)]
-pub struct HostRoutes {
+pub(crate) struct HostRoutes {
     pub host: Option<String>,
     pub rules: Vec<Rule>,
     /// The first `spec.rules[i]` with this host, for notes.
@@ -40,7 +40,7 @@ pub struct HostRoutes {
 
 /// Which route kind the Ingress's HTTP rules become.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RouteKind {
+pub(crate) enum RouteKind {
     #[default]
     Http,
     /// `backend-protocol: GRPC|GRPCS`.
@@ -49,9 +49,7 @@ pub enum RouteKind {
 
 /// Everything decided about one Ingress before its routes are attached to Gateways.
 #[derive(Debug)]
-pub struct IngressPlan {
-    /// Position in `Index::objects`.
-    pub pos: usize,
+pub(crate) struct IngressPlan {
     pub name: String,
     pub namespace: String,
     pub class: ClassInfo,
@@ -78,12 +76,12 @@ pub struct IngressPlan {
 
 impl IngressPlan {
     /// Whether the Ingress's own `spec.tls` covers `host`.
-    pub fn tls_covers(&self, host: Option<&str>) -> bool {
+    pub(crate) fn tls_covers(&self, host: Option<&str>) -> bool {
         super::tls::certificates(&self.tls, host).is_some()
     }
 
     /// Whether plain-HTTP requests for `host` are redirected to HTTPS.
-    pub fn wants_ssl_redirect(&self, host: Option<&str>) -> bool {
+    pub(crate) fn wants_ssl_redirect(&self, host: Option<&str>) -> bool {
         self.force_ssl_redirect
             || (self.ssl_redirect_default && !self.ssl_redirect_disabled && self.tls_covers(host))
     }

@@ -194,7 +194,7 @@ fn default_backend_rules(plan: &mut IngressPlan) {
 }
 
 /// Creates the Gateways (on the owner plans' results) and returns each plan's attachments.
-pub fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments> {
+pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAttachments> {
     for plan in plans.iter_mut() {
         default_backend_rules(plan);
     }

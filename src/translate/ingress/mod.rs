@@ -5,17 +5,17 @@
 //! hosts to Gateways (`migrate` creates one per IngressClass, `mount` selects among the
 //! repository's); `emit` writes the routes. One [`SourceResult`] per Ingress.
 
-pub mod backends;
-pub mod class;
-pub mod emit;
-pub mod ir;
-pub mod migrate;
-pub mod mount;
-pub mod names;
-pub mod nginx;
-pub mod routes;
-pub mod tls;
-pub mod wildcard;
+pub(crate) mod backends;
+pub(crate) mod class;
+pub(crate) mod emit;
+pub(crate) mod ir;
+pub(crate) mod migrate;
+pub(crate) mod mount;
+pub(crate) mod names;
+pub(crate) mod nginx;
+pub(crate) mod routes;
+pub(crate) mod tls;
+pub(crate) mod wildcard;
 
 use std::collections::BTreeSet;
 
@@ -30,7 +30,7 @@ use crate::translate::SourceResult;
 use ir::{IngressPlan, RouteKind};
 
 /// Translates every Ingress of the index.
-pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
+pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let mut results = Vec::new();
     let mut plans = Vec::new();
     for (pos, obj) in index.objects.iter().enumerate() {
@@ -104,7 +104,6 @@ fn plan(
     let mut result = SourceResult::new(pos);
     result.notes = notes;
     let mut plan = IngressPlan {
-        pos,
         name: names::dns_label_chars(name),
         namespace: namespace.to_string(),
         class,

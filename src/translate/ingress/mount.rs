@@ -17,7 +17,7 @@ use super::wildcard;
 
 /// One listener of a Gateway found in the repository.
 #[derive(Debug, Clone)]
-pub struct MountListener {
+pub(crate) struct MountListener {
     pub gateway: String,
     pub namespace: String,
     pub name: String,
@@ -28,7 +28,7 @@ pub struct MountListener {
 }
 
 /// Every listener of every Gateway in the index, in index order.
-pub fn listeners(index: &Index) -> Vec<MountListener> {
+pub(crate) fn listeners(index: &Index) -> Vec<MountListener> {
     let mut out = Vec::new();
     for (obj, doc) in index.gateway_api("Gateway") {
         let Some(ls) = doc.pointer("/spec/listeners").and_then(Value::as_array) else {
@@ -135,7 +135,7 @@ fn slot(l: &MountListener, kind: &str) -> Option<usize> {
 }
 
 /// Selects the listeners for one host; `Err` carries the reasons when none accepts it.
-pub fn select(
+pub(crate) fn select(
     index: &Index,
     all: &[MountListener],
     host: Option<&str>,
@@ -199,7 +199,7 @@ pub fn select(
 }
 
 /// Attaches every plan's hosts to the repository's Gateways.
-pub fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> {
+pub(crate) fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttachments> {
     let all = listeners(index);
     let mut out = Vec::with_capacity(plans.len());
     for plan in plans.iter_mut() {

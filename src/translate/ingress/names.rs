@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use sha2::{Digest, Sha256};
 
 /// Longest object or listener name Gateway API accepts.
-pub const MAX_NAME: usize = 253;
+pub(crate) const MAX_NAME: usize = 253;
 /// Longest Gateway name: Gateway names SHOULD be RFC 1035 labels (implementations derive
 /// Service and Deployment names from them).
-pub const MAX_GATEWAY_NAME: usize = 63;
+pub(crate) const MAX_GATEWAY_NAME: usize = 63;
 
 /// A host as a name part: lowercase, `*` → `wildcard`, every other character outside
 /// `[a-z0-9]` → `-`; an absent host is `all-hosts`.
-pub fn host_part(host: Option<&str>) -> String {
+pub(crate) fn host_part(host: Option<&str>) -> String {
     match host {
         None | Some("") | Some("*") => "all-hosts".into(),
         Some(h) => dns_label_chars(&h.replacen('*', "wildcard", 1)),
@@ -22,7 +22,7 @@ pub fn host_part(host: Option<&str>) -> String {
 }
 
 /// `text` reduced to `[a-z0-9-]`, no leading/trailing/double dashes (empty → `x`).
-pub fn dns_label_chars(text: &str) -> String {
+pub(crate) fn dns_label_chars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         let c = c.to_ascii_lowercase();
@@ -42,7 +42,7 @@ pub fn dns_label_chars(text: &str) -> String {
 
 /// `name` shortened to `max` characters, keeping it unique by replacing the tail with a hash
 /// of the whole name.
-pub fn fit(name: &str, max: usize) -> String {
+pub(crate) fn fit(name: &str, max: usize) -> String {
     if name.len() <= max {
         return name.to_string();
     }
@@ -58,21 +58,19 @@ pub fn fit(name: &str, max: usize) -> String {
 
 /// Hands out unique names per `(namespace, kind)`.
 #[derive(Debug, Default)]
-pub struct NameAllocator {
+pub(crate) struct NameAllocator {
     used: BTreeMap<(String, String), BTreeSet<String>>,
 }
 
 impl NameAllocator {
-    /// Reserves a name already present (e.g. an object in the repository).
-    pub fn reserve(&mut self, namespace: &str, kind: &str, name: &str) {
-        self.used
-            .entry((namespace.to_string(), kind.to_string()))
-            .or_default()
-            .insert(name.to_string());
-    }
-
     /// `wanted` (fitted to `max`), or `wanted-2`, `wanted-3`, ... when taken.
-    pub fn allocate(&mut self, namespace: &str, kind: &str, wanted: &str, max: usize) -> String {
+    pub(crate) fn allocate(
+        &mut self,
+        namespace: &str,
+        kind: &str,
+        wanted: &str,
+        max: usize,
+    ) -> String {
         let used = self
             .used
             .entry((namespace.to_string(), kind.to_string()))

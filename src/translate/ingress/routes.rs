@@ -24,11 +24,11 @@ use super::backends;
 use super::ir::{HostRoutes, Rule};
 
 /// Most rules an HTTPRoute or GRPCRoute may have.
-pub const MAX_RULES: usize = 16;
+pub(crate) const MAX_RULES: usize = 16;
 
-pub const EXACT: &str = "Exact";
-pub const PATH_PREFIX: &str = "PathPrefix";
-pub const REGEX: &str = "RegularExpression";
+pub(crate) const EXACT: &str = "Exact";
+pub(crate) const PATH_PREFIX: &str = "PathPrefix";
+pub(crate) const REGEX: &str = "RegularExpression";
 
 /// The CRD's path character rule (`HTTPPathMatch` CEL).
 static VALID_PATH_CHARS: LazyLock<Regex> = LazyLock::new(|| {
@@ -36,7 +36,7 @@ static VALID_PATH_CHARS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Whether `path` is accepted by the CRD for `Exact` / `PathPrefix` matches.
-pub fn valid_gateway_path(path: &str) -> bool {
+pub(crate) fn valid_gateway_path(path: &str) -> bool {
     path.starts_with('/')
         && path.len() <= 1024
         && VALID_PATH_CHARS.is_match(path)
@@ -49,7 +49,7 @@ pub fn valid_gateway_path(path: &str) -> bool {
 }
 
 /// Whether a path uses regular-expression syntax (not counting a trailing `/*` glob).
-pub fn looks_like_regex(path: &str) -> bool {
+pub(crate) fn looks_like_regex(path: &str) -> bool {
     let body = path.strip_suffix("/*").unwrap_or(path);
     body.chars().any(|c| {
         matches!(
@@ -60,7 +60,7 @@ pub fn looks_like_regex(path: &str) -> bool {
 }
 
 /// Converts one Ingress path. Returns the match and notes about approximations.
-pub fn convert_path(
+pub(crate) fn convert_path(
     path: &str,
     path_type: &str,
     mode: IngressMode,
@@ -154,7 +154,7 @@ pub fn convert_path(
 }
 
 /// Groups the Ingress's rules by host (in order of first appearance) and converts each path.
-pub fn build_hosts(
+pub(crate) fn build_hosts(
     index: &Index,
     namespace: &str,
     ing: &Ingress,
@@ -257,7 +257,7 @@ pub fn build_hosts(
 
 /// The deterministic rule order (stable: rules an annotation inserted keep their place among
 /// equals).
-pub fn sort_rules(rules: &mut [Rule]) {
+pub(crate) fn sort_rules(rules: &mut [Rule]) {
     rules.sort_by_key(|r| {
         let rank = match r.path.type_.as_str() {
             EXACT => 0,
@@ -275,7 +275,7 @@ pub fn sort_rules(rules: &mut [Rule]) {
 
 /// Renders rules as HTTPRoute rules: at most one filter of each type, a redirect never with
 /// backendRefs or a rewrite (CEL).
-pub fn render_http(rules: &[Rule]) -> Vec<HttpRouteRule> {
+pub(crate) fn render_http(rules: &[Rule]) -> Vec<HttpRouteRule> {
     rules
         .iter()
         .map(|r| {
@@ -340,7 +340,7 @@ fn grpc_method_ok(m: &str) -> bool {
 
 /// Renders rules as GRPCRoute rules: `/pkg.Service/Method` paths become method matches, a
 /// catch-all path matches everything; other paths cannot be expressed and are noted.
-pub fn render_grpc(rules: &[Rule], notes: &mut Vec<Diagnostic>) -> Vec<GrpcRouteRule> {
+pub(crate) fn render_grpc(rules: &[Rule], notes: &mut Vec<Diagnostic>) -> Vec<GrpcRouteRule> {
     let mut out = Vec::new();
     for r in rules {
         let value = r.path.value.trim_end_matches(".*");

@@ -9,7 +9,7 @@ use super::ir::IngressPlan;
 use super::wildcard;
 
 /// `(host, secret)` pairs of `spec.tls`, hosts lowercased; a `None` host: "every host".
-pub fn entries(ing: &Ingress) -> Vec<(Option<String>, Option<String>)> {
+pub(crate) fn entries(ing: &Ingress) -> Vec<(Option<String>, Option<String>)> {
     let mut out = Vec::new();
     let Some(tls) = ing.spec.as_ref().and_then(|s| s.tls.as_ref()) else {
         return out;
@@ -30,7 +30,7 @@ pub fn entries(ing: &Ingress) -> Vec<(Option<String>, Option<String>)> {
 
 /// The Secrets serving `host`: `None` when `spec.tls` does not cover it; an empty list when
 /// it does but names no Secret (the controller's default certificate).
-pub fn certificates(
+pub(crate) fn certificates(
     tls: &[(Option<String>, Option<String>)],
     host: Option<&str>,
 ) -> Option<Vec<String>> {
@@ -52,7 +52,7 @@ pub fn certificates(
 }
 
 /// migrate: notes about `spec.tls` entries that create no listener as written.
-pub fn note_unused_entries(plan: &mut IngressPlan) {
+pub(crate) fn note_unused_entries(plan: &mut IngressPlan) {
     for t in plan.tls.iter().filter_map(|(t, _)| t.as_deref()) {
         let used = plan
             .hosts

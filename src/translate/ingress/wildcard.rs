@@ -14,13 +14,13 @@ static HOSTNAME: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Whether `host` is a valid Gateway API `Hostname` (no IP addresses).
-pub fn valid_hostname(host: &str) -> bool {
+pub(crate) fn valid_hostname(host: &str) -> bool {
     host.len() <= 253 && HOSTNAME.is_match(host) && host.parse::<std::net::Ipv4Addr>().is_err()
 }
 
 /// Ingress semantics: whether the Ingress host or TLS host `pattern` covers `host`
 /// (a wildcard covers exactly one extra label).
-pub fn host_matches(pattern: &str, host: &str) -> bool {
+pub(crate) fn host_matches(pattern: &str, host: &str) -> bool {
     if pattern == host {
         return true;
     }
@@ -35,7 +35,7 @@ pub fn host_matches(pattern: &str, host: &str) -> bool {
 
 /// Gateway API semantics: whether listener hostname `pattern` (`*.x`) admits `host`
 /// (any number of labels, or a more specific wildcard).
-pub fn listener_wildcard_admits(pattern: &str, host: &str) -> bool {
+pub(crate) fn listener_wildcard_admits(pattern: &str, host: &str) -> bool {
     match pattern.strip_prefix("*.") {
         Some(suffix) => host
             .strip_suffix(suffix)
@@ -45,7 +45,7 @@ pub fn listener_wildcard_admits(pattern: &str, host: &str) -> bool {
 }
 
 /// The note for an Ingress wildcard host.
-pub fn note(host: &str, field: &str) -> Diagnostic {
+pub(crate) fn note(host: &str, field: &str) -> Diagnostic {
     Diagnostic::new(
         Code::IngressWildcardHost,
         format!(

@@ -15,14 +15,14 @@ use crate::model::k8s;
 use crate::translate::GrantRequest;
 
 /// Where a resolved backend is used from: the route's kind and namespace.
-pub struct From<'a> {
+pub(super) struct From<'a> {
     pub kind: &'a str,
     pub namespace: &'a str,
 }
 
 /// Resolves `dest` to a backendRef, or `None` (with an error note) when it cannot be
 /// referenced validly.
-pub fn backend_ref(
+pub(super) fn backend_ref(
     ctx: &Ctx,
     from: &From,
     dest: &Destination,
@@ -182,7 +182,7 @@ fn external_ref(
 
 /// Sets weights: none on a lone destination (Gateway API weight 0 would mean no traffic), the
 /// Istio weight otherwise (an Istio destination without weight keeps the default 1).
-pub fn apply_weights(backends: &mut [(BackendRef, Option<i64>)]) {
+pub(super) fn apply_weights(backends: &mut [(BackendRef, Option<i64>)]) {
     let lone = backends.len() == 1;
     for (backend, weight) in backends.iter_mut() {
         backend.weight = if lone {

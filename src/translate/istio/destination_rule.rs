@@ -15,7 +15,7 @@ use crate::model::istio::{ClientTls, DestinationRule, TrafficPolicy};
 use crate::model::k8s;
 use crate::translate::SourceResult;
 
-pub fn translate(
+pub(super) fn translate(
     ctx: &Ctx,
     position: usize,
     obj: &SourceObject,

@@ -2,7 +2,7 @@
 //! `^([0-9]{1,5}(h|m|s|ms)){1,4}$`).
 
 /// Parses `1.5s`, `100ms`, `1m30s`, `2h`, `250us`, `0s` into whole nanoseconds.
-pub fn parse_nanos(text: &str) -> Option<u128> {
+pub(super) fn parse_nanos(text: &str) -> Option<u128> {
     let text = text.trim();
     if text.is_empty() {
         return None;
@@ -39,7 +39,7 @@ pub fn parse_nanos(text: &str) -> Option<u128> {
 /// The Gateway API form of an Istio duration; sub-millisecond remainders round up to the next
 /// millisecond (Gateway API has no finer unit). `None` when the text is not a duration or is too
 /// long for the format.
-pub fn to_gateway(text: &str) -> Option<String> {
+pub(super) fn to_gateway(text: &str) -> Option<String> {
     let nanos = parse_nanos(text)?;
     if nanos == 0 {
         return Some("0s".into());
@@ -64,7 +64,7 @@ pub fn to_gateway(text: &str) -> Option<String> {
 }
 
 /// Whole seconds, rounded up, at least 1 (CORS `maxAge`).
-pub fn to_seconds_ceil(text: &str) -> Option<u32> {
+pub(super) fn to_seconds_ceil(text: &str) -> Option<u32> {
     let nanos = parse_nanos(text)?;
     let secs = nanos.div_ceil(1_000_000_000).max(1);
     u32::try_from(secs).ok()

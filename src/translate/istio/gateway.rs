@@ -16,7 +16,7 @@ use crate::translate::SourceResult;
 /// Istio names the generated Deployment/Service `<gateway>-<class>`, which must fit 63 chars.
 const MAX_GATEWAY_NAME: usize = 57;
 
-pub fn translate(
+pub(super) fn translate(
     ctx: &Ctx,
     position: usize,
     obj: &SourceObject,

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 
 /// Whether two Istio hosts (each may be `*` or `*.suffix`) can name the same request host.
 /// Same rule as Istio's `host.Name.Matches` in both directions.
-pub fn overlap(a: &str, b: &str) -> bool {
+pub(super) fn overlap(a: &str, b: &str) -> bool {
     let a = a.to_ascii_lowercase();
     let b = b.to_ascii_lowercase();
     if a == b || a == "*" || b == "*" {
@@ -20,7 +20,7 @@ pub fn overlap(a: &str, b: &str) -> bool {
 }
 
 /// Why a host cannot be a Gateway API `Hostname`, or `None` when it can (after lowercasing).
-pub fn hostname_problem(host: &str) -> Option<&'static str> {
+pub(super) fn hostname_problem(host: &str) -> Option<&'static str> {
     if host == "*" {
         return Some("a bare '*' is not a Gateway API hostname (omit hostnames instead)");
     }
@@ -50,7 +50,7 @@ pub fn hostname_problem(host: &str) -> Option<&'static str> {
 
 /// A VirtualService host as Istio matches it: a short name (no dot) is expanded to
 /// `<name>.<namespace>.svc.<cluster domain>`; everything else is lowercased.
-pub fn expand_short(host: &str, namespace: &str, cluster_domain: &str) -> String {
+pub(super) fn expand_short(host: &str, namespace: &str, cluster_domain: &str) -> String {
     let host = host.to_ascii_lowercase();
     if host != "*" && !host.contains('.') && host.parse::<IpAddr>().is_err() {
         format!("{host}.{namespace}.svc.{cluster_domain}")
@@ -61,7 +61,7 @@ pub fn expand_short(host: &str, namespace: &str, cluster_domain: &str) -> String
 
 /// A destination host resolved to a Kubernetes Service.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HostKind {
+pub(super) enum HostKind {
     /// `name` or `name.ns.svc.<cluster domain>`: a Service.
     Service { name: String, namespace: String },
     /// `name.ns` or `name.ns.svc`: Istio takes these literally; they resolve only when the
@@ -73,7 +73,7 @@ pub enum HostKind {
 
 /// Istio's short-name rule: a host without dots is a Service in the namespace of the object
 /// that names it; `name.ns.svc.<domain>` is a Service; anything else is taken literally.
-pub fn classify(host: &str, namespace: &str, cluster_domain: &str) -> HostKind {
+pub(super) fn classify(host: &str, namespace: &str, cluster_domain: &str) -> HostKind {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     if host.contains('*') || host.parse::<IpAddr>().is_ok() {
         return HostKind::External;

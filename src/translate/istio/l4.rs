@@ -8,7 +8,7 @@ use crate::gwapi::BackendRef;
 use crate::model::istio::RouteDestination;
 use crate::translate::GrantRequest;
 
-pub fn backends(
+pub(super) fn backends(
     ctx: &Ctx,
     from: &From,
     route: &[RouteDestination],

@@ -19,13 +19,13 @@ use crate::model::istio::{Gateway, Server, ServerTls};
 use crate::translate::GrantRequest;
 
 /// The most listeners one Gateway may have.
-pub const MAX_LISTENERS: usize = 64;
+pub(super) const MAX_LISTENERS: usize = 64;
 
 /// Label every namespace carries with its own name (used for `allowedRoutes` selectors).
 const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
 #[derive(Debug, Clone)]
-pub struct PlannedListener {
+pub(crate) struct PlannedListener {
     pub listener: Listener,
     /// `(namespace part, host)` pairs of the Istio `hosts` this listener serves; the namespace
     /// part is `*`, `.` or a namespace name.
@@ -38,18 +38,18 @@ impl PlannedListener {
     /// Whether this listener serves `host` to VirtualServices of namespace `vs_ns`, by Istio's
     /// rule: the server host's namespace part is `*`, the VS namespace, or `.` for the
     /// Gateway's own namespace.
-    pub fn serves(&self, gateway_ns: &str, vs_ns: &str, host: &str) -> bool {
+    pub(crate) fn serves(&self, gateway_ns: &str, vs_ns: &str, host: &str) -> bool {
         self.hosts.iter().any(|(ns, h)| {
             let ns_ok = ns == "*" || ns == vs_ns || (ns == "." && gateway_ns == vs_ns);
             ns_ok && super::hosts::overlap(h, host)
         })
     }
 
-    pub fn protocol(&self) -> &str {
+    pub(crate) fn protocol(&self) -> &str {
         &self.listener.protocol
     }
 
-    pub fn is_passthrough(&self) -> bool {
+    pub(crate) fn is_passthrough(&self) -> bool {
         self.listener
             .tls
             .as_ref()
@@ -60,7 +60,7 @@ impl PlannedListener {
 
 /// What one Istio Gateway becomes.
 #[derive(Debug, Clone, Default)]
-pub struct GatewayPlan {
+pub(crate) struct GatewayPlan {
     /// Name of the generated Gateway.
     pub name: String,
     pub namespace: String,
@@ -75,7 +75,7 @@ pub struct GatewayPlan {
 }
 
 /// Plans the listeners of one Istio Gateway.
-pub fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> GatewayPlan {
+pub(super) fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> GatewayPlan {
     let mut plan = GatewayPlan {
         name: names::sanitize(obj.name(), names::MAX_NAME),
         namespace: obj.namespace.clone(),
@@ -269,7 +269,7 @@ fn plan_server(
 
 /// `$PROTOCOL-protocol-$NAMESPACE-ns-$HOSTNAME`, lowercase, `*` → `wildcard`, `.` → `dot`,
 /// sanitised to a valid SectionName.
-pub fn listener_name(protocol: &str, ns: &str, host: &str) -> String {
+pub(super) fn listener_name(protocol: &str, ns: &str, host: &str) -> String {
     let ns = match ns {
         "*" => "wildcard".to_string(),
         "." => "dot".to_string(),

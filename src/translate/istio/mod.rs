@@ -38,10 +38,10 @@ use crate::index::Index;
 use crate::model::SourceBody;
 use crate::translate::SourceResult;
 
-pub use listeners::GatewayPlan;
+pub(crate) use listeners::GatewayPlan;
 
 /// What every Istio translator may read: the index, the config and the facts computed once.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub index: &'a Index,
     pub config: &'a Config,
     plans: BTreeMap<(String, String), GatewayPlan>,
@@ -50,7 +50,7 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(index: &'a Index, config: &'a Config) -> Self {
+    pub(crate) fn new(index: &'a Index, config: &'a Config) -> Self {
         let mut plans = BTreeMap::new();
         for (obj, gw) in index.istio_gateways() {
             if index.is_patch_file(&obj.source.file) {
@@ -87,12 +87,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// The listener plan of Istio Gateway `namespace/name`, if the repository defines it.
-    pub fn plan(&self, namespace: &str, name: &str) -> Option<&GatewayPlan> {
+    pub(crate) fn plan(&self, namespace: &str, name: &str) -> Option<&GatewayPlan> {
         self.plans.get(&(namespace.to_string(), name.to_string()))
     }
 
     /// The root VirtualService that inlines `namespace/name`, when it is a delegate.
-    pub fn delegate_root(&self, namespace: &str, name: &str) -> Option<&(String, String)> {
+    pub(crate) fn delegate_root(&self, namespace: &str, name: &str) -> Option<&(String, String)> {
         self.delegates
             .get(&(namespace.to_string(), name.to_string()))
     }
@@ -100,7 +100,7 @@ impl<'a> Ctx<'a> {
 
 /// Translates every Istio object of the index: one result per Istio Gateway, VirtualService
 /// and DestinationRule, in index order.
-pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
+pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let ctx = Ctx::new(index, config);
     let mut results = Vec::new();
     let mut seen_gateways = BTreeSet::new();

@@ -4,12 +4,12 @@
 use sha2::{Digest, Sha256};
 
 /// The longest name Kubernetes accepts for the objects we generate.
-pub const MAX_NAME: usize = 253;
+pub(super) const MAX_NAME: usize = 253;
 
 /// `raw` as a lowercase RFC 1123 subdomain: characters outside `[a-z0-9.-]` become `-`, runs of
 /// separators collapse, and names longer than `max` are cut and end in a hash of the original
 /// so that two long names stay distinct.
-pub fn sanitize(raw: &str, max: usize) -> String {
+pub(super) fn sanitize(raw: &str, max: usize) -> String {
     let mut out = String::with_capacity(raw.len());
     for c in raw.chars().flat_map(char::to_lowercase) {
         let c = if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' {
@@ -41,7 +41,7 @@ pub fn sanitize(raw: &str, max: usize) -> String {
 }
 
 /// Eight hex digits of the SHA-256 of `text`.
-pub fn short_hash(text: &str) -> String {
+pub(super) fn short_hash(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
         .take(4)
@@ -50,7 +50,7 @@ pub fn short_hash(text: &str) -> String {
 }
 
 /// A name from `base` that is not in `taken`: `base`, then `base-2`, `base-3`, ...
-pub fn unique(base: &str, taken: &mut std::collections::BTreeSet<String>) -> String {
+pub(super) fn unique(base: &str, taken: &mut std::collections::BTreeSet<String>) -> String {
     if taken.insert(base.to_string()) {
         return base.to_string();
     }

@@ -15,7 +15,7 @@ const MAX_PARENT_REFS: usize = 32;
 
 /// The route kind parentRefs are computed for: it decides which listeners fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RouteKind {
+pub(super) enum RouteKind {
     Http,
     Tls,
     Tcp,
@@ -23,7 +23,7 @@ pub enum RouteKind {
 
 /// Extra listener restrictions that come from a route's matches.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Restriction {
+pub(super) struct Restriction {
     /// Only listeners on this port (`match.port`).
     pub port: Option<u32>,
     /// Only listeners of this protocol (`match.scheme.exact`: `HTTP` or `HTTPS`).
@@ -42,23 +42,23 @@ fn effective<'a>(vs: &'a VirtualService, r: &'a Restriction) -> &'a [String] {
 }
 
 /// Whether the VS declares the mesh: no `gateways`, or `mesh` among them.
-pub fn binds_mesh(vs: &VirtualService) -> bool {
+pub(super) fn binds_mesh(vs: &VirtualService) -> bool {
     binds_mesh_for(vs, &Restriction::default())
 }
 
 /// [`binds_mesh`] for routes whose matches name their own gateways.
-pub fn binds_mesh_for(vs: &VirtualService, r: &Restriction) -> bool {
+pub(super) fn binds_mesh_for(vs: &VirtualService, r: &Restriction) -> bool {
     let g = effective(vs, r);
     g.is_empty() || g.iter().any(|g| g == "mesh")
 }
 
 /// `(namespace, name)` of each Istio Gateway the VS names (not `mesh`).
-pub fn gateway_keys(obj: &SourceObject, vs: &VirtualService) -> Vec<(String, String)> {
+pub(super) fn gateway_keys(obj: &SourceObject, vs: &VirtualService) -> Vec<(String, String)> {
     gateway_keys_for(obj, vs, &Restriction::default())
 }
 
 /// [`gateway_keys`] for routes whose matches name their own gateways.
-pub fn gateway_keys_for(
+pub(super) fn gateway_keys_for(
     obj: &SourceObject,
     vs: &VirtualService,
     r: &Restriction,
@@ -95,7 +95,7 @@ fn fits(kind: RouteKind, l: &PlannedListener) -> bool {
 }
 
 /// Gateway parentRefs for a route of `kind` serving `hosts`.
-pub fn gateway_parent_refs(
+pub(super) fn gateway_parent_refs(
     ctx: &Ctx,
     obj: &SourceObject,
     vs: &VirtualService,
@@ -220,7 +220,7 @@ fn restriction_label(r: &Restriction) -> String {
 }
 
 /// Service parentRefs (GAMMA) for a mesh VirtualService: one per host that is a Service.
-pub fn mesh_parent_refs(
+pub(super) fn mesh_parent_refs(
     ctx: &Ctx,
     obj: &SourceObject,
     vs: &VirtualService,

@@ -11,7 +11,12 @@ use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
 use crate::translate::SourceResult;
 
-pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mut SourceResult) {
+pub(super) fn translate(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    vs: &VirtualService,
+    result: &mut SourceResult,
+) {
     let from = From {
         kind: "TCPRoute",
         namespace: &obj.namespace,

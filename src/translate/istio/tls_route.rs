@@ -10,7 +10,12 @@ use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
 use crate::translate::SourceResult;
 
-pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mut SourceResult) {
+pub(super) fn translate(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    vs: &VirtualService,
+    result: &mut SourceResult,
+) {
     let from = From {
         kind: "TLSRoute",
         namespace: &obj.namespace,
@@ -134,7 +139,7 @@ pub fn translate(ctx: &Ctx, obj: &SourceObject, vs: &VirtualService, result: &mu
 }
 
 /// Notes for L4 match fields that have no Gateway API equivalent.
-pub fn l4_match_notes(
+pub(super) fn l4_match_notes(
     path: &str,
     subnets: bool,
     labels: bool,

@@ -6,7 +6,7 @@ use crate::model::SourceObject;
 use crate::model::istio::VirtualService;
 use crate::translate::SourceResult;
 
-pub fn translate(
+pub(super) fn translate(
     ctx: &Ctx,
     position: usize,
     obj: &SourceObject,

@@ -19,7 +19,7 @@ use super::schema::join;
 
 /// One `x-kubernetes-validations` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub rule: String,
     pub message: String,
     /// `fieldPath` relative to the node carrying the rule, when the CRD names one.
@@ -27,7 +27,7 @@ pub struct Rule {
 }
 
 /// The rules attached directly to one schema node.
-pub fn rules_of(schema: &Value) -> Vec<Rule> {
+pub(crate) fn rules_of(schema: &Value) -> Vec<Rule> {
     schema
         .get("x-kubernetes-validations")
         .and_then(Value::as_array)
@@ -54,14 +54,14 @@ pub fn rules_of(schema: &Value) -> Vec<Rule> {
 }
 
 /// Whether a rule compares against the previous object (not applicable on create).
-pub fn is_transition_rule(rule: &str) -> bool {
+pub(crate) fn is_transition_rule(rule: &str) -> bool {
     rule.contains("oldSelf")
 }
 
 /// Evaluates every applicable rule under `schema` against `value` (defaulted), collecting the
 /// violated ones. Rules the interpreter cannot evaluate are reported under
 /// `cel/unevaluated` so that a gap never passes silently.
-pub fn violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
+pub(crate) fn violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
     for rule in rules_of(schema) {
         if is_transition_rule(&rule.rule) {
             continue;
@@ -130,13 +130,18 @@ fn kubernetes_env() -> Env {
 
 /// Evaluates one rule with `self` bound to `value` (schema-less: object keys are not
 /// escaped). `Ok(false)`: the rule is violated.
-pub fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
+#[cfg(test)]
+pub(crate) fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
     evaluate_with_schema(rule, value, &Value::Null)
 }
 
 /// Evaluates one rule with `self` bound to `value`, whose schema is `schema` (it decides which
 /// object keys are fields, escaped as Kubernetes does, and which are map keys).
-pub fn evaluate_with_schema(rule: &str, value: &Value, schema: &Value) -> Result<bool, String> {
+pub(crate) fn evaluate_with_schema(
+    rule: &str,
+    value: &Value,
+    schema: &Value,
+) -> Result<bool, String> {
     let env = ENV.with(Arc::clone);
     let program = PROGRAMS.with(|cache| -> Result<Rc<Program>, String> {
         if let Some(p) = cache.borrow().get(rule) {
@@ -186,7 +191,7 @@ const RESERVED: &[&str] = &[
 
 /// A field name as CEL sees it (Kubernetes' escaping rules): `namespace` → `__namespace__`,
 /// `a-b` → `a__dash__b`.
-pub fn escape_field(name: &str) -> String {
+pub(crate) fn escape_field(name: &str) -> String {
     if RESERVED.contains(&name) {
         return format!("__{name}__");
     }

@@ -16,7 +16,7 @@ use super::super::ir::{IngressPlan, RouteKind};
 use super::super::names;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "backend-protocol",
     "proxy-ssl-secret",
     "proxy-ssl-name",
@@ -24,7 +24,7 @@ pub const KEYS: &[&str] = &[
     "proxy-ssl-server-name",
 ];
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
     let Some(protocol) = ann.get("backend-protocol") else {
         return;
     };

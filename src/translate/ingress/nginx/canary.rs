@@ -11,7 +11,7 @@ use super::super::ir::{IngressPlan, Rule};
 use super::super::routes;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "canary",
     "canary-weight",
     "canary-weight-total",
@@ -23,7 +23,7 @@ pub const KEYS: &[&str] = &[
 
 /// The canary settings of one Ingress.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Canary {
+pub(crate) struct Canary {
     pub weight: Option<u32>,
     pub total: u32,
     pub header: Option<String>,
@@ -31,7 +31,7 @@ pub struct Canary {
     pub header_pattern: Option<String>,
 }
 
-pub fn read(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn read(plan: &mut IngressPlan, ann: &Annotations) {
     if ann.flag("canary") != Some(true) {
         let stray: Vec<&str> = KEYS[1..]
             .iter()
@@ -162,7 +162,7 @@ fn header_rules(c: &Canary, primary: &Rule, canary_backends: &[BackendRef]) -> V
 
 /// Merges every canary plan into its primary. Canary hosts without a primary stay on the
 /// canary's own route, with the header conditions applied, and are reported.
-pub fn merge(plans: &mut [IngressPlan]) {
+pub(crate) fn merge(plans: &mut [IngressPlan]) {
     for ci in 0..plans.len() {
         let Some(canary) = plans[ci].canary.clone() else {
             continue;

@@ -8,7 +8,7 @@ use crate::gwapi::HttpCorsFilter;
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "enable-cors",
     "cors-allow-origin",
     "cors-allow-methods",
@@ -43,7 +43,7 @@ fn without_lone_star(mut items: Vec<String>) -> Vec<String> {
     items
 }
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     if ann.flag("enable-cors") != Some(true) {
         let stray: Vec<&str> = KEYS[1..]
             .iter()

@@ -2,15 +2,15 @@
 //! handler edits the [`IngressPlan`]; every annotation no handler translates gets a note with
 //! its own code from `other`.
 
-pub mod backend_protocol;
-pub mod canary;
-pub mod cors;
-pub mod other;
-pub mod passthrough;
-pub mod redirect;
-pub mod rewrite;
-pub mod timeouts;
-pub mod upstream;
+pub(crate) mod backend_protocol;
+pub(crate) mod canary;
+pub(crate) mod cors;
+pub(crate) mod other;
+pub(crate) mod passthrough;
+pub(crate) mod redirect;
+pub(crate) mod rewrite;
+pub(crate) mod timeouts;
+pub(crate) mod upstream;
 
 use std::collections::BTreeMap;
 
@@ -19,16 +19,16 @@ use crate::model::ingress::Ingress;
 
 use super::ir::IngressPlan;
 
-pub const PREFIX: &str = "nginx.ingress.kubernetes.io/";
+pub(crate) const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 
 /// The ingress-nginx annotations of one Ingress, keyed without the prefix.
 #[derive(Debug, Clone, Default)]
-pub struct Annotations {
+pub(crate) struct Annotations {
     map: BTreeMap<String, String>,
 }
 
 impl Annotations {
-    pub fn of(ing: &Ingress) -> Self {
+    pub(crate) fn of(ing: &Ingress) -> Self {
         let map = ing
             .metadata
             .annotations
@@ -42,12 +42,12 @@ impl Annotations {
         Annotations { map }
     }
 
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.map.get(key).map(String::as_str)
     }
 
     /// A boolean annotation (`"true"` / `"false"`, case-insensitive); anything else is `None`.
-    pub fn flag(&self, key: &str) -> Option<bool> {
+    pub(crate) fn flag(&self, key: &str) -> Option<bool> {
         match self.get(key)?.to_ascii_lowercase().as_str() {
             "true" => Some(true),
             "false" => Some(false),
@@ -55,24 +55,24 @@ impl Annotations {
         }
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
         self.map.keys().map(String::as_str)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
 }
 
 /// The note field of an annotation.
-pub fn field(key: &str) -> String {
+pub(crate) fn field(key: &str) -> String {
     format!("metadata.annotations[\"{PREFIX}{key}\"]")
 }
 
 /// Applies every family to the plan. Order matters: passthrough replaces everything;
 /// the protocol decides the route kind; paths are reinterpreted before rewrites and
 /// redirects are attached; canary settings are read last (merged by [`canary::merge`]).
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
     plan.ssl_redirect_default = true;
     if ann.is_empty() {
         return;

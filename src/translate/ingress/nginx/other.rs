@@ -13,7 +13,7 @@ use super::{
 
 /// Annotations known to have no Gateway API equivalent, each with its own code (the
 /// registry says why and how severe).
-pub const CATALOG: &[(&str, Code)] = &[
+pub(crate) const CATALOG: &[(&str, Code)] = &[
     ("auth-url", Code::NginxAuthUrl),
     ("auth-signin", Code::NginxAuthSignin),
     ("auth-method", Code::NginxAuthMethod),
@@ -158,7 +158,7 @@ fn handled(key: &str) -> bool {
 }
 
 /// The diagnostic for an annotation nothing translates.
-pub fn untranslated(key: &str) -> Diagnostic {
+pub(crate) fn untranslated(key: &str) -> Diagnostic {
     let code = CATALOG
         .iter()
         .find(|(k, _)| *k == key)
@@ -174,7 +174,7 @@ pub fn untranslated(key: &str) -> Diagnostic {
     .at(field(key))
 }
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     for key in ann.keys() {
         if !handled(key) {
             plan.result.notes.push(untranslated(key));
@@ -183,7 +183,7 @@ pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
 }
 
 /// With `ssl-passthrough`, ingress-nginx ignores every other annotation of the Ingress.
-pub fn note_ignored_by_passthrough(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn note_ignored_by_passthrough(plan: &mut IngressPlan, ann: &Annotations) {
     for key in ann.keys().filter(|k| *k != "ssl-passthrough") {
         plan.result.notes.push(
             Diagnostic::new(

@@ -7,10 +7,10 @@ use crate::diagnostic::{Code, Diagnostic};
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &["ssl-passthrough"];
+pub(crate) const KEYS: &[&str] = &["ssl-passthrough"];
 
 /// Marks the plan as passthrough; returns whether it is.
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) -> bool {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) -> bool {
     if ann.flag("ssl-passthrough") != Some(true) {
         return false;
     }

@@ -11,7 +11,7 @@ use super::super::routes::{self, EXACT};
 use super::super::wildcard;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "permanent-redirect",
     "permanent-redirect-code",
     "temporal-redirect",
@@ -26,7 +26,7 @@ const CODES: &[u32] = &[301, 302, 303, 307, 308];
 
 /// A redirect target URL split into the parts `RequestRedirect` can set.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     pub scheme: Option<String>,
     pub hostname: Option<String>,
     pub port: Option<u32>,
@@ -35,7 +35,7 @@ pub struct Target {
 }
 
 /// Parses `scheme://host[:port][/path][?query]` (or a bare path).
-pub fn parse_target(url: &str) -> Option<Target> {
+pub(crate) fn parse_target(url: &str) -> Option<Target> {
     if url.contains('$') {
         return None;
     }
@@ -108,7 +108,7 @@ fn code(ann: &Annotations, key: &str, default: u32, notes: &mut Vec<Diagnostic>)
     }
 }
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     plan.force_ssl_redirect = ann.flag("force-ssl-redirect") == Some(true);
     plan.ssl_redirect_disabled = ann.flag("ssl-redirect") == Some(false);
     redirect_all(plan, ann);

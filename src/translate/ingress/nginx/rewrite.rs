@@ -19,7 +19,7 @@ use super::super::ir::{IngressPlan, Rule};
 use super::super::routes::{self, EXACT, PATH_PREFIX, REGEX};
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &["use-regex", "rewrite-target"];
+pub(crate) const KEYS: &[&str] = &["use-regex", "rewrite-target"];
 
 /// `(prefix)(/|$)(.*)` → capture 2; `(prefix)/?(.*)` and `(prefix)/(.*)` → capture 1.
 static STRIP_IDIOMS: LazyLock<[(Regex, u8); 3]> = LazyLock::new(|| {
@@ -36,7 +36,7 @@ static PREFIX_TARGET: LazyLock<Regex> =
     LazyLock::new(|| crate::pattern::constant(r"^((?:/[A-Za-z0-9._~-]+)*)/\$([0-9])$"));
 
 /// For the strip-prefix idiom, the PathPrefix to match and the prefix to replace it with.
-pub fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, String)> {
+pub(crate) fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, String)> {
     let t = PREFIX_TARGET.captures(target)?;
     let capture: u8 = t.get(2)?.as_str().parse().ok()?;
     let replacement = match t.get(1).map_or("", |m| m.as_str()) {
@@ -57,7 +57,7 @@ pub fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, String)> 
 }
 
 /// ingress-nginx's regex location for a path, as a Gateway API RegularExpression.
-pub fn regex_path(rule: &Rule) -> HttpPathMatch {
+pub(crate) fn regex_path(rule: &Rule) -> HttpPathMatch {
     HttpPathMatch {
         type_: REGEX.into(),
         value: if rule.source_path.ends_with(".*") || rule.source_path.ends_with('$') {
@@ -102,7 +102,7 @@ fn without_captures(target: &str) -> String {
     }
 }
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     let use_regex = ann.flag("use-regex") == Some(true);
     let target = ann.get("rewrite-target").filter(|t| !t.is_empty());
     if !use_regex && target.is_none() {

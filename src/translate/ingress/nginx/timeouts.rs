@@ -8,7 +8,7 @@ use crate::gwapi::HttpRouteTimeouts;
 use super::super::ir::IngressPlan;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "proxy-read-timeout",
     "proxy-send-timeout",
     "proxy-connect-timeout",
@@ -20,7 +20,7 @@ fn seconds(value: &str) -> Option<u64> {
 }
 
 /// Seconds as a Gateway API Duration (`^([0-9]{1,5}(h|m|s|ms)){1,4}$`).
-pub fn duration(secs: u64) -> String {
+pub(crate) fn duration(secs: u64) -> String {
     if secs < 100_000 {
         return format!("{secs}s");
     }
@@ -37,7 +37,7 @@ pub fn duration(secs: u64) -> String {
     out
 }
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     let mut longest: Option<(u64, &str)> = None;
     for key in ["proxy-read-timeout", "proxy-send-timeout"] {
         let Some(raw) = ann.get(key) else { continue };

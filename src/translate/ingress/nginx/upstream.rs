@@ -8,9 +8,9 @@ use super::super::ir::IngressPlan;
 use super::super::wildcard;
 use super::{Annotations, field};
 
-pub const KEYS: &[&str] = &["upstream-vhost", "x-forwarded-prefix"];
+pub(crate) const KEYS: &[&str] = &["upstream-vhost", "x-forwarded-prefix"];
 
-pub fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     if let Some(vhost) = ann.get("upstream-vhost") {
         let host = vhost.to_ascii_lowercase();
         if wildcard::valid_hostname(&host) && !host.starts_with("*.") {

@@ -24,7 +24,7 @@ static WILDCARD_REGEX: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-pub fn filter(
+pub(super) fn filter(
     cors: &CorsPolicy,
     path: &str,
     notes: &mut Vec<Diagnostic>,

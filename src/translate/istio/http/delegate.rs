@@ -9,7 +9,7 @@ use crate::model::istio::{HttpMatchRequest, HttpRoute, VirtualService};
 use crate::translate::istio::Ctx;
 
 /// The http entries of `vs` with delegates inlined, each with the field path it came from.
-pub fn flatten(
+pub(super) fn flatten(
     ctx: &Ctx,
     obj: &SourceObject,
     vs: &VirtualService,

@@ -10,7 +10,11 @@ use crate::translate::istio::unknown;
 const MAX_ENTRIES: usize = 16;
 
 /// The header-modifier filters for `headers` (route level or per destination).
-pub fn filters(headers: &Headers, path: &str, notes: &mut Vec<Diagnostic>) -> Vec<HttpRouteFilter> {
+pub(super) fn filters(
+    headers: &Headers,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<HttpRouteFilter> {
     unknown::report(&headers.extra, path, notes);
     let mut out = Vec::new();
     if let Some(req) = &headers.request

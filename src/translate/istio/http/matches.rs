@@ -12,7 +12,7 @@ use crate::model::istio::{HttpMatchRequest, StringMatch};
 use crate::translate::istio::unknown;
 
 /// Methods Gateway API's `HTTPMethod` enum accepts.
-pub const METHODS: [&str; 9] = [
+pub(crate) const METHODS: [&str; 9] = [
     "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
 ];
 
@@ -24,7 +24,7 @@ static HEADER_NAME: LazyLock<Regex> =
     LazyLock::new(|| crate::pattern::constant(r"^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$"));
 
 /// Why `path` cannot be an `Exact`/`PathPrefix` value (the CRD's CEL rules), or `None`.
-pub fn path_problem(path: &str) -> Option<&'static str> {
+pub(crate) fn path_problem(path: &str) -> Option<&'static str> {
     if !path.starts_with('/') {
         return Some("does not start with '/'");
     }
@@ -47,20 +47,20 @@ pub fn path_problem(path: &str) -> Option<&'static str> {
     None
 }
 
-pub fn valid_header_name(name: &str) -> bool {
+pub(crate) fn valid_header_name(name: &str) -> bool {
     name.len() <= 256 && HEADER_NAME.is_match(name)
 }
 
 /// One translated match and where it must be routed.
 #[derive(Debug, Clone)]
-pub struct TranslatedMatch {
+pub(crate) struct TranslatedMatch {
     /// `None`: matches everything.
     pub matched: Option<HttpRouteMatch>,
     pub key: RouteKey,
 }
 
 /// Translates one Istio match; method prefix/regex matches expand to one match per method.
-pub fn translate(
+pub(crate) fn translate(
     m: &HttpMatchRequest,
     path: &str,
     notes: &mut Vec<Diagnostic>,

@@ -9,7 +9,7 @@ use crate::translate::istio::Ctx;
 use crate::translate::istio::destination::{self, From};
 use crate::translate::istio::unknown;
 
-pub fn filters(
+pub(super) fn filters(
     ctx: &Ctx,
     from: &From,
     http: &HttpRoute,

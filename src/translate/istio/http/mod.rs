@@ -8,9 +8,9 @@
 mod cors;
 mod delegate;
 mod headers;
-pub mod matches;
+pub(super) mod matches;
 mod mirror;
-pub mod precedence;
+pub(super) mod precedence;
 mod redirect;
 mod retries;
 mod rewrite;
@@ -38,7 +38,7 @@ const MAX_HOSTNAMES: usize = 16;
 
 /// Which route a rule belongs to.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RouteKey {
+pub(super) struct RouteKey {
     /// From `match.authority.exact`: the route's only hostname.
     pub authority: Option<String>,
     pub restriction: Restriction,
@@ -46,14 +46,14 @@ pub struct RouteKey {
 
 /// A rule and the route it belongs to.
 #[derive(Debug, Clone)]
-pub struct KeyedRule {
+pub(super) struct KeyedRule {
     pub key: RouteKey,
     pub rule: HttpRouteRule,
 }
 
 /// Translates the http entries of `vs` into `result`; `hostnames` are the VS hosts that are
 /// valid Gateway API hostnames (empty when the VS serves `*`).
-pub fn translate(
+pub(super) fn translate(
     ctx: &Ctx,
     obj: &SourceObject,
     vs: &VirtualService,

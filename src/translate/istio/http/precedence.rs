@@ -9,7 +9,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpHeaderMatch, HttpRouteMatch, ParentReference};
 
 /// The matches of one Istio entry (`None` = matches everything), with its field path.
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     pub path: &'a str,
     /// The route the matches went to: entries in routes that can never serve the same
     /// request (different authority, port or scheme) are not compared.
@@ -142,7 +142,7 @@ fn describe(m: Option<&HttpRouteMatch>) -> String {
 
 /// One `istio/precedence-changed` warning per pair of entries (earlier, later) where a request
 /// can match both and Gateway API prefers the later one.
-pub fn check(entries: &[Entry], notes: &mut Vec<Diagnostic>) {
+pub(crate) fn check(entries: &[Entry], notes: &mut Vec<Diagnostic>) {
     for (i, a) in entries.iter().enumerate() {
         for b in &entries[i + 1..] {
             if a.path == b.path || !routes_overlap(a, b) {

@@ -8,12 +8,12 @@ use crate::translate::istio::unknown;
 
 /// The redirect filter; `prefix_rewrite` is returned apart because it needs one rule per
 /// PathPrefix match (CRD rule), like `rewrite.uri`.
-pub struct Redirect {
+pub(super) struct Redirect {
     pub filter: HttpRequestRedirectFilter,
     pub prefix_rewrite: Option<String>,
 }
 
-pub fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Diagnostic>) -> Redirect {
+pub(super) fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Diagnostic>) -> Redirect {
     unknown::report(&r.extra, path, notes);
     let mut f = HttpRequestRedirectFilter::default();
     if let Some(uri) = &r.uri {

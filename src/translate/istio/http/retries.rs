@@ -8,12 +8,17 @@ use crate::translate::istio::{Ctx, duration, unknown};
 
 /// What the retry policy becomes: the `retry` block and the per-try timeout.
 #[derive(Debug, Default)]
-pub struct Retry {
+pub(super) struct Retry {
     pub retry: Option<HttpRouteRetry>,
     pub backend_request: Option<String>,
 }
 
-pub fn translate(ctx: &Ctx, retries: &HttpRetry, path: &str, notes: &mut Vec<Diagnostic>) -> Retry {
+pub(super) fn translate(
+    ctx: &Ctx,
+    retries: &HttpRetry,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Retry {
     unknown::report(&retries.extra, path, notes);
     if ctx.config.channel != Channel::Experimental {
         notes.push(Diagnostic::new(Code::IstioRetries, "retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental). On Istio the default retry policy (2 attempts on connect-failure, refused-stream, unavailable, cancelled) still applies").at(path.to_string()));

@@ -8,7 +8,7 @@ use crate::translate::istio::unknown;
 
 /// How the path is rewritten.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PathRewrite {
+pub(super) enum PathRewrite {
     None,
     /// Istio `uri`: depends on each match's path type.
     Uri(String),
@@ -16,12 +16,12 @@ pub enum PathRewrite {
     FullPath(String),
 }
 
-pub struct Rewrite {
+pub(super) struct Rewrite {
     pub hostname: Option<String>,
     pub path: PathRewrite,
 }
 
-pub fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic>) -> Rewrite {
+pub(super) fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic>) -> Rewrite {
     unknown::report(&rw.extra, path, notes);
     let mut out = Rewrite {
         hostname: None,
@@ -70,7 +70,7 @@ pub fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic>) -> R
 }
 
 /// The URLRewrite filter for a rule, if any.
-pub fn filter(
+pub(super) fn filter(
     hostname: &Option<String>,
     path: Option<crate::gwapi::HttpPathModifier>,
 ) -> Option<HttpUrlRewriteFilter> {

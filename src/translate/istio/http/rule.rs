@@ -52,7 +52,7 @@ enum PathMode {
     None,
 }
 
-pub fn translate(
+pub(super) fn translate(
     ctx: &Ctx,
     from: &From,
     http: &HttpRoute,

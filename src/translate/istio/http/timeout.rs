@@ -4,7 +4,11 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::translate::istio::duration;
 
 /// The Gateway API form of the route timeout, or `None` (with a note) when it is not a duration.
-pub fn request_timeout(timeout: &str, path: &str, notes: &mut Vec<Diagnostic>) -> Option<String> {
+pub(super) fn request_timeout(
+    timeout: &str,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Option<String> {
     match duration::to_gateway(timeout) {
         Some(d) => {
             if d != timeout {
