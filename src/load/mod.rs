@@ -2,7 +2,7 @@
 //! documents that matter. One bad document is a diagnostic, never an abort.
 
 pub(crate) mod decode;
-pub(crate) mod prefilter;
+pub mod prefilter;
 pub mod split;
 
 use std::sync::Arc;
