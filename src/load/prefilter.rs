@@ -38,7 +38,7 @@ pub(crate) fn needs_parse(doc: &[u8]) -> bool {
 }
 
 /// The value of the first column-0 `kind:` line, unquoted, without a trailing comment.
-pub(crate) fn top_level_kind(doc: &[u8]) -> Option<String> {
+pub fn top_level_kind(doc: &[u8]) -> Option<String> {
     for line in doc.split(|&b| b == b'\n') {
         let Some(rest) = line.strip_prefix(b"kind:") else {
             continue;
