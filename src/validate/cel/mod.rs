@@ -312,3 +312,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod rule_tests;

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use gateway_migrate::config::Channel;
-use gateway_migrate::validate::{self, cel, crd};
+use crate::config::Channel;
+use crate::validate::{self, cel, crd};
 use serde_json::{Value, json};
 
 fn gateway() -> Value {
@@ -604,9 +604,9 @@ fn oversized_listener_lists_are_rejected_without_evaluating_cel() {
         "spec": {"gatewayClassName": "istio", "listeners": listeners}
     });
     let started = std::time::Instant::now();
-    let violations = gateway_migrate::validate::validate_object(
+    let violations = crate::validate::validate_object(
         &gateway,
-        gateway_migrate::config::Channel::Standard,
+        crate::config::Channel::Standard,
     );
     assert!(
         violations.iter().any(|v| v.rule == "schema/maxItems"),
