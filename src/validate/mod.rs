@@ -8,7 +8,7 @@
 //! - [`lint_repository`] / [`check_findings`]: the same checks on Gateway API objects already
 //!   in the repository, as [`Finding`]s with file and line.
 //!
-//! Diagnostic codes are documented in `docs/notes-validate.md`.
+//! How validation works: `docs/validation.md`; its codes: `docs/codes.md`.
 
 pub(crate) mod attachment;
 pub(crate) mod cel;

@@ -2,7 +2,7 @@
 //!
 //! Spec: the Istio provider spec with its corrections; field table and traps in the mapping
 //! reference. One file per feature; every field either maps or yields a note whose code is
-//! documented in `docs/notes.md` (`## Istio`).
+//! documented in `docs/codes.md` (generated from the registry).
 //!
 //! Shape of the output:
 //! - Istio Gateway → one Gateway (listener per host of each server, `listeners.rs`), plus an
