@@ -49,6 +49,20 @@ pub fn parse_path(path: &str) -> Vec<Segment> {
     out
 }
 
+/// A map key as a path step: `.name` when it is a plain name, `["name"]` when it holds
+/// characters a path uses (a header named `x.y`, an annotation `a.io/b`).
+pub fn key_step(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if plain {
+        format!(".{name}")
+    } else {
+        format!("[{name:?}]")
+    }
+}
+
 /// Where a field is in the document text (1-based lines and columns, relative to the text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Region {
@@ -235,6 +249,23 @@ mod tests {
 
     fn at(text: &str, path: &str) -> Option<(usize, usize)> {
         locate(text, &parse_path(path)).map(|r| (r.line, r.column))
+    }
+
+    #[test]
+    fn key_steps_quote_what_a_path_would_split() {
+        assert_eq!(key_step("x-user"), ".x-user");
+        assert_eq!(
+            key_step("@request.auth.claims.foo"),
+            r#"["@request.auth.claims.foo"]"#
+        );
+        assert_eq!(
+            parse_path(&format!("a.headers{}", key_step("a.b"))),
+            vec![
+                Segment::Key("a".into()),
+                Segment::Key("headers".into()),
+                Segment::Key("a.b".into())
+            ]
+        );
     }
 
     #[test]

@@ -115,3 +115,38 @@ pub fn class_of(ingress: &Ingress) -> Option<String> {
                 .and_then(|a| a.get(LEGACY_CLASS_ANNOTATION).cloned())
         })
 }
+
+/// The path of a field as written in a legacy Ingress (`extensions/v1beta1`,
+/// `networking.k8s.io/v1beta1`), given its path in the `networking.k8s.io/v1` form the object
+/// was normalised to: `spec.backend` for `spec.defaultBackend`, `serviceName` and
+/// `servicePort` for `service.name` and `service.port`.
+pub fn legacy_field_path(v1_path: &str) -> String {
+    let path = match v1_path.strip_prefix("spec.defaultBackend") {
+        Some(rest) => format!("spec.backend{rest}"),
+        None => v1_path.to_string(),
+    };
+    path.replace(".backend.service.port.number", ".backend.servicePort")
+        .replace(".backend.service.port.name", ".backend.servicePort")
+        .replace(".backend.service.port", ".backend.servicePort")
+        .replace(".backend.service.name", ".backend.serviceName")
+        .replace(".backend.service", ".backend.serviceName")
+}
+
+#[cfg(test)]
+mod legacy_path_tests {
+    use super::legacy_field_path;
+
+    #[test]
+    fn v1_paths_map_to_the_legacy_field_names() {
+        assert_eq!(legacy_field_path("spec.defaultBackend"), "spec.backend");
+        assert_eq!(
+            legacy_field_path("spec.defaultBackend.service.port.number"),
+            "spec.backend.servicePort"
+        );
+        assert_eq!(
+            legacy_field_path("spec.rules[0].http.paths[1].backend.service.name"),
+            "spec.rules[0].http.paths[1].backend.serviceName"
+        );
+        assert_eq!(legacy_field_path("spec.tls[0].hosts"), "spec.tls[0].hosts");
+    }
+}

@@ -337,7 +337,18 @@ impl<'a> Locator<'a> {
         let mut line = loc.line;
         let mut column = loc.column;
         let mut end_line = None;
-        if let (Some(field), Some(document)) = (&loc.field, loc.document) {
+        // Legacy Ingresses were read in the v1 form; their text (and so the field the user
+        // is shown) has the old field names.
+        let source = loc
+            .object
+            .and_then(|o| self.outcome.scan.index.objects.get(o));
+        let field = loc.field.as_ref().map(|field| match source {
+            Some(o) if o.kind == "Ingress" && o.api_version != "networking.k8s.io/v1" => {
+                crate::model::ingress::legacy_field_path(field)
+            }
+            _ => field.clone(),
+        });
+        if let (Some(field), Some(document)) = (&field, loc.document) {
             let sources = &self.outcome.scan.sources;
             let tree = self
                 .trees
@@ -370,7 +381,7 @@ impl<'a> Locator<'a> {
             line,
             column,
             end_line,
-            field: loc.field.clone(),
+            field,
             generated_field: loc.generated_field.clone(),
             rule: d.rule.clone(),
             subject,

@@ -604,10 +604,7 @@ fn oversized_listener_lists_are_rejected_without_evaluating_cel() {
         "spec": {"gatewayClassName": "istio", "listeners": listeners}
     });
     let started = std::time::Instant::now();
-    let violations = crate::validate::validate_object(
-        &gateway,
-        crate::config::Channel::Standard,
-    );
+    let violations = crate::validate::validate_object(&gateway, crate::config::Channel::Standard);
     assert!(
         violations.iter().any(|v| v.rule == "schema/maxItems"),
         "{violations:?}"

@@ -1,6 +1,7 @@
 //! Istio `headers.request` / `headers.response` → Request/ResponseHeaderModifier filters.
 
 use super::matches::valid_header_name;
+use crate::diagnostic::locate::key_step;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpHeader, HttpHeaderFilter, HttpRouteFilter};
 use crate::model::istio::{HeaderOperations, Headers};
@@ -40,7 +41,7 @@ fn modifier(
     let mut seen = std::collections::BTreeSet::new();
     for (list, target, op) in [(&ops.set, &mut f.set, "set"), (&ops.add, &mut f.add, "add")] {
         for (name, value) in list {
-            let field = format!("{path}.{op}.{name}");
+            let field = format!("{path}.{op}{}", key_step(name));
             if !valid_header_name(name) {
                 notes.push(
                     Diagnostic::new(

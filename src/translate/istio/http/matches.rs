@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::RouteKey;
+use crate::diagnostic::locate::key_step;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpHeaderMatch, HttpPathMatch, HttpRouteMatch};
 use crate::model::istio::{HttpMatchRequest, StringMatch};
@@ -88,12 +89,17 @@ pub(crate) fn translate(
         if matches!(name.as_str(), "uri" | "scheme" | "method" | "authority") {
             notes.push(
                 Diagnostic::new(Code::IstioReservedHeaderMatch, format!("header '{name}' is a reserved key that Istio ignores in header matches; dropped"))
-                    .at(format!("{path}.headers.{name}")),
+                    .at(format!("{path}.headers{}", key_step(name))),
             );
             continue;
         }
-        if let Some(h) = string_match(name, sm, "header", &format!("{path}.headers.{name}"), notes)
-        {
+        if let Some(h) = string_match(
+            name,
+            sm,
+            "header",
+            &format!("{path}.headers{}", key_step(name)),
+            notes,
+        ) {
             out.headers.push(h);
         }
     }
@@ -102,7 +108,7 @@ pub(crate) fn translate(
             name,
             sm,
             "query parameter",
-            &format!("{path}.queryParams.{name}"),
+            &format!("{path}.queryParams{}", key_step(name)),
             notes,
         ) {
             out.query_params.push(q);
