@@ -1,8 +1,6 @@
 //! Acceptance: every Ingress of the shared corpus is translated, in both modes, without panic,
 //! and every generated object passes the validator (CRD schema and CEL rules).
 
-mod common;
-
 use std::path::Path;
 
 use gateway_migrate::config::{Config, IngressMode};

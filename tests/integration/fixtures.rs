@@ -5,8 +5,8 @@
 //! - `config.yaml`: a `.gateway-migrate.yaml` for the case;
 //! - `notes.txt`: the expected notes, one `severity code field` line each, in order.
 //!
-//! `BLESS=1 cargo test --test fixtures` rewrites the expected files from the current output.
-//! Blessed output must be read and judged before it is committed.
+//! `BLESS=1 cargo test --test integration fixtures::` rewrites the expected files from the
+//! current output. Blessed output must be read and judged before it is committed.
 
 use std::path::{Path, PathBuf};
 
