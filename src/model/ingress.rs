@@ -125,11 +125,38 @@ pub fn legacy_field_path(v1_path: &str) -> String {
         Some(rest) => format!("spec.backend{rest}"),
         None => v1_path.to_string(),
     };
-    path.replace(".backend.service.port.number", ".backend.servicePort")
-        .replace(".backend.service.port.name", ".backend.servicePort")
-        .replace(".backend.service.port", ".backend.servicePort")
-        .replace(".backend.service.name", ".backend.serviceName")
-        .replace(".backend.service", ".backend.serviceName")
+    // Ingress paths have no quoted steps, so `.` separates them.
+    let steps: Vec<&str> = path.split('.').collect();
+    let mut out: Vec<&str> = Vec::with_capacity(steps.len());
+    let mut i = 0;
+    while i < steps.len() {
+        let after_backend = out.last().is_some_and(|s| s.ends_with("backend"));
+        if after_backend && steps[i] == "service" {
+            match steps.get(i + 1).copied() {
+                Some("port") => {
+                    out.push("servicePort");
+                    // `port.number` / `port.name` are both the one `servicePort`.
+                    i += if matches!(steps.get(i + 2).copied(), Some("number" | "name")) {
+                        3
+                    } else {
+                        2
+                    };
+                }
+                Some("name") => {
+                    out.push("serviceName");
+                    i += 2;
+                }
+                _ => {
+                    out.push("serviceName");
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        out.push(steps[i]);
+        i += 1;
+    }
+    out.join(".")
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `plan` over the real-world corpus (issue #2, acceptance 2, 4 and 5).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,18 +1,12 @@
 //! The binary's `plan`, `apply` and `check` on small repositories: exit codes, formats, and
 //! staleness of generated files found by their header.
 
-use std::path::Path;
-
 use assert_cmd::Command;
+
+use crate::common::write;
 
 fn bin() -> Command {
     Command::cargo_bin("gateway-migrate").unwrap()
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 const SERVICE: &str =

@@ -1,13 +1,11 @@
 //! Acceptance: every Ingress of the shared corpus is translated, in both modes, without panic,
 //! and every generated object passes the validator (CRD schema and CEL rules).
 
-mod common;
-
-use std::path::Path;
-
 use gateway_migrate::config::{Config, IngressMode};
 use gateway_migrate::model::SourceBody;
 use gateway_migrate::{pipeline, validate};
+
+use crate::common;
 
 const SOURCES: &[&str] = &[
     "ingress-nginx",
@@ -20,7 +18,7 @@ const SOURCES: &[&str] = &[
 
 #[test]
 fn every_corpus_ingress_translates_to_schema_valid_objects() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let corpus = common::corpus();
     let mut ingresses = 0;
     let mut objects = 0;
     let mut failures = Vec::new();

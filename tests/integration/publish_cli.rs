@@ -1,8 +1,6 @@
 //! `gateway-migrate pr` as a process, configured through GitHub Actions' environment.
 
-mod common;
-
-use common::scenarios;
+use crate::common::scenarios;
 
 #[test]
 fn close_stale_prints_json_and_step_outputs() {

@@ -1,8 +1,7 @@
 //! Acceptance 3: every Istio object of the Istio corpora is translated without panic, gets a
 //! result, and every generated object passes the validator (the Gateway API v1.6.1 CRD schema
-//! and CEL rules of its channel). Fixture outputs are validated by `tests/fixtures.rs`.
-
-mod common;
+//! and CEL rules of its channel). Fixture outputs are validated by
+//! `tests/integration/fixtures.rs`.
 
 use std::path::Path;
 

@@ -12,11 +12,7 @@ use gateway_migrate::plan::{self, EditKind, Layout, StaleReason};
 use gateway_migrate::scan::{self, Scan};
 use gateway_migrate::translate::SourceResult;
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use crate::common::write;
 
 fn read(root: &Path, rel: &str) -> String {
     std::fs::read_to_string(root.join(rel)).unwrap()

@@ -1,6 +1,6 @@
 //! The loader's byte-exact document spans (issue #2, acceptance 3).
 
-mod common;
+use crate::common;
 
 use gateway_migrate::load::split::split;
 use proptest::prelude::*;

@@ -1,9 +1,7 @@
 //! `publish` against a bare `file://` remote and a fake GitHub REST API (wiremock) that checks
 //! method, path, query, `Authorization` and JSON body of every call.
 
-mod common;
-
-use common::scenarios;
+use crate::common::scenarios;
 
 #[test]
 fn new_pr() {

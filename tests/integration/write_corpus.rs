@@ -5,7 +5,7 @@
 //! (they were written before the translators existed, and failed until they landed).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use gateway_migrate::config::Config;
@@ -16,9 +16,7 @@ use gateway_migrate::pipeline;
 use gateway_migrate::plan::{self, Layout, inplace};
 use gateway_migrate::translate::SourceResult;
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-}
+use crate::common::corpus;
 
 fn copy_dir(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst).unwrap();

@@ -1,7 +1,6 @@
 //! Helpers shared by integration tests: the corpus location, and for publishing a work clone
 //! with a bare remote, a fake GitHub (wiremock), a `git http-backend` server, and the scenarios
 //! every publish test file shares.
-#![allow(dead_code)]
 
 pub mod http_git;
 pub mod scenarios;

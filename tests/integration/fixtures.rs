@@ -13,7 +13,7 @@
 //!   plan, lint, staleness; nothing is written). `diagnostics.txt` holds every diagnostic as
 //!   `file:line:column severity code subject field`, `files.txt` the planned file actions.
 //!
-//! `BLESS=1 cargo test fixtures` rewrites the expected files from the current output. Blessed
+//! `BLESS=1 cargo test --test integration fixtures::` rewrites the expected files from the current output. Blessed
 //! output must be read and judged before it is committed.
 
 use std::collections::BTreeSet;

@@ -1,8 +1,6 @@
 //! `publish` against a remote served by `git http-backend` on 127.0.0.1 behind Basic auth.
 
-mod common;
-
-use common::scenarios;
+use crate::common::scenarios;
 
 #[test]
 fn pushes_over_http_with_the_token_as_password() {

@@ -3,11 +3,11 @@
 //! label: every Ingress host lands on the right listener, and a host refused by
 //! `allowedRoutes` is reported by name.
 
-use std::path::Path;
-
 use gateway_migrate::config::{Config, IngressMode};
 use gateway_migrate::gwapi::Generated;
 use gateway_migrate::pipeline;
+
+use crate::common::write;
 
 const GATEWAYS: &str = r#"
 apiVersion: v1
@@ -87,12 +87,6 @@ fn ingress(name: &str, ns: &str, hosts: &[&str]) -> String {
     format!(
         "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: {name}\n  namespace: {ns}\nspec:\n  ingressClassName: nginx\n  rules:\n{rules}"
     )
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 /// `(route name, hostnames, parentRefs as gateway-ns/gateway/section)` of every HTTPRoute.

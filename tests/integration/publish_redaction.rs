@@ -2,10 +2,8 @@
 //! outcomes (text, JSON, step outputs), errors (Display and Debug), option dumps, or anything
 //! sent to GitHub besides the Authorization header (URLs, PR bodies = the report).
 
-mod common;
-
-use common::TOKEN;
-use common::scenarios::ALL;
+use crate::common::TOKEN;
+use crate::common::scenarios::ALL;
 
 #[test]
 fn token_never_appears_in_any_scenario_output() {

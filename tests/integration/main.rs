@@ -1,0 +1,39 @@
+//! The integration tests, as one test binary (one link, one process, tests of all files run in
+//! parallel): one module per area, `common` holds the helpers they share.
+//! Run one area with `cargo test --test integration <module>::`, e.g.
+//! `cargo test --test integration fixtures::`.
+
+// A test reports failure by panicking, so unwrap and expect are how it says "this must hold";
+// helpers are shared between modules with `pub`, which is all the reach they need.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
+mod common;
+
+mod architecture;
+mod cli_check;
+mod codes;
+mod fixtures;
+mod hostile_input;
+mod ingress_cli;
+mod ingress_compat_i2gw;
+mod ingress_corpus;
+mod ingress_listener_split;
+mod ingress_mount;
+mod ingress_patch;
+mod istio_corpus;
+mod istio_samples;
+mod istio_translate;
+mod load_spans;
+mod locations;
+mod publish_cli;
+mod publish_github;
+mod publish_http;
+mod publish_redaction;
+mod report_renderers;
+mod scan_corpus;
+mod validate_attachment;
+mod validate_check;
+mod validate_jsonschema;
+mod walk;
+mod write_corpus;
+mod write_plan;
