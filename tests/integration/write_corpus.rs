@@ -12,7 +12,6 @@ use gateway_migrate::config::Config;
 use gateway_migrate::gwapi::{self, Generated, HttpRouteSpec, Metadata, Object};
 use gateway_migrate::load::{prefilter, split};
 use gateway_migrate::model::SourceBody;
-use gateway_migrate::pipeline;
 use gateway_migrate::plan::{self, Layout, inplace};
 use gateway_migrate::translate::SourceResult;
 
