@@ -111,6 +111,14 @@ pub fn explain(code: Code) -> String {
     let _ = writeln!(out, "{} ({})\n", e.id, severity_text(code));
     // The summary is the explanation's first sentence, or a shortening of it.
     let _ = writeln!(out, "{}\n", e.explanation);
+    if let Some(example) = super::examples::example(code) {
+        let _ = writeln!(out, "Before:\n\n{}", indent(example.before));
+        let _ = writeln!(
+            out,
+            "After (part of the output):\n\n{}",
+            indent(example.after)
+        );
+    }
     out.push_str("Full list: gateway-migrate codes, or docs/codes.md.\n");
     out
 }
@@ -166,9 +174,20 @@ reviewer should know about; *info* = what was done and why. `gateway-migrate exp
                 severity_text(*c),
                 e.explanation
             );
+            if let Some(example) = super::examples::example(*c) {
+                let _ = writeln!(
+                    out,
+                    "Before:\n\n```yaml\n{}```\n\nAfter (part of the output):\n\n```yaml\n{}```\n",
+                    example.before, example.after
+                );
+            }
         }
     }
     out
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
 /// GitHub's heading anchor for `### \`istio/retries\``: `istioretries`.
@@ -192,6 +211,41 @@ pub fn families_cover_registry() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each example is true: translating `before` (as `convert` does) emits the code, and
+    /// the generated YAML contains `after`.
+    #[test]
+    fn every_example_emits_its_code_and_shows_its_output() {
+        use crate::config::Config;
+        use crate::diagnostic::examples;
+        use crate::pipeline::{self, Input, Request};
+        let mut count = 0;
+        for code in examples::codes_with_examples() {
+            let example = examples::example(code).expect("listed");
+            let outcome = pipeline::run(Request::new(
+                Input::Streams(vec![(
+                    "example.yaml".into(),
+                    example.before.as_bytes().to_vec(),
+                )]),
+                Config::default(),
+            ))
+            .expect("a stream run");
+            assert!(
+                outcome.diagnostics.iter().any(|d| d.code == code),
+                "{code}: the example does not emit it: {:?}",
+                outcome.diagnostics
+            );
+            let yaml = crate::plan::render_stream(outcome.generated());
+            assert!(
+                yaml.contains(example.after),
+                "{code}: the output does not contain `after`:\n{yaml}"
+            );
+            assert!(markdown().contains(example.after));
+            assert!(explain(code).contains("Before:"));
+            count += 1;
+        }
+        assert!(count >= 6);
+    }
 
     #[test]
     fn every_family_has_a_section() {

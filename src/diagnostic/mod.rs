@@ -7,6 +7,7 @@
 //! into a line and column, from the loaded document's text ([`locate`]).
 
 pub mod docs;
+pub mod examples;
 pub mod locate;
 pub mod registry;
 
