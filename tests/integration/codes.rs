@@ -186,3 +186,38 @@ fn no_code_is_spelled_as_a_string_outside_the_registry() {
         offenders.join("\n")
     );
 }
+
+/// Each example of the registry is true: translating `before` (as `convert` does) emits the
+/// code, and the generated YAML contains `after`; `explain` and `docs/codes.md` show both.
+#[test]
+fn every_example_emits_its_code_and_shows_its_output() {
+    use gateway_migrate::config::Config;
+    use gateway_migrate::diagnostic::{docs, examples};
+    use gateway_migrate::pipeline::{self, Input, Request};
+    let mut count = 0;
+    for code in examples::codes_with_examples() {
+        let example = examples::example(code).expect("listed");
+        let outcome = pipeline::run(Request::new(
+            Input::Streams(vec![(
+                "example.yaml".into(),
+                example.before.as_bytes().to_vec(),
+            )]),
+            Config::default(),
+        ))
+        .expect("a stream run");
+        assert!(
+            outcome.diagnostics.iter().any(|d| d.code == code),
+            "{code}: the example does not emit it: {:?}",
+            outcome.diagnostics
+        );
+        let yaml = gateway_migrate::plan::render_stream(outcome.generated());
+        assert!(
+            yaml.contains(example.after),
+            "{code}: the output does not contain `after`:\n{yaml}"
+        );
+        assert!(docs::markdown().contains(example.after));
+        assert!(docs::explain(code).contains("Before:"));
+        count += 1;
+    }
+    assert!(count >= 6);
+}
