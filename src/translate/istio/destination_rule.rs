@@ -150,7 +150,12 @@ fn policy(
             } else {
                 Code::IstioIstioMutualUnsupported
             };
-            notes.push(Diagnostic::new(code, "ISTIO_MUTUAL (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent; on Istio mesh mTLS applies to Gateway API traffic automatically, so nothing is generated").at(format!("{path}.mode")));
+            let message = if code == Code::IstioIstioMutual {
+                "ISTIO_MUTUAL (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent; on Istio mesh mTLS applies to Gateway API traffic automatically, so nothing is generated"
+            } else {
+                "ISTIO_MUTUAL (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent and the target is not Istio: nothing is generated, and traffic to the backend is no longer mutually authenticated unless the implementation's own mesh integration does it"
+            };
+            notes.push(Diagnostic::new(code, message).at(format!("{path}.mode")));
             return None;
         }
         "SIMPLE" | "MUTUAL" => {}
