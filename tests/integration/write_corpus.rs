@@ -213,21 +213,33 @@ fn corpus_apply_generates_files_and_check_catches_edits_after_translators() {
     );
 }
 
-/// Kustomization directories that `kubectl kustomize` builds, with their output.
+/// Kustomization directories that `kubectl kustomize` builds, with their output. The builds
+/// run side by side (each is a short process; one after another they dominated the test).
 fn kustomize_builds(dir: &Path) -> BTreeMap<String, Result<String, String>> {
-    let mut out = BTreeMap::new();
     let scan = gateway_migrate::scan::scan_repo(dir, &Config::default(), 1).unwrap();
-    for k in &scan.index.kustomizations {
-        let built = Command::new("kubectl")
-            .args(["kustomize", &dir.join(&k.dir).display().to_string()])
-            .output()
-            .expect("kubectl (the kubectl Debian package) must be installed");
+    let running: Vec<(String, std::process::Child)> = scan
+        .index
+        .kustomizations
+        .iter()
+        .map(|k| {
+            let child = Command::new("kubectl")
+                .args(["kustomize", &dir.join(&k.dir).display().to_string()])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("kubectl (the kubectl Debian package) must be installed");
+            (k.file.clone(), child)
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for (file, child) in running {
+        let built = child.wait_with_output().expect("kubectl ran");
         let result = if built.status.success() {
             Ok(String::from_utf8_lossy(&built.stdout).into_owned())
         } else {
             Err(String::from_utf8_lossy(&built.stderr).into_owned())
         };
-        out.insert(k.file.clone(), result);
+        out.insert(file, result);
     }
     out
 }
