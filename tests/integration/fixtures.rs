@@ -12,6 +12,8 @@
 //! - `fixtures/repo/<case>/tree/`: a repository, run as `check` runs it (translate, validate,
 //!   plan, lint, staleness; nothing is written). `diagnostics.txt` holds every diagnostic as
 //!   `file:line:column severity code subject field`, `files.txt` the planned file actions.
+//!   The tree's own `.gateway-migrate.yaml` is its configuration. Optional `layout`: `in-place`
+//!   runs it as `check --in-place` does (default `alongside`).
 //!
 //! `BLESS=1 cargo test --test integration fixtures::` rewrites the expected files from the current output. Blessed
 //! output must be read and judged before it is committed.
@@ -23,6 +25,7 @@ use std::path::{Path, PathBuf};
 use gateway_migrate::config::Config;
 use gateway_migrate::diagnostic::Code;
 use gateway_migrate::pipeline::{self, Input, Request};
+use gateway_migrate::plan::Layout;
 use gateway_migrate::report::{Report, ReportedDiagnostic};
 use gateway_migrate::{plan, validate};
 
@@ -60,9 +63,14 @@ fn repo_cases() -> Vec<PathBuf> {
     cases
 }
 
+/// The field a diagnostic is about; `-` when there is none (an empty path names the whole
+/// object, as the validator's object-level findings do).
 fn field_of(d: &ReportedDiagnostic) -> String {
-    match (&d.field, &d.generated_field) {
-        (Some(f), _) => f.clone(),
+    match (
+        d.field.as_deref().filter(|f| !f.is_empty()),
+        &d.generated_field,
+    ) {
+        (Some(f), _) => f.to_string(),
         (None, Some(g)) => format!("generated:{g}"),
         (None, None) => "-".into(),
     }
@@ -167,6 +175,22 @@ fn run_stream_case(dir: &Path) -> StreamRun {
     StreamRun { yaml, notes, codes }
 }
 
+/// The layout a repository case is checked with: its `layout` file (`in-place` or
+/// `alongside`), `alongside` when there is none.
+fn case_layout(dir: &Path) -> Layout {
+    match std::fs::read_to_string(dir.join("layout")) {
+        Err(_) => Layout::Alongside,
+        Ok(text) => match text.trim() {
+            "alongside" => Layout::Alongside,
+            "in-place" => Layout::InPlace,
+            other => panic!(
+                "{}: layout is {other:?}, expected in-place or alongside",
+                dir.display()
+            ),
+        },
+    }
+}
+
 /// One repository case: diagnostics and planned files as text, and the codes seen.
 fn run_repo_case(dir: &Path) -> (String, String, BTreeSet<Code>) {
     let tree = dir.join("tree");
@@ -175,6 +199,7 @@ fn run_repo_case(dir: &Path) -> (String, String, BTreeSet<Code>) {
     let mut request = Request::new(Input::Repository(tree), config);
     request.jobs = 1;
     request.check = true;
+    request.layout = case_layout(dir);
     let outcome =
         pipeline::run(request).unwrap_or_else(|e| panic!("{}: the run failed: {e}", dir.display()));
     let report = Report::build(&outcome);
@@ -252,7 +277,35 @@ fn fixtures_match_expected_output() {
 }
 
 /// Codes no fixture can reach, each with the reason and the test that covers it instead.
-const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[];
+const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[
+    (
+        Code::WalkUnreadable,
+        "needs a path the walk cannot read: git stores no permission bits (and root reads \
+         everything), and a path longer than PATH_MAX cannot be checked out; covered by \
+         tests/codes_without_fixture.rs \
+         (a_directory_the_walk_cannot_list_is_reported_as_walk_unreadable, and \
+         an_unreadable_manifest_is_reported_as_walk_unreadable when not run as root)",
+    ),
+    (
+        Code::PlanUnreadableSource,
+        "the planner re-reads a source the scan has just read and kept; only a file that \
+         vanishes between scan and plan fails; covered by tests/codes_without_fixture.rs \
+         (a_source_that_cannot_be_read_again_is_reported_and_not_planned)",
+    ),
+    (
+        Code::ValidateCelUnevaluated,
+        "an interpreter gap: no known object makes a rule of the embedded CRDs fail to \
+         evaluate (mistyped fields included); covered by tests/codes_without_fixture.rs \
+         (a_rule_the_interpreter_cannot_evaluate_is_reported_not_passed)",
+    ),
+    (
+        Code::PlanKustomizePatch,
+        "both translators skip documents of kustomize patch files before the planner sees \
+         them, so plan::skip_patch_documents never finds one through pipeline::run; covered by \
+         tests/codes_without_fixture.rs \
+         (patch_documents_are_skipped_before_the_planner_and_by_its_guard)",
+    ),
+];
 
 #[test]
 fn every_code_has_a_fixture_that_emits_it() {
