@@ -103,15 +103,17 @@ impl Outcome {
         out
     }
 
-    /// Whether `check` must fail: stale files, or errors about Gateway API objects already
-    /// in the repository.
+    /// Whether `check` must fail: stale files, errors about Gateway API objects already in
+    /// the repository, or planning errors (a file `apply` cannot write or list, so the
+    /// repository can never become current).
     pub fn check_fails(&self) -> bool {
         !self.stale.is_empty()
             || self.diagnostics.iter().any(|d| {
                 d.severity == Severity::Error
-                    && d.location
-                        .object
-                        .is_some_and(|o| self.is_repository_object(o))
+                    && (d.code.family() == "plan"
+                        || d.location
+                            .object
+                            .is_some_and(|o| self.is_repository_object(o)))
             })
     }
 

@@ -87,7 +87,11 @@ impl Diagnostic {
 
     /// Names the source field the diagnostic is about, e.g. `spec.http[0].fault`.
     pub fn at(mut self, field: impl Into<String>) -> Self {
-        self.location.field = Some(field.into());
+        // An empty path names the whole object, which the location already is.
+        let field = field.into();
+        if !field.is_empty() {
+            self.location.field = Some(field);
+        }
         self
     }
 

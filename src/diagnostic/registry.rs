@@ -1152,8 +1152,8 @@ registry! {
         "`Accepted=False NotAllowedByListeners`: no selected listener takes this route kind (from its protocol and `allowedRoutes.kinds`) or admits the route's namespace (`allowedRoutes.namespaces`: `Same` default, `All`, `Selector` on the Namespace's labels).",
         "`Accepted=False NotAllowedByListeners`: no selected listener takes this route kind (from its protocol and `allowedRoutes.kinds`) or admits the route's namespace (`allowedRoutes.namespaces`: `Same` default, `All`, `Selector` on the Namespace's labels). ReferenceGrants play no part in route→Gateway attachment.";
     AttachParentNotFound = "attach/parent-not-found", Error,
-        "`Accepted=False ParentNotFound`: the parentRef names a Gateway that the repository does not define in a namespace the repository knows.",
-        "`Accepted=False ParentNotFound`: the parentRef names a Gateway that the repository does not define in a namespace the repository knows.";
+        "`Accepted=False ParentNotFound`: the parentRef names a Gateway the repository does not define, in a namespace whose other Gateways it does define.",
+        "`Accepted=False ParentNotFound`: the parentRef names a Gateway the repository does not define, in a namespace whose other Gateways it does define (so the repository manages that namespace's Gateways and the name is wrong), or anywhere with `--strict`. A Gateway in a namespace the repository holds no Gateway of is `attach/parent-unknown` instead.";
     AttachParentUnknown = "attach/parent-unknown", Warning,
         "The parent Gateway (or parent kind, or the Namespace labels a selector needs) is not in the repository: attachment cannot be predicted.",
         "The parent Gateway (or parent kind, or the Namespace labels a selector needs) is not in the repository: attachment cannot be predicted.";

@@ -366,6 +366,25 @@ impl<'a> World<'a> {
             );
         }
         let Some(definitions) = self.gateways.get(&(ns.to_string(), name.to_string())) else {
+            // Where the repository defines other Gateways, it manages that namespace's
+            // Gateways: a missing one is a wrong name, not one kept elsewhere.
+            let siblings: Vec<&str> = self
+                .gateways
+                .keys()
+                .filter(|(gw_ns, _)| gw_ns == ns)
+                .map(|(_, gw)| gw.as_str())
+                .collect();
+            if !siblings.is_empty() || self.config.strict {
+                let why = if siblings.is_empty() {
+                    format!("Gateway {ns}/{name} is not in the repository (--strict)")
+                } else {
+                    format!(
+                        "Gateway {ns}/{name} does not exist: the repository defines the Gateways of namespace {ns} ({})",
+                        siblings.join(", ")
+                    )
+                };
+                return status(Condition::new(Status::False, "ParentNotFound", why), vec![]);
+            }
             return status(
                 Condition::new(
                     Status::Unknown,

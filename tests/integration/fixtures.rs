@@ -282,27 +282,27 @@ const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[
         Code::WalkUnreadable,
         "needs a path the walk cannot read: git stores no permission bits (and root reads \
          everything), and a path longer than PATH_MAX cannot be checked out; covered by \
-         tests/codes_without_fixture.rs \
+         tests/integration/codes_without_fixture.rs \
          (a_directory_the_walk_cannot_list_is_reported_as_walk_unreadable, and \
          an_unreadable_manifest_is_reported_as_walk_unreadable when not run as root)",
     ),
     (
         Code::PlanUnreadableSource,
         "the planner re-reads a source the scan has just read and kept; only a file that \
-         vanishes between scan and plan fails; covered by tests/codes_without_fixture.rs \
+         vanishes between scan and plan fails; covered by tests/integration/codes_without_fixture.rs \
          (a_source_that_cannot_be_read_again_is_reported_and_not_planned)",
     ),
     (
         Code::ValidateCelUnevaluated,
         "an interpreter gap: no known object makes a rule of the embedded CRDs fail to \
-         evaluate (mistyped fields included); covered by tests/codes_without_fixture.rs \
+         evaluate (mistyped fields included); covered by the unit test in src/validate/cel/mod.rs \
          (a_rule_the_interpreter_cannot_evaluate_is_reported_not_passed)",
     ),
     (
         Code::PlanKustomizePatch,
         "both translators skip documents of kustomize patch files before the planner sees \
          them, so plan::skip_patch_documents never finds one through pipeline::run; covered by \
-         tests/codes_without_fixture.rs \
+         tests/integration/codes_without_fixture.rs \
          (patch_documents_are_skipped_before_the_planner_and_by_its_guard)",
     ),
 ];

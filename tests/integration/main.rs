@@ -12,6 +12,7 @@ mod common;
 mod architecture;
 mod cli_check;
 mod codes;
+mod codes_without_fixture;
 mod fixtures;
 mod hostile_input;
 mod ingress_cli;

@@ -315,3 +315,32 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests;
+
+#[cfg(test)]
+mod unevaluated_tests {
+    use serde_json::json;
+
+    use crate::diagnostic::{Code, Severity};
+
+    /// `validate/cel-unevaluated`: a rule the interpreter cannot evaluate (here one that does
+    /// not return a bool) is reported, never passed. No rule of the embedded CRDs does that.
+    #[test]
+    fn a_rule_the_interpreter_cannot_evaluate_is_reported_not_passed() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "x-kubernetes-validations": [
+                {"rule": "self.name", "message": "name must be valid"},
+                {"rule": "self.name != ''", "message": "name must not be empty"}
+            ]
+        });
+        let mut out = Vec::new();
+        super::violations(&schema, &json!({"name": "web"}), "spec", &mut out);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(out[0].rule, "cel/unevaluated");
+        assert_eq!(out[0].path, "spec");
+        assert!(out[0].message.contains("self.name"), "{}", out[0].message);
+        assert_eq!(out[0].note_code(), Code::ValidateCelUnevaluated);
+        assert_eq!(Code::ValidateCelUnevaluated.severity(), Severity::Error);
+    }
+}

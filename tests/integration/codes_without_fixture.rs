@@ -7,9 +7,8 @@ use gateway_migrate::config::Config;
 use gateway_migrate::diagnostic::{Code, Severity};
 use gateway_migrate::pipeline::{self, Input, Request};
 use gateway_migrate::plan::{self, Layout};
+use gateway_migrate::scan;
 use gateway_migrate::translate::{self, SourceResult};
-use gateway_migrate::{scan, validate};
-use serde_json::json;
 
 const INGRESS: &str = "apiVersion: networking.k8s.io/v1
 kind: Ingress
@@ -151,28 +150,6 @@ fn a_source_that_cannot_be_read_again_is_reported_and_not_planned() {
         }
         assert!(plan.edits.is_empty(), "{layout:?}: {:#?}", plan.edits);
     }
-}
-
-/// `validate/cel-unevaluated`: a rule the interpreter cannot evaluate (here one that does
-/// not return a bool) is reported, never passed. No rule of the embedded CRDs does that.
-#[test]
-fn a_rule_the_interpreter_cannot_evaluate_is_reported_not_passed() {
-    let schema = json!({
-        "type": "object",
-        "properties": {"name": {"type": "string"}},
-        "x-kubernetes-validations": [
-            {"rule": "self.name", "message": "name must be valid"},
-            {"rule": "self.name != ''", "message": "name must not be empty"}
-        ]
-    });
-    let mut out = Vec::new();
-    validate::cel::violations(&schema, &json!({"name": "web"}), "spec", &mut out);
-    assert_eq!(out.len(), 1, "{out:#?}");
-    assert_eq!(out[0].rule, "cel/unevaluated");
-    assert_eq!(out[0].path, "spec");
-    assert!(out[0].message.contains("self.name"), "{}", out[0].message);
-    assert_eq!(out[0].note_code(), Code::ValidateCelUnevaluated);
-    assert_eq!(Code::ValidateCelUnevaluated.severity(), Severity::Error);
 }
 
 /// `plan/kustomize-patch`: the planner marks results of kustomize patch documents as
