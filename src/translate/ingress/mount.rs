@@ -124,6 +124,12 @@ fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<Str
 }
 
 /// Which listener protocols serve a route kind: 0 for HTTP, 1 for HTTPS, 2 for TLS passthrough.
+///
+/// The validator also accepts a TLSRoute on a `Terminate` TLS listener, as Gateway API v1.6.1
+/// does (Extended support; the TLSRoute CRD's `parentRefs` description covers it, core
+/// support is Passthrough only, see the Gateway CRD's listener description). Mount mode asks a
+/// narrower question: an `ssl-passthrough` Ingress sends the client's TLS to the backend
+/// untouched, and only a Passthrough listener keeps that.
 fn slot(l: &MountListener, kind: &str) -> Option<usize> {
     match (kind, l.protocol.as_str()) {
         ("TLSRoute", "TLS") if l.tls_mode.as_deref() == Some("Passthrough") => Some(2),
