@@ -4,6 +4,7 @@
 //! file and a line. Istio models capture fields they do not know in `extra`, so nothing is lost
 //! silently: the translator turns every unknown field into a note.
 
+pub mod attach;
 pub mod ingress;
 pub mod istio;
 pub mod k8s;

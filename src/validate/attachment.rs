@@ -18,6 +18,7 @@ use crate::config::{Config, Target};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::GROUP;
 use crate::index::Index;
+use crate::model::attach::{self, Admission};
 use crate::model::{SourceBody, k8s};
 
 const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"];
@@ -601,27 +602,13 @@ impl<'a> World<'a> {
     }
 
     fn listener_allows_namespace(&self, l: &Value, gateway_ns: &str, route_ns: &str) -> Status {
-        let from = l
-            .pointer("/allowedRoutes/namespaces/from")
-            .and_then(Value::as_str)
-            .unwrap_or("Same");
-        match from {
-            "All" => Status::True,
-            "Same" if gateway_ns == route_ns => Status::True,
-            "Selector" => {
-                let selector = l
-                    .pointer("/allowedRoutes/namespaces/selector")
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                let (labels, defined) = self.index.namespace_selector_labels(route_ns);
-                match (crate::model::selector::matches(&selector, &labels), defined) {
-                    (true, _) => Status::True,
-                    (false, true) => Status::False,
-                    (false, false) if self.config.strict => Status::False,
-                    (false, false) => Status::Unknown,
-                }
-            }
-            _ => Status::False,
+        let allowed = l.get("allowedRoutes").unwrap_or(&Value::Null);
+        let (labels, defined) = self.index.namespace_selector_labels(route_ns);
+        match attach::namespaces_admit(allowed, gateway_ns, route_ns, &labels, defined) {
+            Admission::Admitted => Status::True,
+            Admission::Refused => Status::False,
+            Admission::Unknown if self.config.strict => Status::False,
+            Admission::Unknown => Status::Unknown,
         }
     }
 
@@ -783,27 +770,9 @@ fn collect_mirrors<'v>(filters: Option<&'v Value>, base: &str, out: &mut Vec<(St
 /// TCPRoute on a TLS Terminate listener), narrowed by `allowedRoutes.kinds`.
 fn listener_allows_kind(l: &Value, route_kind: &str) -> bool {
     let protocol = str_of(l, "protocol").unwrap_or_default();
-    let mode = l
-        .pointer("/tls/mode")
-        .and_then(Value::as_str)
-        .unwrap_or("Terminate");
-    let by_protocol: &[&str] = match (protocol, mode) {
-        ("HTTP" | "HTTPS", _) => &["HTTPRoute", "GRPCRoute"],
-        ("TLS", "Passthrough") => &["TLSRoute"],
-        ("TLS", _) => &["TLSRoute", "TCPRoute"],
-        ("TCP", _) => &["TCPRoute"],
-        ("UDP", _) => &["UDPRoute"],
-        _ => &[],
-    };
-    if !by_protocol.contains(&route_kind) {
-        return false;
-    }
-    match l.pointer("/allowedRoutes/kinds").and_then(Value::as_array) {
-        Some(kinds) if !kinds.is_empty() => kinds.iter().any(|k| {
-            str_of(k, "group").unwrap_or(GROUP) == GROUP && str_of(k, "kind") == Some(route_kind)
-        }),
-        _ => true,
-    }
+    let mode = l.pointer("/tls/mode").and_then(Value::as_str);
+    attach::protocol_kinds(protocol, mode).contains(&route_kind)
+        && attach::kinds_admit(l.get("allowedRoutes").unwrap_or(&Value::Null), route_kind)
 }
 
 /// The hosts of `route_hosts` (all hosts when empty) that `listener` serves, minus those a

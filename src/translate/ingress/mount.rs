@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::index::Index;
+use crate::model::attach::{self, Admission};
 
 use super::emit::{Attachment, PlanAttachments, parent_ref};
 use super::ir::{IngressPlan, RouteKind};
@@ -81,20 +82,11 @@ fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<Str
         .pointer("/namespaces/from")
         .and_then(Value::as_str)
         .unwrap_or("Same");
-    let ns_ok = match from {
-        "All" => true,
-        "Same" => l.namespace == ns,
-        "Selector" => {
-            let (labels, _) = index.namespace_selector_labels(ns);
-            let selector = l
-                .allowed_routes
-                .pointer("/namespaces/selector")
-                .cloned()
-                .unwrap_or(Value::Null);
-            crate::model::selector::matches(&selector, &labels)
-        }
-        _ => false,
-    };
+    let (labels, defined) = index.namespace_selector_labels(ns);
+    // Mount mode only attaches where admission is certain: an unknown Namespace's labels
+    // refuse.
+    let ns_ok = attach::namespaces_admit(&l.allowed_routes, &l.namespace, ns, &labels, defined)
+        == Admission::Admitted;
     if !ns_ok {
         let known = if from != "Selector" || index.namespace_labels(ns).is_some() {
             ""
@@ -105,19 +97,7 @@ fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<Str
             "allowedRoutes.namespaces.from {from} does not admit namespace {ns}{known}"
         ));
     }
-    let kinds = l
-        .allowed_routes
-        .get("kinds")
-        .and_then(Value::as_array)
-        .filter(|k| !k.is_empty());
-    if let Some(kinds) = kinds
-        && !kinds.iter().any(|k| {
-            k.get("kind").and_then(Value::as_str) == Some(kind)
-                && k.get("group")
-                    .and_then(Value::as_str)
-                    .is_none_or(|g| g == crate::gwapi::GROUP)
-        })
-    {
+    if !attach::kinds_admit(&l.allowed_routes, kind) {
         return Some(format!("allowedRoutes.kinds does not include {kind}"));
     }
     None
