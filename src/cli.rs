@@ -162,6 +162,18 @@ pub struct CommonArgs {
     /// Where the full report lives when the Markdown one is truncated (named in the Markdown).
     #[arg(long, value_name = "PATH", global = true)]
     pub full_report: Option<String>,
+    /// kustomize to render builds with: a `kustomize` binary, or `kubectl` (runs `kubectl
+    /// kustomize`). Default: `kustomize` on PATH, else `kubectl` on PATH.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub kustomize: Option<PathBuf>,
+    /// Translate files as they are: do not render kustomize builds (overlays, components,
+    /// patches and replacements are then not followed).
+    #[arg(long, global = true)]
+    pub no_render: bool,
+    /// Let kustomize fetch remote bases and resources (refused by default: the build is
+    /// translated from its files and reported).
+    #[arg(long, global = true)]
+    pub allow_remote: bool,
 }
 
 #[derive(Debug, Args)]
@@ -422,7 +434,30 @@ fn repository_request(
     } else {
         Layout::Alongside
     };
+    request.render = crate::render::RenderOptions {
+        enabled: !common.no_render,
+        renderer: crate::render::Renderer::find(
+            common.kustomize.as_deref(),
+            std::env::var_os("PATH").as_deref(),
+        ),
+        allow_remote: common.allow_remote,
+        cache_dir: render_cache_dir(),
+    };
     Ok(request)
+}
+
+/// Where rendered builds are cached: `$GATEWAY_MIGRATE_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/gateway-migrate/render`, else `~/.cache/gateway-migrate/render`; an empty
+/// `GATEWAY_MIGRATE_CACHE_DIR` turns the cache off.
+fn render_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("GATEWAY_MIGRATE_CACHE_DIR") {
+        return (!dir.is_empty()).then(|| PathBuf::from(dir));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("gateway-migrate").join("render"))
 }
 
 fn plan(args: PlanArgs) -> Result<u8> {

@@ -252,7 +252,8 @@ fn kustomize_namespaces(kustomizations: &[Kustomization]) -> BTreeMap<String, St
             if !visited.insert(cur.dir.as_str()) {
                 continue;
             }
-            for entry in &cur.resources {
+            // Components are included like resources: their objects get the namespace too.
+            for entry in cur.included() {
                 let Some(path) = cur.resolve(entry) else {
                     continue;
                 };

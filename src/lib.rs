@@ -16,6 +16,7 @@ pub(crate) mod pattern;
 pub mod pipeline;
 pub mod plan;
 pub mod publish;
+pub mod render;
 pub mod report;
 pub mod scan;
 pub mod translate;

@@ -42,6 +42,8 @@ pub struct Request {
     pub check: bool,
     /// Write the planned edits (`apply`, `check --fix`).
     pub write: bool,
+    /// Render kustomize builds (repositories only).
+    pub render: crate::render::RenderOptions,
 }
 
 impl Request {
@@ -55,6 +57,7 @@ impl Request {
             layout: Layout::Alongside,
             check: false,
             write: false,
+            render: crate::render::RenderOptions::default(),
         }
     }
 }
@@ -75,6 +78,8 @@ pub struct Outcome {
     pub written: Option<Vec<FileAction>>,
     /// Every diagnostic of every stage, placed and sorted by file, document and field.
     pub diagnostics: Vec<Diagnostic>,
+    /// The kustomize builds and what rendering and verification found (empty for streams).
+    pub builds: Vec<crate::render::BuildReport>,
 }
 
 impl Outcome {
@@ -110,7 +115,7 @@ impl Outcome {
         !self.stale.is_empty()
             || self.diagnostics.iter().any(|d| {
                 d.severity == Severity::Error
-                    && (d.code.family() == "plan"
+                    && (matches!(d.code.family(), "plan" | "render")
                         || d.location
                             .object
                             .is_some_and(|o| self.is_repository_object(o)))
@@ -146,6 +151,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         layout,
         check,
         write,
+        render,
     } = request;
     let (scan, root) = match input {
         Input::Repository(root) => (
@@ -161,11 +167,25 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // Invalid generated objects become error diagnostics here, so they are never planned or
     // written.
     crate::validate::validate_results(&scan.index, &mut results, &config);
-    let plan = match &root {
+    let mut plan = match &root {
         Some(root) => plan::build(root, &scan, &results, &config, layout),
         None => EditPlan::default(),
     };
     let mut diagnostics = Vec::new();
+    // Each kustomize build is rendered, translated and verified; its attachment predictions
+    // replace the ones made from the files for the objects it renders.
+    let rendered = match &root {
+        Some(root) => crate::render::run(root, &scan, &config, &mut plan, &render),
+        None => crate::render::RenderOutcome::default(),
+    };
+    if !rendered.covered.is_empty() {
+        for r in &mut results {
+            if rendered.covered.contains(&r.object) {
+                r.notes.retain(|d| d.code.family() != "attach");
+            }
+        }
+    }
+    diagnostics.extend(rendered.notes);
     let mut stale = Vec::new();
     if check {
         stale = plan::staleness(&scan, &plan);
@@ -209,6 +229,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         stale,
         written,
         diagnostics,
+        builds: rendered.builds,
     })
 }
 

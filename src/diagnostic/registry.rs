@@ -1188,6 +1188,34 @@ registry! {
     PlanUnreadableSource = "plan/unreadable-source", Error,
         "A source file could not be read again to plan its output (hash header or in-place replacement).",
         "A source file could not be read again to plan its output (hash header or in-place replacement); nothing is written for it.";
+    // ── Rendering kustomize builds ──
+    RenderNoKustomize = "render/no-kustomize", Warning,
+        "Neither kustomize nor kubectl was found: kustomize builds are not rendered.",
+        "Neither `kustomize` nor `kubectl` is on `PATH` (or `--kustomize` names none): overlays, components, patches, replacements and namespace transforms are not followed, and each file is translated as it is. Install one of them or pass `--kustomize PATH`.";
+    RenderRemoteResource = "render/remote-resource", Warning,
+        "A build includes a remote resource, which is not fetched: the build is not rendered.",
+        "A kustomization the build reaches includes a remote base or resource (a URL or a git repository). Remote input is not fetched unless `--allow-remote` is given, so the build is not rendered and its files are translated as they are; what the remote part adds or patches is not seen.";
+    RenderOutsideRoot = "render/outside-root", Warning,
+        "A build reads a path outside the repository: the build is not rendered.",
+        "A kustomization the build reaches names a resource, component or patch outside the repository (`../../elsewhere`, an absolute path). Nothing outside the repository is read, so the build is not rendered and its files are translated as they are.";
+    RenderHelmRefused = "render/helm-refused", Warning,
+        "A build inflates Helm charts: the build is not rendered.",
+        "A kustomization the build reaches has `helmCharts:` (or the Helm inflation generator). Helm is never run on repository input, so the build is not rendered and its files are translated as they are.";
+    RenderPluginRefused = "render/plugin-refused", Warning,
+        "A build configures a plugin or KRM function: the build is not rendered.",
+        "A kustomization the build reaches lists generators, transformers or validators that are not kustomize builtins (KRM functions run as executables or containers, legacy plugins). Nothing from the repository is executed, so the build is not rendered and its files are translated as they are.";
+    RenderFailed = "render/failed", Warning,
+        "kustomize could not build a build root: its files are translated as they are.",
+        "kustomize failed on the build (its message is included). The build's files are translated as they are, which misses what the build's overlays, patches and replacements change; fix the build so `kubectl kustomize` succeeds.";
+    RenderBuildDiffers = "render/build-differs", Error,
+        "After apply, a build would deploy Gateway API objects that differ from the translation of what it deploys today.",
+        "The build was rendered as the repository will be after apply and its Gateway API objects were compared with the translation of the build's current render (hostnames, matches, backends, filters, parents, namespaces). The message names the build, the object and the first differing field. Traffic of that build would change; fix the overlay or the generated patch by hand.";
+    RenderDeployPathOutside = "render/deploy-path-outside", Warning,
+        "A Flux Kustomization or Argo CD Application deploys a path outside the repository.",
+        "A Flux `Kustomization` (`spec.path`) or an Argo CD `Application` (`spec.source.path`, `spec.sources[].path`) names a path that leaves the repository; it is not built.";
+    RenderApplySeparately = "render/apply-separately", Warning,
+        "Generated objects must live in a namespace no build deploys into: they are written to a file no kustomization includes.",
+        "A build's `namespace:` transform would move these generated objects (a ReferenceGrant that must sit next to the Secret it permits, a Gateway in the gateway namespace) and no build of the repository deploys into their namespace unchanged. They are written to a separate file that no kustomization includes; apply it where that namespace is managed.";
     // ── Staleness (`check`) ──
     CheckMissing = "check/missing", Error,
         "A generated file that `apply` would create does not exist.",

@@ -12,6 +12,8 @@ use crate::model::{ObjectMeta, SourceBody, SourceObject, SourceRef};
 pub(crate) enum Decoded {
     Object(Box<SourceObject>),
     Kustomization(Kustomization),
+    /// A Flux `Kustomization` or an Argo CD `Application`: it names directories to deploy.
+    Deployer(Deployer),
 }
 
 /// A document that has the shape of an object we read but cannot be decoded.
@@ -49,7 +51,15 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 
-    if kind == "Kustomization" || (is_kustomization_file && kind.is_empty()) {
+    if api_version.starts_with("kustomize.toolkit.fluxcd.io/") || api_version.starts_with("argoproj.io/") {
+        if let Some(d) = Deployer::of(&kind, &doc, source) {
+            out.push(Ok(Decoded::Deployer(d)));
+        }
+        return;
+    }
+    if kind == "Kustomization"
+        || (is_kustomization_file && (kind.is_empty() || kind == "Component"))
+    {
         if is_kustomization_file {
             out.push(
                 Kustomization::from_json(&source.file, doc)
@@ -239,5 +249,40 @@ mod tests {
             "metadata": {"name": "g"}, "spec": {"servers": "not a list"}});
         let out = decode_all("g.yaml", doc);
         assert!(matches!(out.as_slice(), [Err(DecodeError { kind, .. })] if kind == "Gateway"));
+    }
+}
+
+/// A GitOps object that deploys directories of this repository: a Flux `Kustomization`
+/// (`spec.path`) or an Argo CD `Application` (`spec.source.path`, `spec.sources[].path`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deployer {
+    pub source: SourceRef,
+    pub kind: String,
+    pub name: String,
+    /// Paths as written (relative to the repository root; Flux writes `./apps/x`).
+    pub paths: Vec<String>,
+}
+
+impl Deployer {
+    fn of(kind: &str, doc: &Value, source: &SourceRef) -> Option<Deployer> {
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+        let paths: Vec<String> = match kind {
+            "Kustomization" => text(doc.pointer("/spec/path")).into_iter().collect(),
+            "Application" => {
+                let mut paths: Vec<String> =
+                    text(doc.pointer("/spec/source/path")).into_iter().collect();
+                if let Some(Value::Array(sources)) = doc.pointer("/spec/sources") {
+                    paths.extend(sources.iter().filter_map(|s| text(s.get("path"))));
+                }
+                paths
+            }
+            _ => return None,
+        };
+        Some(Deployer {
+            source: source.clone(),
+            kind: kind.to_string(),
+            name: text(doc.pointer("/metadata/name")).unwrap_or_default(),
+            paths,
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! documents that matter. One bad document is a diagnostic, never an abort.
 
 pub(crate) mod decode;
+pub use decode::Deployer;
 pub mod prefilter;
 pub mod split;
 
@@ -42,6 +43,8 @@ pub struct FileLoad {
     pub documents: usize,
     pub objects: Vec<SourceObject>,
     pub kustomizations: Vec<Kustomization>,
+    /// Flux Kustomizations and Argo CD Applications: the directories they deploy.
+    pub deployers: Vec<decode::Deployer>,
     pub diagnostics: Vec<Diagnostic>,
     /// The file's text, when something in it is reported on or edited (see [`SourceText`]).
     pub text: Option<SourceText>,
@@ -167,6 +170,7 @@ impl FileLoad {
             match d {
                 Ok(decode::Decoded::Object(obj)) => self.objects.push(*obj),
                 Ok(decode::Decoded::Kustomization(k)) => self.kustomizations.push(k),
+                Ok(decode::Decoded::Deployer(d)) => self.deployers.push(d),
                 Err(e) => self.diagnose(
                     source.line,
                     None,

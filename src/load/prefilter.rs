@@ -25,6 +25,7 @@ pub(crate) const RELEVANT_KINDS: &[&str] = &[
     "BackendTLSPolicy",
     "ListenerSet",
     "Kustomization",
+    "Application",
 ];
 
 /// Whether a document may hold an object of a relevant kind (or a `List` of them).

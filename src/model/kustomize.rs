@@ -14,31 +14,89 @@ pub struct Kustomization {
     pub file: String,
     /// Its directory (`""` for the root).
     pub dir: String,
+    /// `kind: Component` (a reusable piece included through `components:`).
+    pub is_component: bool,
     pub namespace: Option<String>,
-    /// `resources:` entries as written.
+    pub name_prefix: Option<String>,
+    pub name_suffix: Option<String>,
+    /// `resources:` (and the legacy `bases:`) entries as written.
     pub resources: Vec<String>,
+    /// `components:` entries as written.
+    pub components: Vec<String>,
     /// Paths used as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902[].path`).
     pub patches: Vec<String>,
+    /// Whether `replacements:` or `vars:` may rewrite fields at build time.
+    pub substitutes: bool,
+    /// `helmCharts:` / `helmGlobals:` (Helm inflation at build time).
+    pub helm: bool,
+    /// `generators:`, `transformers:` and `validators:` entries: plugin configurations, as
+    /// file paths or inline documents.
+    pub plugins: Vec<PluginEntry>,
+}
+
+/// One `generators:`/`transformers:`/`validators:` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PluginEntry {
+    /// A path (a file of plugin configurations, or a kustomization directory).
+    Path(String),
+    /// A configuration written inline; `function` when it names a KRM function (exec or
+    /// container).
+    Inline { kind: String, function: bool },
+}
+
+/// kustomize accepts a key with no value (`patchesStrategicMerge:` followed only by comments)
+/// as an empty list; so do we.
+fn nullable_list<'de, D>(deserializer: D) -> Result<Vec<Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    Ok(Option::<Vec<Value>>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Raw {
+    kind: Option<String>,
     namespace: Option<String>,
-    #[serde(default)]
+    name_prefix: Option<String>,
+    name_suffix: Option<String>,
+    #[serde(default, deserialize_with = "nullable_list")]
     resources: Vec<Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable_list")]
     bases: Vec<Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable_list")]
+    components: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
     patches: Vec<Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable_list")]
     patches_strategic_merge: Vec<Value>,
-    #[serde(default, rename = "patchesJson6902")]
+    #[serde(default, rename = "patchesJson6902", deserialize_with = "nullable_list")]
     patches_json6902: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    replacements: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    vars: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    helm_charts: Vec<Value>,
+    helm_globals: Option<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    helm_chart_inflation_generator: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    generators: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    transformers: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    validators: Vec<Value>,
 }
 
 impl Kustomization {
     pub fn from_json(file: &str, doc: Value) -> Result<Kustomization, String> {
+        // A kustomization that is only comments or `{}` is an empty one.
+        let doc = if doc.is_null() {
+            Value::Object(Default::default())
+        } else {
+            doc
+        };
         let raw: Raw = serde_json::from_value(doc).map_err(|e| e.to_string())?;
         let dir = file
             .rsplit_once('/')
@@ -57,28 +115,96 @@ impl Kustomization {
                 patches.push(path.to_string());
             }
         }
+        let plugins = raw
+            .generators
+            .iter()
+            .chain(&raw.transformers)
+            .chain(&raw.validators)
+            .map(|v| match v.as_str() {
+                Some(path) if !path.contains('\n') => PluginEntry::Path(path.to_string()),
+                _ => {
+                    let inline: Value = match v.as_str() {
+                        Some(text) => crate::yaml::parse_document(text)
+                            .ok()
+                            .flatten()
+                            .unwrap_or(Value::Null),
+                        None => v.clone(),
+                    };
+                    PluginEntry::Inline {
+                        kind: inline
+                            .get("kind")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string(),
+                        function: names_a_function(&inline),
+                    }
+                }
+            })
+            .collect();
+        let nonempty = |s: Option<String>| s.filter(|n| !n.is_empty());
         Ok(Kustomization {
             file: file.to_string(),
             dir,
-            namespace: raw.namespace.filter(|n| !n.is_empty()),
+            is_component: raw.kind.as_deref() == Some("Component"),
+            namespace: nonempty(raw.namespace),
+            name_prefix: nonempty(raw.name_prefix),
+            name_suffix: nonempty(raw.name_suffix),
             resources: raw
                 .resources
                 .iter()
                 .chain(raw.bases.iter())
                 .filter_map(text)
                 .collect(),
+            components: raw.components.iter().filter_map(text).collect(),
             patches,
+            substitutes: !raw.replacements.is_empty() || !raw.vars.is_empty(),
+            helm: !raw.helm_charts.is_empty()
+                || raw.helm_globals.is_some_and(|v| !v.is_null())
+                || !raw.helm_chart_inflation_generator.is_empty(),
+            plugins,
         })
+    }
+
+    /// Every entry that names another kustomization or a resource: `resources:` then
+    /// `components:`.
+    pub fn included(&self) -> impl Iterator<Item = &String> {
+        self.resources.iter().chain(self.components.iter())
     }
 
     /// Resolves an entry of this kustomization (relative path) to a root-relative path,
     /// `None` when it leaves the root or is a remote URL.
     pub fn resolve(&self, entry: &str) -> Option<String> {
-        if entry.contains("://") || entry.starts_with("github.com/") {
+        if is_remote(entry) {
             return None;
         }
         join_relative(&self.dir, entry)
     }
+}
+
+/// Whether a kustomization entry names a remote resource (a git repository or a URL), the
+/// forms kustomize's loader fetches (`api/internal/git/repospec.go`).
+pub fn is_remote(entry: &str) -> bool {
+    entry.contains("://")
+        || entry.starts_with("git@")
+        || entry.starts_with("git::")
+        || ["github.com/", "gitlab.com/", "bitbucket.org/"]
+            .iter()
+            .any(|host| entry.starts_with(host))
+        || entry.contains("?ref=")
+        || entry.contains(".git//")
+}
+
+/// Whether a plugin configuration names a KRM function (`config.kubernetes.io/function`
+/// annotation, or the legacy `config.kubernetes.io/function` under `metadata.annotations`),
+/// which kustomize would run as an executable or a container.
+pub fn names_a_function(config: &Value) -> bool {
+    config
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object)
+        .is_some_and(|a| {
+            a.contains_key("config.kubernetes.io/function")
+                || a.contains_key("config.k8s.io/function")
+        })
 }
 
 /// Joins `rel` onto directory `dir` (both `/`-separated, root-relative) and normalises `.` and

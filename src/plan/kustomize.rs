@@ -132,6 +132,138 @@ pub fn add_resources(bytes: &[u8], entries: &[String]) -> Result<Vec<u8>, Kustom
     Ok(edited.into_bytes())
 }
 
+/// Adds `resources` (file entries) and `patches` (`- path: file` entries) to a kustomization,
+/// skipping entries already there; `Ok(None)` when nothing is missing. Lists are extended in
+/// their own style; a missing key is appended at the end of the file. The result is parsed
+/// again and must hold exactly the old entries plus the new ones.
+pub fn add_entries(
+    bytes: &[u8],
+    resources: &[String],
+    patches: &[String],
+) -> Result<Option<Vec<u8>>, KustomizeEditError> {
+    const BOM: &str = "\u{FEFF}";
+    let text = std::str::from_utf8(bytes).map_err(|_| KustomizeEditError::NotUtf8)?;
+    let (bom, body) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text),
+    };
+    let parsed = crate::yaml::parse_document(body)
+        .map_err(|e| KustomizeEditError::Parse(e.message))?
+        .unwrap_or(Value::Null);
+    let entry_path = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            other => other.get("path").and_then(Value::as_str).map(str::to_string),
+        }
+    };
+    let present = |key: &str| -> Vec<String> {
+        parsed
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|l| l.iter().filter_map(entry_path).collect())
+            .unwrap_or_default()
+    };
+    let old_resources = present("resources");
+    let old_patches = present("patches");
+    let new_resources: Vec<&String> = resources.iter().filter(|r| !old_resources.contains(r)).collect();
+    let new_patches: Vec<&String> = patches.iter().filter(|p| !old_patches.contains(p)).collect();
+    if new_resources.is_empty() && new_patches.is_empty() {
+        return Ok(None);
+    }
+    let doc = yaml_edit::Document::from_str(body)
+        .map_err(|e| KustomizeEditError::Parse(e.to_string()))?;
+    let mut appended = String::new();
+    let patch_entry = |p: &str| {
+        let mut m = std::collections::BTreeMap::new();
+        m.insert("path".to_string(), yaml_edit::YamlValue::scalar(p.to_string()));
+        m
+    };
+    for (key, entries, is_patch) in [
+        ("resources", &new_resources, false),
+        ("patches", &new_patches, true),
+    ] {
+        if entries.is_empty() {
+            continue;
+        }
+        let seq = if parsed.get(key).is_some_and(Value::is_array) {
+            doc.as_mapping().and_then(|m| m.get_sequence(key))
+        } else {
+            None
+        };
+        match seq {
+            Some(seq) => {
+                for e in entries.iter() {
+                    if is_patch {
+                        seq.push(patch_entry(e));
+                    } else {
+                        seq.push(e.as_str());
+                    }
+                }
+            }
+            None if parsed.get(key).is_some_and(Value::is_null) && body_has_key(body, key) => {
+                let list: Vec<yaml_edit::YamlValue> = entries
+                    .iter()
+                    .map(|e| {
+                        if is_patch {
+                            yaml_edit::YamlValue::Mapping(patch_entry(e))
+                        } else {
+                            yaml_edit::YamlValue::scalar(e.to_string())
+                        }
+                    })
+                    .collect();
+                let mapping = doc
+                    .as_mapping()
+                    .ok_or_else(|| KustomizeEditError::Parse("not a mapping".into()))?;
+                mapping.set(key, list);
+            }
+            None if parsed.get(key).is_none() => {
+                appended.push_str(&format!("{key}:\n"));
+                for e in entries.iter() {
+                    if is_patch {
+                        appended.push_str(&format!("- path: {e}\n"));
+                    } else {
+                        appended.push_str(&format!("- {e}\n"));
+                    }
+                }
+            }
+            None => return Err(KustomizeEditError::Parse(format!("`{key}:` is not a list"))),
+        }
+    }
+    let mut edited = format!("{doc}");
+    if !appended.is_empty() {
+        if !edited.is_empty() && !edited.ends_with('\n') {
+            edited.push('\n');
+        }
+        edited.push_str(&appended);
+    }
+    let check = crate::yaml::parse_document(&edited)
+        .map_err(|e| KustomizeEditError::Parse(e.message))?
+        .unwrap_or(Value::Null);
+    let listed = |key: &str| -> Vec<String> {
+        check
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|l| l.iter().filter_map(entry_path).collect())
+            .unwrap_or_default()
+    };
+    let mut want_resources = old_resources.clone();
+    want_resources.extend(new_resources.into_iter().cloned());
+    let mut want_patches = old_patches.clone();
+    want_patches.extend(new_patches.into_iter().cloned());
+    if listed("resources") != want_resources || listed("patches") != want_patches {
+        return Err(KustomizeEditError::Verification);
+    }
+    Ok(Some(format!("{bom}{edited}").into_bytes()))
+}
+
+/// Whether a top-level `key:` line is written (even with an empty value).
+fn body_has_key(body: &str, key: &str) -> bool {
+    body.lines().any(|l| {
+        l.strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    })
+}
+
 /// The `resources:` entries of a kustomization text, `None` when it has no such list.
 fn resources_of(text: &str) -> Option<Vec<String>> {
     let value = crate::yaml::parse_document(text).ok()??;

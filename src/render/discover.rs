@@ -1,0 +1,267 @@
+//! Which builds the repository has, and whether each may be rendered.
+//!
+//! A build root is a kustomization that no other kustomization includes (through
+//! `resources:` or `components:`), or a directory a Flux `Kustomization` (`spec.path`) or an
+//! Argo CD `Application` (`spec.source.path`, `spec.sources[].path`) of the repository deploys.
+//! Components are never roots: kustomize refuses to build one on its own.
+//!
+//! Before anything runs, every kustomization a build reaches is checked: remote resources
+//! (unless allowed), paths that leave the repository, Helm inflation and plugins (KRM
+//! functions, exec or legacy plugins) make the build refused, with a diagnostic per cause. The
+//! renderer is then started without the flags that would enable them
+//! (`--enable-helm`, `--enable-alpha-plugins`, `--enable-exec`) as a second line of defence.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::kustomize::{Kustomization, PluginEntry, is_remote, join_relative};
+use crate::scan::Scan;
+
+/// One build root.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Build {
+    /// The directory built, root-relative (`""` for the repository root).
+    pub dir: String,
+    /// Its kustomization file, `None` for a plain directory a GitOps object applies.
+    pub kustomization: Option<String>,
+    /// Files of the Flux Kustomizations and Argo CD Applications that deploy it.
+    pub deployed_by: Vec<String>,
+}
+
+impl Build {
+    /// The name the report uses: the directory, `.` for the root.
+    pub fn name(&self) -> &str {
+        if self.dir.is_empty() { "." } else { &self.dir }
+    }
+}
+
+/// The build roots of the repository, sorted by directory, and diagnostics about GitOps
+/// objects that point at directories the repository does not have.
+pub fn build_roots(scan: &Scan) -> (Vec<Build>, Vec<Diagnostic>) {
+    let by_dir: BTreeMap<&str, &Kustomization> = scan
+        .index
+        .kustomizations
+        .iter()
+        .map(|k| (k.dir.as_str(), k))
+        .collect();
+    let mut included: BTreeSet<String> = BTreeSet::new();
+    for k in &scan.index.kustomizations {
+        for entry in k.included() {
+            if let Some(path) = k.resolve(entry) {
+                included.insert(path);
+            }
+        }
+    }
+    let mut builds: BTreeMap<String, Build> = BTreeMap::new();
+    for k in &scan.index.kustomizations {
+        if k.is_component || included.contains(&k.dir) {
+            continue;
+        }
+        builds.insert(
+            k.dir.clone(),
+            Build {
+                dir: k.dir.clone(),
+                kustomization: Some(k.file.clone()),
+                deployed_by: Vec::new(),
+            },
+        );
+    }
+    let mut notes = Vec::new();
+    let dirs_with_files: BTreeSet<&str> = scan
+        .index
+        .objects
+        .iter()
+        .map(|o| parent_dir(&o.source.file))
+        .collect();
+    for d in &scan.deployers {
+        for raw in &d.paths {
+            let Some(dir) = join_relative("", raw.trim_end_matches('/')) else {
+                notes.push(
+                    Diagnostic::new(
+                        Code::RenderDeployPathOutside,
+                        format!(
+                            "{} {} deploys {raw}, which is outside the repository; it is not built",
+                            d.kind, d.name
+                        ),
+                    )
+                    .in_file(d.source.file.clone(), d.source.line),
+                );
+                continue;
+            };
+            let kustomization = by_dir.get(dir.as_str()).filter(|k| !k.is_component);
+            if kustomization.is_none() && !dirs_with_files.contains(dir.as_str()) {
+                continue;
+            }
+            let build = builds.entry(dir.clone()).or_insert_with(|| Build {
+                dir: dir.clone(),
+                kustomization: kustomization.map(|k| k.file.clone()),
+                deployed_by: Vec::new(),
+            });
+            if !build.deployed_by.contains(&d.source.file) {
+                build.deployed_by.push(d.source.file.clone());
+            }
+        }
+    }
+    (builds.into_values().collect(), notes)
+}
+
+fn parent_dir(file: &str) -> &str {
+    file.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+/// The kustomizations a build reaches (itself, its bases and components, transitively), in
+/// the order first reached.
+pub fn reached<'a>(scan: &'a Scan, build: &Build) -> Vec<&'a Kustomization> {
+    let by_dir: BTreeMap<&str, &Kustomization> = scan
+        .index
+        .kustomizations
+        .iter()
+        .map(|k| (k.dir.as_str(), k))
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<&str> = vec![build.dir.as_str()];
+    while let Some(dir) = stack.pop() {
+        if !seen.insert(dir.to_string()) {
+            continue;
+        }
+        let Some(k) = by_dir.get(dir) else { continue };
+        out.push(*k);
+        let entries: Vec<&String> = k.included().collect();
+        for entry in entries.into_iter().rev() {
+            if let Some(path) = k.resolve(entry)
+                && let Some((d, _)) = by_dir.get_key_value(path.as_str())
+            {
+                stack.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// The files a build may read: every file under the directories of the kustomizations it
+/// reaches. Used as the cache key and to decide whether a build holds anything to translate.
+pub fn build_dirs(kustomizations: &[&Kustomization]) -> BTreeSet<String> {
+    kustomizations.iter().map(|k| k.dir.clone()).collect()
+}
+
+/// Why a build must not be rendered: one diagnostic per cause, on the kustomization that has
+/// it. Empty when the build is safe to render.
+pub fn refusals(
+    root: &Path,
+    scan: &Scan,
+    build: &Build,
+    allow_remote: bool,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for k in reached(scan, build) {
+        let at = |code: Code, message: String| {
+            Diagnostic::new(code, message).in_file(k.file.clone(), 1)
+        };
+        for entry in k.included() {
+            if is_remote(entry) {
+                if !allow_remote {
+                    out.push(at(
+                        Code::RenderRemoteResource,
+                        format!(
+                            "{} includes the remote resource {entry}; remote resources are not fetched (pass --allow-remote to fetch them), so build {} is translated from its files",
+                            k.file,
+                            build.name()
+                        ),
+                    ));
+                }
+            } else if k.resolve(entry).is_none() {
+                out.push(at(
+                    Code::RenderOutsideRoot,
+                    format!(
+                        "{} includes {entry}, which is outside the repository; it is not read, so build {} is translated from its files",
+                        k.file,
+                        build.name()
+                    ),
+                ));
+            }
+        }
+        for p in &k.patches {
+            if is_remote(p) || k.resolve(p).is_none() {
+                out.push(at(
+                    Code::RenderOutsideRoot,
+                    format!(
+                        "{} patches with {p}, which is outside the repository; it is not read, so build {} is translated from its files",
+                        k.file,
+                        build.name()
+                    ),
+                ));
+            }
+        }
+        if k.helm {
+            out.push(at(
+                Code::RenderHelmRefused,
+                format!(
+                    "{} inflates Helm charts (helmCharts); Helm is never run on repository input, so build {} is translated from its files",
+                    k.file,
+                    build.name()
+                ),
+            ));
+        }
+        for plugin in &k.plugins {
+            if let Some(why) = plugin_refusal(root, k, plugin) {
+                out.push(at(
+                    Code::RenderPluginRefused,
+                    format!(
+                        "{} {why}; plugins and KRM functions are never run on repository input, so build {} is translated from its files",
+                        k.file,
+                        build.name()
+                    ),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Why a `generators:`/`transformers:`/`validators:` entry is refused, `None` for a builtin
+/// plugin configuration (`apiVersion: builtin`), which kustomize runs in-process.
+fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Option<String> {
+    match plugin {
+        PluginEntry::Inline { kind, function } => {
+            if *function {
+                Some(format!("configures the KRM function {kind}"))
+            } else {
+                None
+            }
+        }
+        PluginEntry::Path(path) => {
+            let Some(rel) = k.resolve(path) else {
+                return Some(format!("configures a plugin from {path}, outside the repository"));
+            };
+            let full = root.join(&rel);
+            let meta = std::fs::symlink_metadata(&full).ok()?;
+            if !meta.is_file() {
+                return Some(format!(
+                    "configures plugins from the directory {path}, which is not inspected"
+                ));
+            }
+            let bytes = std::fs::read(&full).ok()?;
+            for span in crate::load::split::split(&bytes) {
+                let text = std::str::from_utf8(span.slice(&bytes)).ok()?;
+                let Ok(Some(doc)) = crate::yaml::parse_document(text) else {
+                    continue;
+                };
+                let kind = doc.get("kind").and_then(Value::as_str).unwrap_or("");
+                let api = doc.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+                if crate::model::kustomize::names_a_function(&doc) {
+                    return Some(format!("configures the KRM function {kind} in {path}"));
+                }
+                if api != "builtin" {
+                    return Some(format!("configures the external plugin {api}/{kind} in {path}"));
+                }
+            }
+            None
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! Running kustomize on a scratch copy of the repository.
+//!
+//! The repository is untrusted. The copy holds only its regular files (no symlinks, no
+//! `.git`), so nothing outside it can be reached through the copy; kustomize runs with the
+//! root-only load restrictor and without `--enable-helm`, `--enable-alpha-plugins` or
+//! `--enable-exec`, with an empty environment (its plugin home points into the scratch
+//! directory), no standard input, and a time limit.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Kustomization entries this tool adds to a build root; stripped from the copy before the
+/// "before" renders, so the comparison does not depend on an earlier run's fixes.
+pub const FIX_MARKER: &str = ".build-";
+
+/// How to start kustomize.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Renderer {
+    pub program: PathBuf,
+    /// `true` for `kubectl kustomize`, `false` for a standalone `kustomize build`.
+    pub via_kubectl: bool,
+    pub timeout: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("{0}")]
+    Failed(String),
+    #[error("kustomize did not finish within {0} seconds")]
+    Timeout(u64),
+    #[error("cannot run {0}: {1}")]
+    Spawn(String, String),
+    #[error("cannot prepare the scratch copy: {0}")]
+    Scratch(String),
+}
+
+impl Renderer {
+    /// The renderer at `explicit`, else `kustomize` on `PATH`, else `kubectl` on `PATH`.
+    pub fn find(explicit: Option<&Path>, path_var: Option<&std::ffi::OsStr>) -> Option<Renderer> {
+        let make = |program: PathBuf| {
+            let via_kubectl = program
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("kubectl"));
+            Renderer {
+                program,
+                via_kubectl,
+                timeout: Duration::from_secs(120),
+            }
+        };
+        if let Some(p) = explicit {
+            return Some(make(p.to_path_buf()));
+        }
+        let dirs: Vec<PathBuf> = path_var.map(|p| std::env::split_paths(p).collect())?;
+        for name in ["kustomize", "kubectl"] {
+            for d in &dirs {
+                let candidate = d.join(name);
+                if candidate.is_file() {
+                    return Some(make(candidate));
+                }
+            }
+        }
+        None
+    }
+
+    /// The command line, for the report.
+    pub fn describe(&self) -> String {
+        if self.via_kubectl {
+            format!("{} kustomize", self.program.display())
+        } else {
+            format!("{} build", self.program.display())
+        }
+    }
+
+    /// Renders `dir` (inside `scratch`) and returns its documents.
+    pub fn render(&self, scratch: &Path, dir: &str) -> Result<Vec<Value>, RenderError> {
+        let target = if dir.is_empty() {
+            scratch.to_path_buf()
+        } else {
+            scratch.join(dir)
+        };
+        let home = scratch.join(".gateway-migrate-home");
+        let mut cmd = Command::new(&self.program);
+        if self.via_kubectl {
+            cmd.arg("kustomize");
+        } else {
+            cmd.arg("build");
+        }
+        cmd.arg(&target)
+            .arg("--load-restrictor")
+            .arg("LoadRestrictionsRootOnly")
+            .env_clear()
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", &home)
+            .env("KUSTOMIZE_PLUGIN_HOME", home.join("plugins"))
+            .current_dir(scratch)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| RenderError::Spawn(self.describe(), e.to_string()))?;
+        // Read both pipes on threads so a large output cannot block the child.
+        let mut stdout = child.stdout.take();
+        let mut stderr = child.stderr.take();
+        let out_thread = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(s) = stdout.as_mut() {
+                let _ = s.read_to_end(&mut buf);
+            }
+            buf
+        });
+        let err_thread = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(s) = stderr.as_mut() {
+                let _ = s.read_to_end(&mut buf);
+            }
+            buf
+        });
+        let deadline = Instant::now() + self.timeout;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(RenderError::Timeout(self.timeout.as_secs()));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Err(RenderError::Failed(e.to_string())),
+            }
+        };
+        let out = out_thread.join().unwrap_or_default();
+        let err = err_thread.join().unwrap_or_default();
+        if !status.success() {
+            return Err(RenderError::Failed(kustomize_message(
+                &String::from_utf8_lossy(&err),
+                scratch,
+            )));
+        }
+        parse_stream(&out)
+    }
+}
+
+/// kustomize's own message, without kubectl's log prefix and with scratch paths made
+/// repository-relative.
+fn kustomize_message(stderr: &str, scratch: &Path) -> String {
+    let line = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("kustomize failed without a message");
+    let line = match line.find("err=\"") {
+        Some(i) => line[i + 5..].trim_end_matches('"').replace("\\\"", "\""),
+        None => line.trim_start_matches("Error: ").to_string(),
+    };
+    let prefix = format!("{}/", scratch.display());
+    line.replace(&prefix, "").replace(&scratch.display().to_string(), ".")
+}
+
+fn parse_stream(bytes: &[u8]) -> Result<Vec<Value>, RenderError> {
+    let mut docs = Vec::new();
+    for span in crate::load::split::split(bytes) {
+        let text = std::str::from_utf8(span.slice(bytes))
+            .map_err(|_| RenderError::Failed("kustomize printed invalid UTF-8".into()))?;
+        match crate::yaml::parse_document(text) {
+            Ok(Some(v)) if v.is_object() => docs.push(v),
+            Ok(_) => {}
+            Err(e) => {
+                return Err(RenderError::Failed(format!(
+                    "kustomize printed YAML this tool cannot read: {}",
+                    e.message
+                )));
+            }
+        }
+    }
+    Ok(docs)
+}
+
+/// A scratch copy of the repository's regular files.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+/// Files larger than this are not copied (kustomize inputs are text).
+const MAX_COPIED_FILE: u64 = 16 * 1024 * 1024;
+
+impl Scratch {
+    /// Copies the regular files under `root` (not `.git`, not through symlinks).
+    pub fn copy_of(root: &Path) -> Result<Scratch, RenderError> {
+        let dir = tempfile::Builder::new()
+            .prefix("gateway-migrate-render-")
+            .tempdir()
+            .map_err(|e| RenderError::Scratch(e.to_string()))?;
+        let repo = dir.path().join("repo");
+        std::fs::create_dir(&repo).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        let walker = walkdir::WalkDir::new(root)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| e.file_name() != ".git");
+        for entry in walker.flatten() {
+            let Ok(rel) = entry.path().strip_prefix(root) else {
+                continue;
+            };
+            if rel.as_os_str().is_empty() {
+                continue;
+            }
+            let dest = repo.join(rel);
+            let ft = entry.file_type();
+            if ft.is_dir() {
+                std::fs::create_dir_all(&dest).map_err(|e| RenderError::Scratch(e.to_string()))?;
+            } else if ft.is_file()
+                && entry.metadata().is_ok_and(|m| m.len() <= MAX_COPIED_FILE)
+            {
+                std::fs::copy(entry.path(), &dest)
+                    .map_err(|e| RenderError::Scratch(e.to_string()))?;
+            }
+        }
+        Ok(Scratch { dir })
+    }
+
+    /// The copy's root.
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    /// Writes `contents` at root-relative `path` (a planned edit), creating directories.
+    pub fn write(&self, path: &str, contents: &[u8]) -> Result<(), RenderError> {
+        let dest = self.root().join(path);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        }
+        std::fs::write(dest, contents).map_err(|e| RenderError::Scratch(e.to_string()))
+    }
+
+    /// Prepares a build root's kustomization: origin annotations on, and this tool's own fix
+    /// entries (see [`FIX_MARKER`]) removed unless `keep_fixes`. Written as JSON, which
+    /// kustomize reads as YAML.
+    pub fn prepare_root(&self, kustomization: &str, keep_fixes: bool) -> Result<(), RenderError> {
+        let path = self.root().join(kustomization);
+        let text = std::fs::read_to_string(&path).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+        let mut doc = crate::yaml::parse_document(text)
+            .map_err(|e| RenderError::Failed(format!("{kustomization}: {}", e.message)))?
+            .unwrap_or_else(|| Value::Object(Default::default()));
+        let Some(map) = doc.as_object_mut() else {
+            return Err(RenderError::Failed(format!("{kustomization} is not a mapping")));
+        };
+        let mut meta: Vec<Value> = map
+            .get("buildMetadata")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if !meta.iter().any(|v| v == "originAnnotations") {
+            meta.push(Value::from("originAnnotations"));
+        }
+        map.insert("buildMetadata".into(), Value::Array(meta));
+        if !keep_fixes {
+            for key in ["resources", "patches"] {
+                if let Some(Value::Array(list)) = map.get_mut(key) {
+                    list.retain(|e| !is_fix_entry(e));
+                }
+            }
+        }
+        let json = serde_json::to_vec_pretty(&doc).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        std::fs::write(&path, json).map_err(|e| RenderError::Scratch(e.to_string()))
+    }
+
+    /// Restores `path` from the repository (undoing [`Scratch::write`] or a preparation).
+    pub fn restore(&self, root: &Path, path: &str) -> Result<(), RenderError> {
+        match std::fs::read(root.join(path)) {
+            Ok(bytes) => self.write(path, &bytes),
+            Err(_) => {
+                let _ = std::fs::remove_file(self.root().join(path));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Whether a `resources:` or `patches:` entry is one this tool adds to a build root.
+pub fn is_fix_entry(entry: &Value) -> bool {
+    let path = match entry {
+        Value::String(s) => s.as_str(),
+        other => other.get("path").and_then(Value::as_str).unwrap_or(""),
+    };
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.contains(FIX_MARKER) && name.starts_with("gateway-migrate")
+}
+
+/// The origin of a rendered object: its file, root-relative (`build_dir` joined with the
+/// annotation's path), or `None` (generated by kustomize, or remote).
+pub fn origin_file(object: &Value, build_dir: &str) -> Option<String> {
+    let text = object
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get("config.kubernetes.io/origin"))
+        .and_then(Value::as_str)?;
+    let origin = crate::yaml::parse_document(text).ok()??;
+    if origin.get("repo").is_some() {
+        return None;
+    }
+    let path = origin.get("path").and_then(Value::as_str)?;
+    crate::model::kustomize::join_relative(build_dir, path)
+}
+
+/// The object without the annotations kustomize added for us (and without an annotations
+/// map left empty by that).
+pub fn without_origin(mut object: Value) -> Value {
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        let empty = match meta.get_mut("annotations").and_then(Value::as_object_mut) {
+            Some(a) => {
+                a.remove("config.kubernetes.io/origin");
+                a.is_empty()
+            }
+            None => false,
+        };
+        if empty {
+            meta.remove("annotations");
+        }
+    }
+    object
+}
+
+/// Content hash of everything a build reads (the files under the directories it reaches), the
+/// renderer and the preparation: equal keys render equally.
+pub fn cache_key(scratch: &Path, dirs: &[String], renderer: &Renderer, extra: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    for d in dirs {
+        let base = if d.is_empty() { scratch.to_path_buf() } else { scratch.join(d) };
+        for entry in walkdir::WalkDir::new(&base)
+            .follow_links(false)
+            .into_iter()
+            .flatten()
+        {
+            if entry.file_type().is_file()
+                && let Ok(rel) = entry.path().strip_prefix(scratch)
+                && let Ok(bytes) = std::fs::read(entry.path())
+            {
+                files.insert(rel.to_string_lossy().into_owned(), bytes);
+            }
+        }
+    }
+    let mut h = Sha256::new();
+    h.update(renderer.describe().as_bytes());
+    h.update(extra.as_bytes());
+    for (name, bytes) in &files {
+        h.update(name.as_bytes());
+        h.update([0]);
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
