@@ -150,15 +150,25 @@ impl Renderer {
 /// kustomize's own message, without kubectl's log prefix and with scratch paths made
 /// repository-relative.
 fn kustomize_message(stderr: &str, scratch: &Path) -> String {
-    let line = stderr
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("kustomize failed without a message");
-    let line = match line.find("err=\"") {
-        Some(i) => line[i + 5..].trim_end_matches('"').replace("\\\"", "\""),
-        None => line.trim_start_matches("Error: ").to_string(),
-    };
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    // kubectl logs `... "command failed" err="..."`; kustomize prints `Error: ...`; a crash
+    // prints `panic: ...` and a stack.
+    let line = lines
+        .iter()
+        .find_map(|l| l.find("err=\"").map(|i| l[i + 5..].trim_end_matches('"').replace("\\\"", "\"")))
+        .or_else(|| {
+            lines
+                .iter()
+                .find_map(|l| l.strip_prefix("Error: ").map(str::to_string))
+        })
+        .or_else(|| {
+            lines
+                .iter()
+                .find(|l| l.starts_with("panic: "))
+                .map(|l| format!("kustomize crashed ({l})"))
+        })
+        .or_else(|| lines.first().map(|l| l.to_string()))
+        .unwrap_or_else(|| "kustomize failed without a message".to_string());
     let prefix = format!("{}/", scratch.display());
     line.replace(&prefix, "").replace(&scratch.display().to_string(), ".")
 }

@@ -38,6 +38,9 @@ pub use kustomize::Renderer;
 /// File names of the per-build fixes (both contain [`kustomize::FIX_MARKER`]).
 pub const PATCHES_FILE: &str = "gateway-migrate.build-patches.yaml";
 pub const OBJECTS_FILE: &str = "gateway-migrate.build-objects.yaml";
+/// Prefix of the files deleting one object from a build:
+/// `gateway-migrate.build-delete.<kind>.<name>.yaml`.
+pub const DELETE_PREFIX: &str = "gateway-migrate.build-delete.";
 /// Prefix of files holding objects no build can deploy (they belong in a namespace no build
 /// deploys into): `gateway-migrate.apply-separately.<namespace>.yaml`.
 pub const SEPARATE_PREFIX: &str = "gateway-migrate.apply-separately.";
@@ -103,6 +106,9 @@ pub struct RenderOutcome {
     /// Source objects (by position in the index) rendered by at least one build: their
     /// attachment predictions come from the builds, not from the files.
     pub covered: BTreeSet<usize>,
+    /// Covered objects some build could not judge (it references objects outside the build):
+    /// the predictions from the files are kept for them too.
+    pub partially_known: BTreeSet<usize>,
 }
 
 impl RenderOutcome {
@@ -216,7 +222,7 @@ pub fn run(
             current.insert(k.clone(), bytes.into_owned());
         }
     }
-    let before = render_all(&scratch, renderer, options, &to_render, &dirs_of, false, "before", &current);
+    let before = render_all((&scratch, config), renderer, options, &to_render, &dirs_of, false, "before", &current);
     let mut rendered: Vec<(&Build, Vec<Rendered>)> = Vec::new();
     for (b, r) in to_render.iter().zip(before) {
         match r {
@@ -260,9 +266,15 @@ pub fn run(
             let Some(&pos) = positions.get(&(source.file.as_str(), source.document)) else {
                 continue;
             };
+            out.covered.insert(pos);
+            // A build sees only its own objects: a parent or backend another build deploys
+            // is "unknown" to it. The repository-wide prediction from the files stands then.
+            if d.code.id().ends_with("-unknown") {
+                out.partially_known.insert(pos);
+                continue;
+            }
             d.message = format!("[build {}] {}", b.name(), d.message);
             d.place(pos, &source.file, source.document, source.line);
-            out.covered.insert(pos);
             notes.push(d);
         }
         for source in &t.sources {
@@ -284,7 +296,7 @@ pub fn run(
             current.insert(e.path.clone(), e.contents.clone());
         }
     }
-    let after_base = render_all(&scratch, renderer, options, &rendered_builds, &dirs_of, false, "after-base", &current);
+    let after_base = render_all((&scratch, config), renderer, options, &rendered_builds, &dirs_of, false, "after-base", &current);
 
     // 4. Fixes per build.
     let kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
@@ -319,7 +331,15 @@ pub fn run(
             .as_deref()
             .and_then(|f| kustomizations.get(f))
             .copied();
-        let expected = plan_fixes(b, k, t, &after, (&generated_paths, &written), &mut fixes);
+        let expected = plan_fixes(
+            b,
+            k,
+            t,
+            &after,
+            (&generated_paths, &written),
+            &config.default_namespace,
+            &mut fixes,
+        );
         expectations.push((b, expected));
     }
     // Objects for namespaces their build cannot deploy: another build deploying into that
@@ -340,7 +360,7 @@ pub fn run(
 
     // 5. Verify: render as the repository will be after apply.
     let verify_builds: Vec<&Build> = expectations.iter().map(|(b, _)| *b).collect();
-    let after_all = render_all(&scratch, renderer, options, &verify_builds, &dirs_of, true, "after", &current);
+    let after_all = render_all((&scratch, config), renderer, options, &verify_builds, &dirs_of, true, "after", &current);
     for ((b, expected), after) in expectations.iter().zip(after_all) {
         let allowed: BTreeSet<(String, String, String)> = fixes
             .get(&b.dir)
@@ -398,7 +418,7 @@ fn reaches_translatable(scan: &Scan, b: &Build) -> bool {
 
 /// Renders `builds` in parallel, each from the scratch copy prepared for `stage`.
 fn render_all(
-    scratch: &kustomize::Scratch,
+    (scratch, config): (&kustomize::Scratch, &Config),
     renderer: &Renderer,
     options: &RenderOptions,
     builds: &[&Build],
@@ -459,13 +479,35 @@ fn render_all(
             };
             Ok(docs
                 .into_iter()
-                .map(|v| Rendered {
-                    origin: kustomize::origin_file(&v, &b.dir),
-                    value: kustomize::without_origin(v),
+                .map(|v| {
+                    let origin = kustomize::origin_file(&v, &b.dir);
+                    let mut value = kustomize::without_origin(v);
+                    default_namespace(&mut value, &config.default_namespace);
+                    Rendered { origin, value }
                 })
                 .collect())
         })
         .collect()
+}
+
+/// A namespaced Gateway API object rendered without a namespace lands in the namespace it is
+/// applied to; it is compared as the translation names it, in the configured default.
+fn default_namespace(value: &mut Value, default: &str) {
+    let group = value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .split('/')
+        .next()
+        .unwrap_or("");
+    if group != "gateway.networking.k8s.io" {
+        return;
+    }
+    if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut)
+        && meta.get("namespace").and_then(Value::as_str).is_none_or(str::is_empty)
+    {
+        meta.insert("namespace".into(), Value::from(default));
+    }
 }
 
 /// One build's translation.
@@ -526,7 +568,10 @@ fn translate_build(
 
 fn is_fix_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    name == PATCHES_FILE || name == OBJECTS_FILE || name.starts_with(SEPARATE_PREFIX)
+    name == PATCHES_FILE
+        || name == OBJECTS_FILE
+        || name.starts_with(DELETE_PREFIX)
+        || name.starts_with(SEPARATE_PREFIX)
 }
 
 /// The source document a rendered object came from: its origin file's object of the same
@@ -563,8 +608,11 @@ struct Expected {
 /// One build root's fixes.
 #[derive(Debug, Default)]
 struct BuildFixes {
-    /// Strategic-merge patch documents.
+    /// Strategic-merge patch documents replacing a `spec`.
     patches: Vec<Value>,
+    /// Strategic-merge `$patch: delete` documents, each written to its own file: kustomize
+    /// v5.5 crashes on a multi-document patch file with a delete before another document.
+    deletes: Vec<Value>,
     /// Objects added to the build.
     objects: Vec<Value>,
     /// Objects the build's namespace transform would move: placed elsewhere.
@@ -604,6 +652,7 @@ fn plan_fixes(
     t: &BuildTranslation,
     after: &[Rendered],
     (generated_paths, written): (&BTreeSet<String>, &Written),
+    default_ns: &str,
     fixes: &mut BTreeMap<String, BuildFixes>,
 ) -> Vec<Expected> {
     let entry = fixes.entry(build.dir.clone()).or_default();
@@ -686,7 +735,7 @@ fn plan_fixes(
         let a = &actual[ai];
         let (kind, ns, _) = ident(&d);
         if a.namespace != ns {
-            entry.patches.push(delete_patch(&a.written));
+            entry.deletes.push(delete_patch(&a.written));
             entry.separate.push(d);
             continue;
         }
@@ -697,7 +746,7 @@ fn plan_fixes(
         expected.push(Expected { kind, namespace: ns, name: a.name.clone(), spec });
     }
     for &ai in &free_actual {
-        entry.patches.push(delete_patch(&actual[ai].written));
+        entry.deletes.push(delete_patch(&actual[ai].written));
     }
     for &di in &free_desired {
         let d = renamed(&t.desired[di].0);
@@ -710,6 +759,11 @@ fn plan_fixes(
         let mut written = d.clone();
         if let Some(meta) = written.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.insert("name".into(), Value::from(strip_affixes(entry, &name)));
+            // Like the sources it was translated from, it follows the namespace the build
+            // is applied to.
+            if entry.namespace.is_none() && ns == default_ns {
+                meta.remove("namespace");
+            }
         }
         entry.objects.push(written);
         expected.push(Expected {
@@ -955,6 +1009,16 @@ fn fix_edits(
         if !f.patches.is_empty() {
             write(PATCHES_FILE, &f.patches, &mut edits);
             patches.push(PATCHES_FILE.to_string());
+        }
+        for d in &f.deletes {
+            let (kind, _, name) = ident(d);
+            let file = format!(
+                "{DELETE_PREFIX}{}.{}.yaml",
+                kind.to_ascii_lowercase(),
+                name
+            );
+            write(&file, std::slice::from_ref(d), &mut edits);
+            patches.push(file);
         }
         if !f.objects.is_empty() {
             write(OBJECTS_FILE, &f.objects, &mut edits);

@@ -158,6 +158,14 @@ fn summary(report: &Report) -> String {
     );
     let _ = writeln!(out, "| Objects to migrate | {sources} ({verdict_text}) |");
     let _ = writeln!(out, "| Generated objects | {generated} |");
+    if !report.builds.is_empty() {
+        let _ = writeln!(
+            out,
+            "| Kustomize builds | {} ({}) |",
+            report.builds.len(),
+            report.build_counts()
+        );
+    }
     let _ = writeln!(out, "| Files changed | {} |", report.files.len());
     let _ = writeln!(
         out,

@@ -33,6 +33,46 @@ pub struct Report {
     pub diagnostics: Vec<ReportedDiagnostic>,
     pub skipped: Vec<Skipped>,
     pub files: Vec<FileAction>,
+    /// The kustomize builds (and directories GitOps objects deploy) and what rendering and
+    /// verification found for each.
+    pub builds: Vec<BuildSummary>,
+}
+
+/// One build root in the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BuildSummary {
+    /// The directory built (`.` for the root).
+    pub build: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kustomization: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deployed_by: Vec<String>,
+    /// `verified`, `differs`, `nothing to translate`, `refused`, `render failed`,
+    /// `directory`, `not rendered`.
+    pub status: &'static str,
+}
+
+impl Report {
+    /// `"2 verified, 1 differs, 3 refused"`: build counts by status, in a fixed order.
+    pub fn build_counts(&self) -> String {
+        let order = [
+            "verified",
+            "differs",
+            "nothing to translate",
+            "refused",
+            "render failed",
+            "directory",
+            "not rendered",
+        ];
+        order
+            .iter()
+            .filter_map(|st| {
+                let n = self.builds.iter().filter(|b| b.status == *st).count();
+                (n > 0).then(|| format!("{n} {st}"))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// A diagnostic with its place resolved to a line and column.
@@ -290,6 +330,16 @@ impl Report {
             objects,
             diagnostics,
             skipped: outcome.scan.skipped.clone(),
+            builds: outcome
+                .builds
+                .iter()
+                .map(|b| BuildSummary {
+                    build: b.build.name().to_string(),
+                    kustomization: b.build.kustomization.clone(),
+                    deployed_by: b.build.deployed_by.clone(),
+                    status: b.status.as_str(),
+                })
+                .collect(),
             files,
         }
     }

@@ -90,6 +90,17 @@ pub fn render(report: &Report, verbose: bool) -> String {
     for skip in &report.skipped {
         let _ = writeln!(out, "skipped {}: {}", skip.path, one_line(&skip.reason));
     }
+    if !report.builds.is_empty() {
+        let _ = writeln!(
+            out,
+            "Builds ({}): {}",
+            report.builds.len(),
+            report.build_counts()
+        );
+        for b in &report.builds {
+            let _ = writeln!(out, "  {} {}", b.status, b.build);
+        }
+    }
     if !report.files.is_empty() {
         let _ = writeln!(out, "Files ({}):", report.files.len());
         for f in &report.files {
