@@ -180,8 +180,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     };
     if !rendered.covered.is_empty() {
         for r in &mut results {
-            if rendered.covered.contains(&r.object)
-                && !rendered.partially_known.contains(&r.object)
+            if rendered.covered.contains(&r.object) && !rendered.partially_known.contains(&r.object)
             {
                 r.notes.retain(|d| d.code.family() != "attach");
             }

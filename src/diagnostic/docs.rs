@@ -52,6 +52,11 @@ const FAMILIES: &[(&str, &str, &str)] = &[
     ),
     ("plan", "Planning", "Notes about the files the run writes."),
     (
+        "render",
+        "Rendering kustomize builds",
+        "Each kustomize build root is rendered with the real kustomize on a scratch copy, translated, and rendered again as the repository will be after apply; see `docs/kustomize.md`. Builds that would read outside the repository, fetch remote resources, inflate Helm charts or run plugins are not rendered.",
+    ),
+    (
         "check",
         "Staleness",
         "`check` fails on these: generated files that are missing, outdated, unlisted or orphaned.",

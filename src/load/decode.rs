@@ -51,7 +51,9 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 
-    if api_version.starts_with("kustomize.toolkit.fluxcd.io/") || api_version.starts_with("argoproj.io/") {
+    if api_version.starts_with("kustomize.toolkit.fluxcd.io/")
+        || api_version.starts_with("argoproj.io/")
+    {
         if let Some(d) = Deployer::of(&kind, &doc, source) {
             out.push(Ok(Decoded::Deployer(d)));
         }

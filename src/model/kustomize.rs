@@ -70,7 +70,11 @@ struct Raw {
     patches: Vec<Value>,
     #[serde(default, deserialize_with = "nullable_list")]
     patches_strategic_merge: Vec<Value>,
-    #[serde(default, rename = "patchesJson6902", deserialize_with = "nullable_list")]
+    #[serde(
+        default,
+        rename = "patchesJson6902",
+        deserialize_with = "nullable_list"
+    )]
     patches_json6902: Vec<Value>,
     #[serde(default, deserialize_with = "nullable_list")]
     replacements: Vec<Value>,

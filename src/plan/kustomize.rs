@@ -153,7 +153,10 @@ pub fn add_entries(
     let entry_path = |v: &Value| -> Option<String> {
         match v {
             Value::String(s) => Some(s.clone()),
-            other => other.get("path").and_then(Value::as_str).map(str::to_string),
+            other => other
+                .get("path")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         }
     };
     let present = |key: &str| -> Vec<String> {
@@ -165,8 +168,14 @@ pub fn add_entries(
     };
     let old_resources = present("resources");
     let old_patches = present("patches");
-    let new_resources: Vec<&String> = resources.iter().filter(|r| !old_resources.contains(r)).collect();
-    let new_patches: Vec<&String> = patches.iter().filter(|p| !old_patches.contains(p)).collect();
+    let new_resources: Vec<&String> = resources
+        .iter()
+        .filter(|r| !old_resources.contains(r))
+        .collect();
+    let new_patches: Vec<&String> = patches
+        .iter()
+        .filter(|p| !old_patches.contains(p))
+        .collect();
     if new_resources.is_empty() && new_patches.is_empty() {
         return Ok(None);
     }
@@ -175,7 +184,10 @@ pub fn add_entries(
     let mut appended = String::new();
     let patch_entry = |p: &str| {
         let mut m = std::collections::BTreeMap::new();
-        m.insert("path".to_string(), yaml_edit::YamlValue::scalar(p.to_string()));
+        m.insert(
+            "path".to_string(),
+            yaml_edit::YamlValue::scalar(p.to_string()),
+        );
         m
     };
     for (key, entries, is_patch) in [

@@ -150,17 +150,11 @@ pub fn build_dirs(kustomizations: &[&Kustomization]) -> BTreeSet<String> {
 
 /// Why a build must not be rendered: one diagnostic per cause, on the kustomization that has
 /// it. Empty when the build is safe to render.
-pub fn refusals(
-    root: &Path,
-    scan: &Scan,
-    build: &Build,
-    allow_remote: bool,
-) -> Vec<Diagnostic> {
+pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for k in reached(scan, build) {
-        let at = |code: Code, message: String| {
-            Diagnostic::new(code, message).in_file(k.file.clone(), 1)
-        };
+        let at =
+            |code: Code, message: String| Diagnostic::new(code, message).in_file(k.file.clone(), 1);
         for entry in k.included() {
             if is_remote(entry) {
                 if !allow_remote {
@@ -237,7 +231,9 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
         }
         PluginEntry::Path(path) => {
             let Some(rel) = k.resolve(path) else {
-                return Some(format!("configures a plugin from {path}, outside the repository"));
+                return Some(format!(
+                    "configures a plugin from {path}, outside the repository"
+                ));
             };
             let full = root.join(&rel);
             let meta = std::fs::symlink_metadata(&full).ok()?;
@@ -258,7 +254,9 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
                     return Some(format!("configures the KRM function {kind} in {path}"));
                 }
                 if api != "builtin" {
-                    return Some(format!("configures the external plugin {api}/{kind} in {path}"));
+                    return Some(format!(
+                        "configures the external plugin {api}/{kind} in {path}"
+                    ));
                 }
             }
             None

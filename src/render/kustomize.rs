@@ -155,7 +155,10 @@ fn kustomize_message(stderr: &str, scratch: &Path) -> String {
     // prints `panic: ...` and a stack.
     let line = lines
         .iter()
-        .find_map(|l| l.find("err=\"").map(|i| l[i + 5..].trim_end_matches('"').replace("\\\"", "\"")))
+        .find_map(|l| {
+            l.find("err=\"")
+                .map(|i| l[i + 5..].trim_end_matches('"').replace("\\\"", "\""))
+        })
         .or_else(|| {
             lines
                 .iter()
@@ -170,7 +173,8 @@ fn kustomize_message(stderr: &str, scratch: &Path) -> String {
         .or_else(|| lines.first().map(|l| l.to_string()))
         .unwrap_or_else(|| "kustomize failed without a message".to_string());
     let prefix = format!("{}/", scratch.display());
-    line.replace(&prefix, "").replace(&scratch.display().to_string(), ".")
+    line.replace(&prefix, "")
+        .replace(&scratch.display().to_string(), ".")
 }
 
 fn parse_stream(bytes: &[u8]) -> Result<Vec<Value>, RenderError> {
@@ -224,9 +228,7 @@ impl Scratch {
             let ft = entry.file_type();
             if ft.is_dir() {
                 std::fs::create_dir_all(&dest).map_err(|e| RenderError::Scratch(e.to_string()))?;
-            } else if ft.is_file()
-                && entry.metadata().is_ok_and(|m| m.len() <= MAX_COPIED_FILE)
-            {
+            } else if ft.is_file() && entry.metadata().is_ok_and(|m| m.len() <= MAX_COPIED_FILE) {
                 std::fs::copy(entry.path(), &dest)
                     .map_err(|e| RenderError::Scratch(e.to_string()))?;
             }
@@ -253,13 +255,16 @@ impl Scratch {
     /// kustomize reads as YAML.
     pub fn prepare_root(&self, kustomization: &str, keep_fixes: bool) -> Result<(), RenderError> {
         let path = self.root().join(kustomization);
-        let text = std::fs::read_to_string(&path).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| RenderError::Scratch(e.to_string()))?;
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
         let mut doc = crate::yaml::parse_document(text)
             .map_err(|e| RenderError::Failed(format!("{kustomization}: {}", e.message)))?
             .unwrap_or_else(|| Value::Object(Default::default()));
         let Some(map) = doc.as_object_mut() else {
-            return Err(RenderError::Failed(format!("{kustomization} is not a mapping")));
+            return Err(RenderError::Failed(format!(
+                "{kustomization} is not a mapping"
+            )));
         };
         let mut meta: Vec<Value> = map
             .get("buildMetadata")
@@ -277,7 +282,8 @@ impl Scratch {
                 }
             }
         }
-        let json = serde_json::to_vec_pretty(&doc).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        let json =
+            serde_json::to_vec_pretty(&doc).map_err(|e| RenderError::Scratch(e.to_string()))?;
         std::fs::write(&path, json).map_err(|e| RenderError::Scratch(e.to_string()))
     }
 
@@ -342,7 +348,11 @@ pub fn cache_key(scratch: &Path, dirs: &[String], renderer: &Renderer, extra: &s
     use sha2::{Digest, Sha256};
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for d in dirs {
-        let base = if d.is_empty() { scratch.to_path_buf() } else { scratch.join(d) };
+        let base = if d.is_empty() {
+            scratch.to_path_buf()
+        } else {
+            scratch.join(d)
+        };
         for entry in walkdir::WalkDir::new(&base)
             .follow_links(false)
             .into_iter()

@@ -158,7 +158,11 @@ pub fn run(
             out.builds = builds
                 .into_iter()
                 .map(|b| BuildReport {
-                    status: if b.kustomization.is_some() { BuildStatus::NotRendered } else { BuildStatus::Directory },
+                    status: if b.kustomization.is_some() {
+                        BuildStatus::NotRendered
+                    } else {
+                        BuildStatus::Directory
+                    },
                     build: b,
                 })
                 .collect();
@@ -168,7 +172,10 @@ pub fn run(
         (_, false) => {
             out.builds = builds
                 .into_iter()
-                .map(|b| BuildReport { build: b, status: BuildStatus::NotRendered })
+                .map(|b| BuildReport {
+                    build: b,
+                    status: BuildStatus::NotRendered,
+                })
                 .collect();
             out.notes = notes;
             return out;
@@ -199,7 +206,10 @@ pub fn run(
     let scratch = match kustomize::Scratch::copy_of(root) {
         Ok(s) => s,
         Err(e) => {
-            notes.push(Diagnostic::new(Code::RenderFailed, format!("builds not rendered: {e}")));
+            notes.push(Diagnostic::new(
+                Code::RenderFailed,
+                format!("builds not rendered: {e}"),
+            ));
             for b in &to_render {
                 statuses.insert(b.dir.clone(), BuildStatus::Failed);
             }
@@ -209,7 +219,10 @@ pub fn run(
         }
     };
     let dirs_of = |b: &Build| -> Vec<String> {
-        discover::reached(scan, b).iter().map(|k| k.dir.clone()).collect()
+        discover::reached(scan, b)
+            .iter()
+            .map(|k| k.dir.clone())
+            .collect()
     };
 
     // 1. Before: the repository as it is (this tool's earlier fixes left out).
@@ -222,7 +235,16 @@ pub fn run(
             current.insert(k.clone(), bytes.into_owned());
         }
     }
-    let before = render_all((&scratch, config), renderer, options, &to_render, &dirs_of, false, "before", &current);
+    let before = render_all(
+        (&scratch, config),
+        renderer,
+        options,
+        &to_render,
+        &dirs_of,
+        false,
+        "before",
+        &current,
+    );
     let mut rendered: Vec<(&Build, Vec<Rendered>)> = Vec::new();
     for (b, r) in to_render.iter().zip(before) {
         match r {
@@ -287,7 +309,10 @@ pub fn run(
     // 3. After the base plan, without fixes.
     for e in &plan.edits {
         if let Err(e) = scratch.write(&e.path, &e.contents) {
-            notes.push(Diagnostic::new(Code::RenderFailed, format!("builds not verified: {e}")));
+            notes.push(Diagnostic::new(
+                Code::RenderFailed,
+                format!("builds not verified: {e}"),
+            ));
         }
     }
     let rendered_builds: Vec<&Build> = rendered.iter().map(|(b, _)| *b).collect();
@@ -296,7 +321,16 @@ pub fn run(
             current.insert(e.path.clone(), e.contents.clone());
         }
     }
-    let after_base = render_all((&scratch, config), renderer, options, &rendered_builds, &dirs_of, false, "after-base", &current);
+    let after_base = render_all(
+        (&scratch, config),
+        renderer,
+        options,
+        &rendered_builds,
+        &dirs_of,
+        false,
+        "after-base",
+        &current,
+    );
 
     // 4. Fixes per build.
     let kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
@@ -348,7 +382,10 @@ pub fn run(
     let fix_edits = fix_edits(root, scan, plan, &fixes, &mut notes);
     for e in &fix_edits {
         if let Err(e) = scratch.write(&e.path, &e.contents) {
-            notes.push(Diagnostic::new(Code::RenderFailed, format!("builds not verified: {e}")));
+            notes.push(Diagnostic::new(
+                Code::RenderFailed,
+                format!("builds not verified: {e}"),
+            ));
         }
     }
     merge_edits(plan, fix_edits);
@@ -360,7 +397,16 @@ pub fn run(
 
     // 5. Verify: render as the repository will be after apply.
     let verify_builds: Vec<&Build> = expectations.iter().map(|(b, _)| *b).collect();
-    let after_all = render_all((&scratch, config), renderer, options, &verify_builds, &dirs_of, true, "after", &current);
+    let after_all = render_all(
+        (&scratch, config),
+        renderer,
+        options,
+        &verify_builds,
+        &dirs_of,
+        true,
+        "after",
+        &current,
+    );
     for ((b, expected), after) in expectations.iter().zip(after_all) {
         let allowed: BTreeSet<(String, String, String)> = fixes
             .get(&b.dir)
@@ -394,7 +440,10 @@ fn report(builds: Vec<Build>, statuses: BTreeMap<String, BuildStatus>) -> Vec<Bu
     builds
         .into_iter()
         .map(|b| BuildReport {
-            status: statuses.get(&b.dir).cloned().unwrap_or(BuildStatus::NotRendered),
+            status: statuses
+                .get(&b.dir)
+                .cloned()
+                .unwrap_or(BuildStatus::NotRendered),
             build: b,
         })
         .collect()
@@ -402,7 +451,10 @@ fn report(builds: Vec<Build>, statuses: BTreeMap<String, BuildStatus>) -> Vec<Bu
 
 /// Whether any Istio or Ingress object lives under a directory the build reaches.
 fn reaches_translatable(scan: &Scan, b: &Build) -> bool {
-    let dirs: Vec<String> = discover::reached(scan, b).iter().map(|k| k.dir.clone()).collect();
+    let dirs: Vec<String> = discover::reached(scan, b)
+        .iter()
+        .map(|k| k.dir.clone())
+        .collect();
     scan.index.objects.iter().any(|o| {
         matches!(
             o.body,
@@ -504,7 +556,10 @@ fn default_namespace(value: &mut Value, default: &str) {
         return;
     }
     if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut)
-        && meta.get("namespace").and_then(Value::as_str).is_none_or(str::is_empty)
+        && meta
+            .get("namespace")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
     {
         meta.insert("namespace".into(), Value::from(default));
     }
@@ -534,7 +589,10 @@ fn translate_build(
     }
     let mut objects = Vec::new();
     for r in rendered {
-        if r.origin.as_ref().is_some_and(|o| generated_paths.contains(o) || is_fix_file(o)) {
+        if r.origin
+            .as_ref()
+            .is_some_and(|o| generated_paths.contains(o) || is_fix_file(o))
+        {
             continue;
         }
         let source = source_of(&by_file, build, r);
@@ -553,7 +611,9 @@ fn translate_build(
     let mut desired = Vec::new();
     let mut notes = Vec::new();
     for r in &mut results {
-        let Some(obj) = index.objects.get(r.object) else { continue };
+        let Some(obj) = index.objects.get(r.object) else {
+            continue;
+        };
         for g in &r.generated {
             desired.push((g.to_json(), obj.source.file.clone()));
         }
@@ -563,7 +623,11 @@ fn translate_build(
             }
         }
     }
-    BuildTranslation { desired, notes, sources }
+    BuildTranslation {
+        desired,
+        notes,
+        sources,
+    }
 }
 
 fn is_fix_file(path: &str) -> bool {
@@ -576,9 +640,17 @@ fn is_fix_file(path: &str) -> bool {
 
 /// The source document a rendered object came from: its origin file's object of the same
 /// kind whose name the rendered name contains (prefixes and suffixes), the longest such.
-fn source_of(by_file: &BTreeMap<&str, Vec<&SourceObject>>, build: &Build, r: &Rendered) -> SourceRef {
+fn source_of(
+    by_file: &BTreeMap<&str, Vec<&SourceObject>>,
+    build: &Build,
+    r: &Rendered,
+) -> SourceRef {
     let kind = r.value.get("kind").and_then(Value::as_str).unwrap_or("");
-    let name = r.value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+    let name = r
+        .value
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let file = r
         .origin
         .clone()
@@ -592,7 +664,11 @@ fn source_of(by_file: &BTreeMap<&str, Vec<&SourceObject>>, build: &Build, r: &Re
     });
     match best {
         Some(o) => o.source.clone(),
-        None => SourceRef { file, document: 0, line: 1 },
+        None => SourceRef {
+            file,
+            document: 0,
+            line: 1,
+        },
     }
 }
 
@@ -640,7 +716,12 @@ struct Actual {
 }
 
 fn ident(v: &Value) -> (String, String, String) {
-    let s = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+    let s = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     (s("/kind"), s("/metadata/namespace"), s("/metadata/name"))
 }
 
@@ -668,7 +749,14 @@ fn plan_fixes(
             }
             let (kind, namespace, name) = ident(&r.value);
             let (source, written) = written_identity(written, origin, &r.value)?;
-            Some(Actual { value: r.value.clone(), kind, namespace, name, source, written })
+            Some(Actual {
+                value: r.value.clone(),
+                kind,
+                namespace,
+                name,
+                source,
+                written,
+            })
         })
         .collect();
 
@@ -678,11 +766,9 @@ fn plan_fixes(
     let mut free_actual: BTreeSet<usize> = (0..actual.len()).collect();
     for (di, (d, src)) in t.desired.iter().enumerate() {
         let (kind, _, name) = ident(d);
-        if let Some(ai) = free_actual
-            .iter()
-            .copied()
-            .find(|&ai| actual[ai].source == *src && actual[ai].kind == kind && actual[ai].name == name)
-        {
+        if let Some(ai) = free_actual.iter().copied().find(|&ai| {
+            actual[ai].source == *src && actual[ai].kind == kind && actual[ai].name == name
+        }) {
             pairs.push((di, ai));
             free_desired.remove(&di);
             free_actual.remove(&ai);
@@ -691,7 +777,11 @@ fn plan_fixes(
     let mut groups: BTreeMap<(String, String), (Vec<usize>, Vec<usize>)> = BTreeMap::new();
     for &di in &free_desired {
         let (d, src) = &t.desired[di];
-        groups.entry((src.clone(), ident(d).0)).or_default().0.push(di);
+        groups
+            .entry((src.clone(), ident(d).0))
+            .or_default()
+            .0
+            .push(di);
     }
     for &ai in &free_actual {
         groups
@@ -743,7 +833,12 @@ fn plan_fixes(
         if a.value.get("spec") != Some(&spec) {
             entry.patches.push(replace_patch(&a.written, &spec));
         }
-        expected.push(Expected { kind, namespace: ns, name: a.name.clone(), spec });
+        expected.push(Expected {
+            kind,
+            namespace: ns,
+            name: a.name.clone(),
+            spec,
+        });
     }
     for &ai in &free_actual {
         entry.deletes.push(delete_patch(&actual[ai].written));
@@ -787,13 +882,22 @@ fn separate_namespace<'a>(fixes: &BuildFixes, ns: &'a str) -> Option<&'a str> {
 /// The name an object added to the root's resources renders with: the root's prefix and
 /// suffix around the name written (which is the wanted name without them, when it has them).
 fn final_added_name(fixes: &BuildFixes, wanted: &str) -> String {
-    format!("{}{}{}", fixes.prefix, strip_affixes(fixes, wanted), fixes.suffix)
+    format!(
+        "{}{}{}",
+        fixes.prefix,
+        strip_affixes(fixes, wanted),
+        fixes.suffix
+    )
 }
 
 fn strip_affixes(fixes: &BuildFixes, wanted: &str) -> String {
     let inner = wanted.strip_prefix(fixes.prefix.as_str()).unwrap_or(wanted);
     let inner = inner.strip_suffix(fixes.suffix.as_str()).unwrap_or(inner);
-    if inner.is_empty() { wanted.to_string() } else { inner.to_string() }
+    if inner.is_empty() {
+        wanted.to_string()
+    } else {
+        inner.to_string()
+    }
 }
 
 /// The object's identity as its generated file writes it (`apiVersion`, `kind`, `name`, and
@@ -817,15 +921,30 @@ fn rename_parents(v: &Value, renames: &BTreeMap<(String, String), String>) -> Va
     if renames.is_empty() {
         return v;
     }
-    let route_ns = v.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string();
+    let route_ns = v
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     if let Some(Value::Array(parents)) = v.pointer_mut("/spec/parentRefs") {
         for p in parents {
-            let is_gateway = p.get("kind").and_then(Value::as_str).is_none_or(|k| k == "Gateway");
+            let is_gateway = p
+                .get("kind")
+                .and_then(Value::as_str)
+                .is_none_or(|k| k == "Gateway");
             if !is_gateway {
                 continue;
             }
-            let ns = p.get("namespace").and_then(Value::as_str).unwrap_or(&route_ns).to_string();
-            let name = p.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+            let ns = p
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(&route_ns)
+                .to_string();
+            let name = p
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             if let Some(new) = renames.get(&(ns, name))
                 && let Some(map) = p.as_object_mut()
             {
@@ -939,14 +1058,19 @@ fn place_separately(
 }
 
 fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
 }
 
 /// Loads what each generated file writes (identity and header source), from the planned
 /// contents or the file on disk.
 fn load_written(root: &Path, scan: &Scan, plan: &EditPlan) -> Written {
     let mut map: BTreeMap<String, (String, Vec<Value>)> = BTreeMap::new();
-    let planned: BTreeMap<&str, &FileEdit> = plan.edits.iter().map(|e| (e.path.as_str(), e)).collect();
+    let planned: BTreeMap<&str, &FileEdit> =
+        plan.edits.iter().map(|e| (e.path.as_str(), e)).collect();
     let paths: BTreeSet<&String> = plan.placements.values().collect();
     for path in paths {
         let bytes = match planned.get(path.as_str()) {
@@ -956,10 +1080,14 @@ fn load_written(root: &Path, scan: &Scan, plan: &EditPlan) -> Written {
                 Err(_) => continue,
             },
         };
-        let Some(header) = crate::header::parse(&bytes) else { continue };
+        let Some(header) = crate::header::parse(&bytes) else {
+            continue;
+        };
         let mut objects = Vec::new();
         for span in crate::load::split::split(&bytes) {
-            let Ok(text) = std::str::from_utf8(span.slice(&bytes)) else { continue };
+            let Ok(text) = std::str::from_utf8(span.slice(&bytes)) else {
+                continue;
+            };
             if let Ok(Some(v)) = crate::yaml::parse_document(text) {
                 objects.push(v);
             }
@@ -979,7 +1107,12 @@ fn fix_edits(
 ) -> Vec<FileEdit> {
     let mut edits = Vec::new();
     for (dir, f) in fixes {
-        let Some(k) = scan.index.kustomizations.iter().find(|k| &k.dir == dir && !k.is_component) else {
+        let Some(k) = scan
+            .index
+            .kustomizations
+            .iter()
+            .find(|k| &k.dir == dir && !k.is_component)
+        else {
             continue;
         };
         // The kustomization as the base plan leaves it.
@@ -1001,7 +1134,12 @@ fn fix_edits(
                 text.push_str(&crate::yaml::to_yaml(d));
             }
             plan.placements.insert(
-                (header_source.clone(), "build".into(), dir.clone(), name.to_string()),
+                (
+                    header_source.clone(),
+                    "build".into(),
+                    dir.clone(),
+                    name.to_string(),
+                ),
                 path.clone(),
             );
             push_file(root, scan, edits, &path, text.into_bytes());
@@ -1012,11 +1150,7 @@ fn fix_edits(
         }
         for d in &f.deletes {
             let (kind, _, name) = ident(d);
-            let file = format!(
-                "{DELETE_PREFIX}{}.{}.yaml",
-                kind.to_ascii_lowercase(),
-                name
-            );
+            let file = format!("{DELETE_PREFIX}{}.{}.yaml", kind.to_ascii_lowercase(), name);
             write(&file, std::slice::from_ref(d), &mut edits);
             patches.push(file);
         }
@@ -1038,7 +1172,10 @@ fn fix_edits(
         }
         match crate::plan::kustomize::add_entries(&base, &resources, &patches) {
             Ok(Some(contents)) => {
-                let old = scan.read(root, &k.file).map(|b| b.into_owned()).unwrap_or_default();
+                let old = scan
+                    .read(root, &k.file)
+                    .map(|b| b.into_owned())
+                    .unwrap_or_default();
                 if contents != old {
                     edits.push(FileEdit {
                         path: k.file.clone(),
@@ -1159,7 +1296,10 @@ fn first_difference(path: &str, rendered: &Value, wanted: &Value) -> String {
         (Value::Object(a), Value::Object(b)) => {
             let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
             for k in keys {
-                let (x, y) = (a.get(k).unwrap_or(&Value::Null), b.get(k).unwrap_or(&Value::Null));
+                let (x, y) = (
+                    a.get(k).unwrap_or(&Value::Null),
+                    b.get(k).unwrap_or(&Value::Null),
+                );
                 if x != y {
                     return first_difference(&format!("{path}.{k}"), x, y);
                 }

@@ -30,6 +30,7 @@ mod publish_cli;
 mod publish_github;
 mod publish_http;
 mod publish_redaction;
+mod render;
 mod report_renderers;
 mod scan_corpus;
 mod validate_attachment;

@@ -10,8 +10,8 @@ use std::path::Path;
 use gateway_migrate::diagnostic::{Code, Severity};
 use gateway_migrate::plan::FileAction;
 use gateway_migrate::report::{
-    GeneratedInfo, NoteCounts, ObjectReport, REPORT_VERSION, Report, ReportedDiagnostic,
-    SourceInfo, Subject, Summary, Verdict, github, json, markdown, sarif, text,
+    BuildSummary, GeneratedInfo, NoteCounts, ObjectReport, REPORT_VERSION, Report,
+    ReportedDiagnostic, SourceInfo, Subject, Summary, Verdict, github, json, markdown, sarif, text,
 };
 use gateway_migrate::walk::{SkipKind, Skipped};
 
@@ -208,6 +208,20 @@ fn assemble(
             FileAction {
                 path: "apps/shop/routes.gateway-api.yaml".into(),
                 action: "create".into(),
+            },
+        ],
+        builds: vec![
+            BuildSummary {
+                build: "apps/shop".into(),
+                kustomization: Some("apps/shop/kustomization.yaml".into()),
+                deployed_by: vec!["clusters/prod/shop.yaml".into()],
+                status: "verified",
+            },
+            BuildSummary {
+                build: "apps/legacy".into(),
+                kustomization: Some("apps/legacy/kustomization.yaml".into()),
+                deployed_by: vec![],
+                status: "refused",
             },
         ],
     }
