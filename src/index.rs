@@ -57,10 +57,18 @@ impl Index {
         for (i, obj) in objects.iter_mut().enumerate() {
             obj.namespace = match &obj.meta.namespace {
                 Some(ns) if !ns.is_empty() => ns.clone(),
-                _ => file_namespaces
-                    .get(&obj.source.file)
-                    .cloned()
-                    .unwrap_or_else(|| config.default_namespace.clone()),
+                _ => match file_namespaces.get(&obj.source.file) {
+                    Some(ns) => ns.clone(),
+                    None => {
+                        obj.naming_scope = obj
+                            .source
+                            .file
+                            .rsplit_once('/')
+                            .map(|(d, _)| d.to_string())
+                            .unwrap_or_else(|| ".".into());
+                        config.default_namespace.clone()
+                    }
+                },
             };
             let bucket: Option<&'static str> = match &obj.body {
                 SourceBody::IstioGateway(_) => Some(ISTIO_GATEWAY),

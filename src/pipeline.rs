@@ -178,12 +178,26 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         Some(root) => crate::render::run(root, &scan, &config, &mut plan, &render),
         None => crate::render::RenderOutcome::default(),
     };
+    // For objects a build renders, its predictions replace the files' ones. Where a build
+    // could not judge a reference (it lies in another build), the files' prediction for that
+    // field stands.
     if !rendered.covered.is_empty() {
+        let judged: std::collections::BTreeSet<(usize, Option<String>)> = rendered
+            .notes
+            .iter()
+            .filter(|d| d.code.family() == "attach")
+            .filter_map(|d| Some((d.location.object?, d.location.generated_field.clone())))
+            .collect();
         for r in &mut results {
-            if rendered.covered.contains(&r.object) && !rendered.partially_known.contains(&r.object)
-            {
-                r.notes.retain(|d| d.code.family() != "attach");
+            if !rendered.covered.contains(&r.object) {
+                continue;
             }
+            let partial = rendered.partially_known.contains(&r.object);
+            let object = r.object;
+            r.notes.retain(|d| {
+                d.code.family() != "attach"
+                    || (partial && !judged.contains(&(object, d.location.generated_field.clone())))
+            });
         }
     }
     diagnostics.extend(rendered.notes);

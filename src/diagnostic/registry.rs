@@ -1188,6 +1188,12 @@ registry! {
     PlanUnreadableSource = "plan/unreadable-source", Error,
         "A source file could not be read again to plan its output (hash header or in-place replacement).",
         "A source file could not be read again to plan its output (hash header or in-place replacement); nothing is written for it.";
+    IstioNameCollision = "istio/name-collision", Warning,
+        "Two sources generate an object of the same kind and name in one namespace: the later one gets a `-2` suffix.",
+        "Two VirtualServices (or DestinationRules) generate objects of the same kind and name in the same namespace, so the later one (in file order) is renamed with a counter suffix. Sources that name no namespace are only compared with sources of the same directory, so an unrelated file never renames them. Rename a source if the suffix matters.";
+    IngressNameCollision = "ingress/name-collision", Warning,
+        "Two Ingresses generate a route of the same name in one namespace: the later one gets a `-2` suffix.",
+        "Two Ingresses generate routes of the same kind and name in the same namespace (same Ingress name and host), so the later one (in file order) is renamed with a counter suffix. Ingresses that name no namespace are only compared with Ingresses of the same directory, so an unrelated file never renames them.";
     // ── Rendering kustomize builds ──
     RenderNoKustomize = "render/no-kustomize", Warning,
         "Neither kustomize nor kubectl was found: kustomize builds are not rendered.",

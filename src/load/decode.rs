@@ -110,6 +110,7 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
         api_version,
         kind,
         namespace: meta.namespace.clone().unwrap_or_default(),
+        naming_scope: String::new(),
         meta,
         body,
     }))));

@@ -230,3 +230,59 @@ pub fn join_relative(dir: &str, rel: &str) -> Option<String> {
     }
     Some(parts.join("/"))
 }
+
+#[cfg(test)]
+mod render_input_tests {
+    use super::*;
+
+    fn parse(text: &str) -> Kustomization {
+        let doc = crate::yaml::parse_document(text)
+            .unwrap()
+            .unwrap_or(Value::Null);
+        Kustomization::from_json("k/kustomization.yaml", doc).unwrap()
+    }
+
+    #[test]
+    fn keys_without_a_value_are_empty_lists_as_kustomize_reads_them() {
+        let k = parse(
+            "namespace: system\nnamePrefix: app-\nresources:\n- ../ingress\npatchesStrategicMerge:\n# - manager_patch.yaml\n#patches:\ncomponents:\n",
+        );
+        assert_eq!(k.namespace.as_deref(), Some("system"));
+        assert_eq!(k.name_prefix.as_deref(), Some("app-"));
+        assert_eq!(k.resources, vec!["../ingress"]);
+        assert!(k.patches.is_empty() && k.components.is_empty());
+    }
+
+    #[test]
+    fn components_helm_plugins_and_substitutions_are_read() {
+        let k = parse(
+            "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nreplacements:\n- path: r.yaml\nhelmCharts:\n- name: x\ntransformers:\n- t.yaml\n- |\n  apiVersion: fn.example.com/v1\n  kind: Stamp\n  metadata:\n    name: s\n    annotations:\n      config.kubernetes.io/function: 'exec: {path: ./x}'\n",
+        );
+        assert!(k.is_component && k.substitutes && k.helm);
+        assert_eq!(
+            k.plugins,
+            vec![
+                PluginEntry::Path("t.yaml".into()),
+                PluginEntry::Inline {
+                    kind: "Stamp".into(),
+                    function: true
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn remote_entries_are_recognised() {
+        for remote in [
+            "https://github.com/org/repo//base?ref=v1",
+            "github.com/org/repo/base?ref=main",
+            "git@github.com:org/repo.git//base",
+            "ssh://git@example.com/repo.git",
+        ] {
+            assert!(is_remote(remote), "{remote}");
+        }
+        for local in ["../base", "base/ingress.yaml", "./github.com.yaml"] {
+            assert!(!is_remote(local), "{local}");
+        }
+    }
+}

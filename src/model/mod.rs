@@ -24,6 +24,11 @@ pub struct SourceObject {
     /// The namespace the object lands in: its own, else the one a kustomization sets, else
     /// the configured default. Filled in by the index.
     pub namespace: String,
+    /// Where generated names must be unique besides the namespace: empty when the namespace
+    /// is known (written, or set by a kustomization); else the source's directory, since
+    /// files that name no namespace are deployed wherever their directory is applied, and an
+    /// unrelated file elsewhere must not rename this one's objects. Filled in by the index.
+    pub naming_scope: String,
     pub body: SourceBody,
 }
 

@@ -365,6 +365,50 @@ mod tests {
         );
     }
 
+    fn entries(input: &str) -> Option<String> {
+        add_entries(
+            input.as_bytes(),
+            &["gateway-migrate.build-objects.yaml".to_string()],
+            &["gateway-migrate.build-patches.yaml".to_string()],
+        )
+        .unwrap()
+        .map(|b| String::from_utf8(b).unwrap())
+    }
+
+    #[test]
+    fn build_fixes_extend_lists_in_their_style_or_add_the_key() {
+        assert_eq!(
+            entries("resources:\n  - ../../base\npatches:\n  - path: host.yaml\n").as_deref(),
+            Some(
+                "resources:\n  - ../../base\n  - gateway-migrate.build-objects.yaml\npatches:\n  - path: host.yaml\n  - path: gateway-migrate.build-patches.yaml\n"
+            )
+        );
+        assert_eq!(
+            entries("resources: [../../base]\n").as_deref(),
+            Some(
+                "resources: [../../base, gateway-migrate.build-objects.yaml]\npatches:\n- path: gateway-migrate.build-patches.yaml\n"
+            )
+        );
+        // Already listed: nothing to do.
+        assert_eq!(
+            entries(
+                "resources:\n- gateway-migrate.build-objects.yaml\npatches:\n- path: gateway-migrate.build-patches.yaml\n"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_key_without_a_value_gets_the_list() {
+        let out = entries("resources:\n- ../base\npatches:\n# nothing yet\n").unwrap();
+        let parsed = crate::yaml::parse_document(&out).unwrap().unwrap();
+        assert_eq!(
+            parsed["patches"][0]["path"], "gateway-migrate.build-patches.yaml",
+            "{out}"
+        );
+        assert!(out.contains("# nothing yet"), "{out}");
+    }
+
     #[test]
     fn entries_follow_the_source_spelling() {
         assert_eq!(

@@ -263,3 +263,122 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan_of(files: &[(&str, &str)]) -> Scan {
+        let streams: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        crate::scan::scan_inputs(&streams, &crate::config::Config::default())
+    }
+
+    const INGRESS: &str = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n  - host: a.example.com\n";
+
+    #[test]
+    fn roots_are_kustomizations_nobody_includes_never_components() {
+        let scan = scan_of(&[
+            ("base/kustomization.yaml", "resources:\n- ingress.yaml\n"),
+            ("base/ingress.yaml", INGRESS),
+            (
+                "overlays/dev/kustomization.yaml",
+                "resources:\n- ../../base\ncomponents:\n- ../../components/tls\n",
+            ),
+            (
+                "components/tls/kustomization.yaml",
+                "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- path: tls.yaml\n",
+            ),
+            ("components/unused/kustomization.yaml", "kind: Component\n"),
+        ]);
+        let (builds, notes) = build_roots(&scan);
+        assert!(notes.is_empty());
+        let dirs: Vec<&str> = builds.iter().map(|b| b.dir.as_str()).collect();
+        assert_eq!(dirs, vec!["overlays/dev"]);
+        let reached: Vec<&str> = reached(&scan, &builds[0])
+            .iter()
+            .map(|k| k.dir.as_str())
+            .collect();
+        assert_eq!(reached, vec!["overlays/dev", "base", "components/tls"]);
+    }
+
+    #[test]
+    fn flux_and_argo_paths_are_roots_and_paths_outside_are_reported() {
+        let scan = scan_of(&[
+            ("base/kustomization.yaml", "resources:\n- ingress.yaml\n"),
+            ("base/ingress.yaml", INGRESS),
+            (
+                "overlays/dev/kustomization.yaml",
+                "resources:\n- ../../base\n",
+            ),
+            ("plain/ingress.yaml", INGRESS),
+            (
+                "clusters/prod/apps.yaml",
+                "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: base\nspec:\n  path: ./base\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: plain\nspec:\n  sources:\n  - path: plain/\n  - path: ../../elsewhere\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: missing\nspec:\n  source:\n    path: not/here\n",
+            ),
+        ]);
+        let (builds, notes) = build_roots(&scan);
+        let summary: Vec<(&str, bool, usize)> = builds
+            .iter()
+            .map(|b| {
+                (
+                    b.dir.as_str(),
+                    b.kustomization.is_some(),
+                    b.deployed_by.len(),
+                )
+            })
+            .collect();
+        // `base` is included by the overlay but Flux deploys it too; `plain` has no
+        // kustomization; a path with nothing in it is not a build.
+        assert_eq!(
+            summary,
+            vec![
+                ("base", true, 1),
+                ("overlays/dev", true, 0),
+                ("plain", false, 1)
+            ]
+        );
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].code, Code::RenderDeployPathOutside);
+        assert!(
+            notes[0].message.contains("../../elsewhere"),
+            "{}",
+            notes[0].message
+        );
+    }
+
+    #[test]
+    fn remote_and_outside_entries_refuse_the_build() {
+        let scan = scan_of(&[
+            (
+                "app/kustomization.yaml",
+                "resources:\n- github.com/example/repo//base?ref=v1\n- ../../outside.yaml\n- ingress.yaml\npatches:\n- path: ../../p.yaml\n",
+            ),
+            ("app/ingress.yaml", INGRESS),
+        ]);
+        let (builds, _) = build_roots(&scan);
+        let root = std::path::Path::new("/nonexistent");
+        let codes: Vec<Code> = refusals(root, &scan, &builds[0], false)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(
+            codes,
+            vec![
+                Code::RenderRemoteResource,
+                Code::RenderOutsideRoot,
+                Code::RenderOutsideRoot
+            ]
+        );
+        let allowed: Vec<Code> = refusals(root, &scan, &builds[0], true)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(
+            allowed,
+            vec![Code::RenderOutsideRoot, Code::RenderOutsideRoot]
+        );
+    }
+}

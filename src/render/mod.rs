@@ -226,6 +226,13 @@ pub fn run(
     };
 
     // 1. Before: the repository as it is (this tool's earlier fixes left out).
+    let ctx = Renders {
+        scratch: &scratch,
+        config,
+        renderer,
+        options,
+        dirs_of: &dirs_of,
+    };
     // The root kustomizations as each stage renders them.
     let mut current: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for b in &to_render {
@@ -235,16 +242,7 @@ pub fn run(
             current.insert(k.clone(), bytes.into_owned());
         }
     }
-    let before = render_all(
-        (&scratch, config),
-        renderer,
-        options,
-        &to_render,
-        &dirs_of,
-        false,
-        "before",
-        &current,
-    );
+    let before = render_all(&ctx, &to_render, false, "before", &current);
     let mut rendered: Vec<(&Build, Vec<Rendered>)> = Vec::new();
     for (b, r) in to_render.iter().zip(before) {
         match r {
@@ -321,16 +319,7 @@ pub fn run(
             current.insert(e.path.clone(), e.contents.clone());
         }
     }
-    let after_base = render_all(
-        (&scratch, config),
-        renderer,
-        options,
-        &rendered_builds,
-        &dirs_of,
-        false,
-        "after-base",
-        &current,
-    );
+    let after_base = render_all(&ctx, &rendered_builds, false, "after-base", &current);
 
     // 4. Fixes per build.
     let kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
@@ -397,16 +386,7 @@ pub fn run(
 
     // 5. Verify: render as the repository will be after apply.
     let verify_builds: Vec<&Build> = expectations.iter().map(|(b, _)| *b).collect();
-    let after_all = render_all(
-        (&scratch, config),
-        renderer,
-        options,
-        &verify_builds,
-        &dirs_of,
-        true,
-        "after",
-        &current,
-    );
+    let after_all = render_all(&ctx, &verify_builds, true, "after", &current);
     for ((b, expected), after) in expectations.iter().zip(after_all) {
         let allowed: BTreeSet<(String, String, String)> = fixes
             .get(&b.dir)
@@ -469,16 +449,30 @@ fn reaches_translatable(scan: &Scan, b: &Build) -> bool {
 }
 
 /// Renders `builds` in parallel, each from the scratch copy prepared for `stage`.
+/// What every render of one run shares.
+struct Renders<'a> {
+    scratch: &'a kustomize::Scratch,
+    config: &'a Config,
+    renderer: &'a Renderer,
+    options: &'a RenderOptions,
+    /// The kustomization directories a build reaches (its cache key).
+    dirs_of: &'a (dyn Fn(&Build) -> Vec<String> + Sync),
+}
+
 fn render_all(
-    (scratch, config): (&kustomize::Scratch, &Config),
-    renderer: &Renderer,
-    options: &RenderOptions,
+    ctx: &Renders,
     builds: &[&Build],
-    dirs_of: &(dyn Fn(&Build) -> Vec<String> + Sync),
     keep_fixes: bool,
     stage: &str,
     current: &BTreeMap<String, Vec<u8>>,
 ) -> Vec<Render> {
+    let Renders {
+        scratch,
+        config,
+        renderer,
+        options,
+        dirs_of,
+    } = *ctx;
     let mut prepared: Vec<Result<(), String>> = Vec::new();
     for b in builds {
         let r = match &b.kustomization {
@@ -1315,4 +1309,128 @@ fn first_difference(path: &str, rendered: &Value, wanted: &Value) -> String {
         _ => {}
     }
     format!("{path} renders {rendered} but the build's translation gives {wanted}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build() -> Build {
+        Build {
+            dir: "overlays/dev".into(),
+            kustomization: Some("overlays/dev/kustomization.yaml".into()),
+            deployed_by: Vec::new(),
+        }
+    }
+
+    fn route(ns: &str, name: &str, host: &str) -> Value {
+        serde_json::json!({
+            "apiVersion": "gateway.networking.k8s.io/v1",
+            "kind": "HTTPRoute",
+            "metadata": {"name": name, "namespace": ns},
+            "spec": {"hostnames": [host], "parentRefs": [{"name": "gw"}]}
+        })
+    }
+
+    fn rendered(value: Value, origin: &str) -> Rendered {
+        Rendered {
+            value,
+            origin: Some(origin.into()),
+        }
+    }
+
+    #[test]
+    fn verify_names_the_object_and_the_first_differing_field() {
+        let generated: BTreeSet<String> = ["base/app.gateway-api.yaml".to_string()].into();
+        let expected = vec![Expected {
+            kind: "HTTPRoute".into(),
+            namespace: "dev".into(),
+            name: "app".into(),
+            spec: route("dev", "app", "dev.example.com")["spec"].clone(),
+        }];
+        let same = [rendered(
+            route("dev", "app", "dev.example.com"),
+            "base/app.gateway-api.yaml",
+        )];
+        assert_eq!(
+            verify(&build(), &expected, &same, &generated, &BTreeSet::new()),
+            Vec::<String>::new()
+        );
+        let other = [rendered(
+            route("dev", "app", "example.com"),
+            "base/app.gateway-api.yaml",
+        )];
+        assert_eq!(
+            verify(&build(), &expected, &other, &generated, &BTreeSet::new()),
+            vec![
+                "HTTPRoute dev/app: spec.hostnames[0] renders \"example.com\" but the build's translation gives \"dev.example.com\""
+                    .to_string()
+            ]
+        );
+        assert_eq!(
+            verify(&build(), &expected, &[], &generated, &BTreeSet::new()),
+            vec!["HTTPRoute dev/app is missing after apply".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_build_rendering_an_object_it_does_not_translate_differs() {
+        let generated: BTreeSet<String> = ["base/app.gateway-api.yaml".to_string()].into();
+        let extra = [
+            rendered(
+                route("dev", "old", "example.com"),
+                "base/app.gateway-api.yaml",
+            ),
+            // Hand-written objects are not this tool's: never compared.
+            rendered(route("dev", "mine", "example.com"), "base/mine.yaml"),
+        ];
+        assert_eq!(
+            verify(&build(), &[], &extra, &generated, &BTreeSet::new()),
+            vec![
+                "HTTPRoute dev/old is deployed after apply but is not in the build's translation"
+                    .to_string()
+            ]
+        );
+        // An object placed here for another build is not part of this build's comparison.
+        let foreign: BTreeSet<(String, String, String)> = [(
+            "HTTPRoute".to_string(),
+            "dev".to_string(),
+            "old".to_string(),
+        )]
+        .into();
+        assert!(verify(&build(), &[], &extra, &generated, &foreign).is_empty());
+    }
+
+    #[test]
+    fn parent_refs_follow_renamed_gateways() {
+        let renames: BTreeMap<(String, String), String> =
+            [(("dev".to_string(), "gw".to_string()), "dev-gw".to_string())].into();
+        let r = rename_parents(&route("dev", "app", "a"), &renames);
+        assert_eq!(r["spec"]["parentRefs"][0]["name"], "dev-gw");
+        let other_ns = rename_parents(&route("prod", "app", "a"), &renames);
+        assert_eq!(other_ns["spec"]["parentRefs"][0]["name"], "gw");
+    }
+
+    #[test]
+    fn patches_match_the_object_as_its_file_writes_it() {
+        let written = serde_json::json!({
+            "apiVersion": "gateway.networking.k8s.io/v1",
+            "kind": "HTTPRoute",
+            "metadata": {"name": "app"},
+            "spec": {"hostnames": ["a"]}
+        });
+        let p = replace_patch(&written, &serde_json::json!({"hostnames": ["b"]}));
+        assert_eq!(
+            p,
+            serde_json::json!({
+                "apiVersion": "gateway.networking.k8s.io/v1",
+                "kind": "HTTPRoute",
+                "metadata": {"name": "app"},
+                "spec": {"$patch": "replace", "hostnames": ["b"]}
+            })
+        );
+        let d = delete_patch(&written);
+        assert_eq!(d["$patch"], "delete");
+        assert!(d.get("spec").is_none());
+    }
 }

@@ -299,6 +299,14 @@ const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[
          (a_rule_the_interpreter_cannot_evaluate_is_reported_not_passed)",
     ),
     (
+        Code::RenderBuildDiffers,
+        "the planner writes a fix for every difference it can express, so a repository whose \
+         build still differs after apply needs a fix kustomize cannot take (found none that is \
+         not a kustomize bug); covered by the unit tests in src/render/mod.rs \
+         (verify_names_the_object_and_the_first_differing_field, \
+         a_build_rendering_an_object_it_does_not_translate_differs)",
+    ),
+    (
         Code::PlanKustomizePatch,
         "both translators skip documents of kustomize patch files before the planner sees \
          them, so plan::skip_patch_documents never finds one through pipeline::run; covered by \

@@ -193,13 +193,13 @@ fn run_case(case: &Path, renderer: &Renderer, bless: bool) -> CaseRun {
 
     // Every rendered build root builds with the real kustomize after apply.
     for b in &report.builds {
-        if matches!(b.status, "verified" | "differs") {
-            if let Err(e) = kustomize_build(&repo, if b.build == "." { "" } else { &b.build }) {
-                failures.push(format!(
-                    "{name}: kubectl kustomize {} fails after apply: {e}",
-                    b.build
-                ));
-            }
+        if matches!(b.status, "verified" | "differs")
+            && let Err(e) = kustomize_build(&repo, if b.build == "." { "" } else { &b.build })
+        {
+            failures.push(format!(
+                "{name}: kubectl kustomize {} fails after apply: {e}",
+                b.build
+            ));
         }
         if b.status == "differs" && !diagnostics.contains("render/build-differs") {
             failures.push(format!("{name}: build {} differs", b.build));

@@ -80,7 +80,7 @@ pub(crate) fn emit(plan: &mut IngressPlan, att: &PlanAttachments, names: &mut Na
             ..Default::default()
         };
         let name = names.allocate(
-            &plan.namespace,
+            &plan.name_scope(),
             "HTTPRoute",
             &format!("{}-default-backend", plan.name),
             names::MAX_NAME,
@@ -137,7 +137,7 @@ fn chunk_names(
             } else {
                 format!("{base}-{}", i + 1)
             };
-            names.allocate(&plan.namespace, kind, &wanted, names::MAX_NAME)
+            names.allocate(&plan.name_scope(), kind, &wanted, names::MAX_NAME)
         })
         .collect()
 }
@@ -292,7 +292,7 @@ fn tls_route(plan: &mut IngressPlan, host: &HostRoutes, a: &Attachment, names: &
         );
     }
     let name = names.allocate(
-        &plan.namespace,
+        &plan.name_scope(),
         "TLSRoute",
         &base_name(plan, host),
         names::MAX_NAME,

@@ -52,6 +52,8 @@ pub(crate) enum RouteKind {
 pub(crate) struct IngressPlan {
     pub name: String,
     pub namespace: String,
+    /// The source's naming scope (see `SourceObject::naming_scope`).
+    pub naming_scope: String,
     pub class: ClassInfo,
     pub hosts: Vec<HostRoutes>,
     pub kind: RouteKind,
@@ -75,6 +77,16 @@ pub(crate) struct IngressPlan {
 }
 
 impl IngressPlan {
+    /// The key generated names are unique under: the namespace, plus the naming scope when
+    /// the source names no namespace.
+    pub(crate) fn name_scope(&self) -> String {
+        if self.naming_scope.is_empty() {
+            self.namespace.clone()
+        } else {
+            format!("{}\u{1f}{}", self.namespace, self.naming_scope)
+        }
+    }
+
     /// Whether the Ingress's own `spec.tls` covers `host`.
     pub(crate) fn tls_covers(&self, host: Option<&str>) -> bool {
         super::tls::certificates(&self.tls, host).is_some()

@@ -46,14 +46,9 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             results.push(r);
             continue;
         }
-        plans.push(plan(
-            index,
-            config,
-            pos,
-            &obj.meta.name,
-            &obj.namespace,
-            ing,
-        ));
+        let mut p = plan(index, config, pos, &obj.meta.name, &obj.namespace, ing);
+        p.naming_scope = obj.naming_scope.clone();
+        plans.push(p);
     }
     note_host_wide_regex(&mut plans);
     nginx::canary::merge(&mut plans);
@@ -64,6 +59,15 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let mut names = names::NameAllocator::default();
     for (plan, att) in plans.iter_mut().zip(&attachments) {
         emit::emit(plan, att, &mut names);
+        for (wanted, got) in names.take_renamed() {
+            plan.result.notes.push(Diagnostic::new(
+                Code::IngressNameCollision,
+                format!(
+                    "another Ingress in namespace {} already generates {wanted}; this one's is named {got}",
+                    plan.namespace
+                ),
+            ));
+        }
     }
     dedupe_policies(&mut plans);
     results.extend(plans.into_iter().map(|p| p.result));
@@ -106,6 +110,7 @@ fn plan(
     let mut plan = IngressPlan {
         name: names::dns_label_chars(name),
         namespace: namespace.to_string(),
+        naming_scope: String::new(),
         class,
         hosts,
         kind: RouteKind::Http,

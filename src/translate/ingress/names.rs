@@ -60,6 +60,9 @@ pub(crate) fn fit(name: &str, max: usize) -> String {
 #[derive(Debug, Default)]
 pub(crate) struct NameAllocator {
     used: BTreeMap<(String, String), BTreeSet<String>>,
+    /// `(wanted, given)` for names changed because they were taken, since the last
+    /// [`NameAllocator::take_renamed`].
+    renamed: Vec<(String, String)>,
 }
 
 impl NameAllocator {
@@ -84,7 +87,15 @@ impl NameAllocator {
             n += 1;
         }
         used.insert(candidate.clone());
+        if candidate != base {
+            self.renamed.push((base, candidate.clone()));
+        }
         candidate
+    }
+
+    /// The renames since the last call.
+    pub(crate) fn take_renamed(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.renamed)
     }
 }
 

@@ -149,7 +149,7 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     for r in &mut results {
         dedup_notes(&mut r.notes);
     }
-    make_names_unique(&mut results);
+    make_names_unique(index, &mut results);
     results
 }
 
@@ -162,28 +162,59 @@ fn dedup_notes(notes: &mut Vec<Diagnostic>) {
 
 /// Generated objects of one kind must have distinct names per namespace: later ones get `-2`,
 /// `-3`, ... (Gateways keep theirs: routes refer to them by name).
-fn make_names_unique(results: &mut [SourceResult]) {
-    let mut taken: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-    for g in results.iter().flat_map(|r| r.generated.iter()) {
-        if g.kind() == "Gateway" {
+///
+/// Sources that name no namespace are unique within their naming scope only (their
+/// directory), so an unrelated file elsewhere never renames them; every rename is a note.
+fn make_names_unique(index: &Index, results: &mut [SourceResult]) {
+    let scope_of = |r: &SourceResult| {
+        index
+            .objects
+            .get(r.object)
+            .map(|o| o.naming_scope.clone())
+            .unwrap_or_default()
+    };
+    let mut taken: BTreeMap<(String, String, String), BTreeSet<String>> = BTreeMap::new();
+    for r in results.iter() {
+        let scope = scope_of(r);
+        for g in r.generated.iter().filter(|g| g.kind() == "Gateway") {
             taken
-                .entry((g.kind().to_string(), g.namespace().to_string()))
+                .entry((
+                    g.kind().to_string(),
+                    g.namespace().to_string(),
+                    scope.clone(),
+                ))
                 .or_default()
                 .insert(g.name().to_string());
         }
     }
     for r in results.iter_mut() {
+        let scope = scope_of(r);
+        let mut renamed = Vec::new();
         for g in r.generated.iter_mut() {
             if g.kind() == "Gateway" {
                 continue;
             }
             let set = taken
-                .entry((g.kind().to_string(), g.namespace().to_string()))
+                .entry((
+                    g.kind().to_string(),
+                    g.namespace().to_string(),
+                    scope.clone(),
+                ))
                 .or_default();
             let name = names::unique(g.name(), set);
             if name != g.name() {
+                renamed.push(format!(
+                    "{} {}/{} is generated from another source too; this one's is named {name}",
+                    g.kind(),
+                    g.namespace(),
+                    g.name()
+                ));
                 set_name(g, name);
             }
+        }
+        for message in renamed {
+            r.notes
+                .push(Diagnostic::new(Code::IstioNameCollision, message));
         }
     }
 }
