@@ -434,6 +434,14 @@ fn repository_request(
     } else {
         Layout::Alongside
     };
+    if let Some(k) = &common.kustomize
+        && !k.is_file()
+    {
+        anyhow::bail!(
+            "--kustomize {}: no such file (name a kustomize binary, or kubectl)",
+            k.display()
+        );
+    }
     request.render = crate::render::RenderOptions {
         enabled: !common.no_render,
         renderer: crate::render::Renderer::find(

@@ -6,7 +6,7 @@
 //! `--enable-exec`, with an empty environment (its plugin home points into the scratch
 //! directory), no standard input, and a time limit.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -205,19 +205,36 @@ pub struct Scratch {
 const MAX_COPIED_FILE: u64 = 16 * 1024 * 1024;
 
 impl Scratch {
-    /// Copies the regular files under `root` (not `.git`, not through symlinks).
-    pub fn copy_of(root: &Path) -> Result<Scratch, RenderError> {
+    /// Copies the regular files under `dirs` of `root` (not `.git`, not through symlinks).
+    /// With the root-only load restrictor a build reads nothing outside the directories of
+    /// the kustomizations it reaches, so those are all a render needs.
+    pub fn copy_of(root: &Path, dirs: &BTreeSet<String>) -> Result<Scratch, RenderError> {
         let dir = tempfile::Builder::new()
             .prefix("gateway-migrate-render-")
             .tempdir()
             .map_err(|e| RenderError::Scratch(e.to_string()))?;
         let repo = dir.path().join("repo");
         std::fs::create_dir(&repo).map_err(|e| RenderError::Scratch(e.to_string()))?;
-        let walker = walkdir::WalkDir::new(root)
+        // Nested directories are copied with their parent.
+        let tops: Vec<&String> = dirs
+            .iter()
+            .filter(|d| {
+                !dirs
+                    .iter()
+                    .any(|p| p != *d && (p.is_empty() || d.starts_with(&format!("{p}/"))))
+            })
+            .collect();
+        let walkers = tops.into_iter().flat_map(|d| {
+            walkdir::WalkDir::new(if d.is_empty() {
+                root.to_path_buf()
+            } else {
+                root.join(d)
+            })
             .follow_links(false)
             .into_iter()
-            .filter_entry(|e| e.file_name() != ".git");
-        for entry in walker.flatten() {
+            .filter_entry(|e| e.file_name() != ".git")
+        });
+        for entry in walkers.flatten() {
             let Ok(rel) = entry.path().strip_prefix(root) else {
                 continue;
             };
@@ -226,6 +243,9 @@ impl Scratch {
             }
             let dest = repo.join(rel);
             let ft = entry.file_type();
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| RenderError::Scratch(e.to_string()))?;
+            }
             if ft.is_dir() {
                 std::fs::create_dir_all(&dest).map_err(|e| RenderError::Scratch(e.to_string()))?;
             } else if ft.is_file() && entry.metadata().is_ok_and(|m| m.len() <= MAX_COPIED_FILE) {
@@ -342,8 +362,9 @@ pub fn without_origin(mut object: Value) -> Value {
     object
 }
 
-/// Content hash of everything a build reads (the files under the directories it reaches), the
-/// renderer and the preparation: equal keys render equally.
+/// Content hash of everything a build reads (the files under the directories it reaches, the
+/// prepared root kustomization included), the renderer and the build directory: equal keys
+/// render equally.
 pub fn cache_key(scratch: &Path, dirs: &[String], renderer: &Renderer, extra: &str) -> String {
     use sha2::{Digest, Sha256};
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();

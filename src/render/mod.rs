@@ -203,7 +203,20 @@ pub fn run(
         to_render.push(b);
     }
 
-    let scratch = match kustomize::Scratch::copy_of(root) {
+    if to_render.is_empty() {
+        out.builds = report(builds, statuses);
+        out.notes = notes;
+        return out;
+    }
+    let copied: BTreeSet<String> = to_render
+        .iter()
+        .flat_map(|b| {
+            discover::reached(scan, b)
+                .into_iter()
+                .map(|k| k.dir.clone())
+        })
+        .collect();
+    let scratch = match kustomize::Scratch::copy_of(root, &copied) {
         Ok(s) => s,
         Err(e) => {
             notes.push(Diagnostic::new(
@@ -232,6 +245,7 @@ pub fn run(
         renderer,
         options,
         dirs_of: &dirs_of,
+        memo: std::sync::Mutex::new(BTreeMap::new()),
     };
     // The root kustomizations as each stage renders them.
     let mut current: BTreeMap<String, Vec<u8>> = BTreeMap::new();
@@ -242,7 +256,7 @@ pub fn run(
             current.insert(k.clone(), bytes.into_owned());
         }
     }
-    let before = render_all(&ctx, &to_render, false, "before", &current);
+    let before = render_all(&ctx, &to_render, false, &current);
     let mut rendered: Vec<(&Build, Vec<Rendered>)> = Vec::new();
     for (b, r) in to_render.iter().zip(before) {
         match r {
@@ -319,7 +333,7 @@ pub fn run(
             current.insert(e.path.clone(), e.contents.clone());
         }
     }
-    let after_base = render_all(&ctx, &rendered_builds, false, "after-base", &current);
+    let after_base = render_all(&ctx, &rendered_builds, false, &current);
 
     // 4. Fixes per build.
     let kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
@@ -386,7 +400,7 @@ pub fn run(
 
     // 5. Verify: render as the repository will be after apply.
     let verify_builds: Vec<&Build> = expectations.iter().map(|(b, _)| *b).collect();
-    let after_all = render_all(&ctx, &verify_builds, true, "after", &current);
+    let after_all = render_all(&ctx, &verify_builds, true, &current);
     for ((b, expected), after) in expectations.iter().zip(after_all) {
         let allowed: BTreeSet<(String, String, String)> = fixes
             .get(&b.dir)
@@ -448,7 +462,8 @@ fn reaches_translatable(scan: &Scan, b: &Build) -> bool {
     })
 }
 
-/// Renders `builds` in parallel, each from the scratch copy prepared for `stage`.
+/// Renders `builds` in parallel from the scratch copy, each root kustomization as `current`
+/// has it (this tool's fix entries kept only with `keep_fixes`).
 /// What every render of one run shares.
 struct Renders<'a> {
     scratch: &'a kustomize::Scratch,
@@ -457,13 +472,14 @@ struct Renders<'a> {
     options: &'a RenderOptions,
     /// The kustomization directories a build reaches (its cache key).
     dirs_of: &'a (dyn Fn(&Build) -> Vec<String> + Sync),
+    /// Renders of this run by cache key.
+    memo: std::sync::Mutex<BTreeMap<String, Vec<Value>>>,
 }
 
 fn render_all(
     ctx: &Renders,
     builds: &[&Build],
     keep_fixes: bool,
-    stage: &str,
     current: &BTreeMap<String, Vec<u8>>,
 ) -> Vec<Render> {
     let Renders {
@@ -472,6 +488,7 @@ fn render_all(
         renderer,
         options,
         dirs_of,
+        ref memo,
     } = *ctx;
     let mut prepared: Vec<Result<(), String>> = Vec::new();
     for b in builds {
@@ -497,21 +514,21 @@ fn render_all(
         .zip(prepared)
         .map(|(b, prep)| {
             prep?;
+            // The key is the content of everything the build reads: stages whose inputs did
+            // not change (no plan edit or fix in the build's directories) share a render.
             let dirs = dirs_of(b);
-            let key = options.cache_dir.as_ref().map(|_| {
-                kustomize::cache_key(&root, &dirs, renderer, &format!("{stage}:{}", b.dir))
+            let key = kustomize::cache_key(&root, &dirs, renderer, &b.dir);
+            let memoized = memo.lock().ok().and_then(|m| m.get(&key).cloned());
+            let cached = memoized.or_else(|| {
+                let dir = options.cache_dir.as_ref()?;
+                let bytes = std::fs::read(dir.join(format!("{key}.json"))).ok()?;
+                serde_json::from_slice::<Vec<Value>>(&bytes).ok()
             });
-            let cached = match (&options.cache_dir, &key) {
-                (Some(dir), Some(key)) => std::fs::read(dir.join(format!("{key}.json")))
-                    .ok()
-                    .and_then(|bytes| serde_json::from_slice::<Vec<Value>>(&bytes).ok()),
-                _ => None,
-            };
             let docs = match cached {
                 Some(docs) => docs,
                 None => {
                     let docs = renderer.render(&root, &b.dir).map_err(|e| e.to_string())?;
-                    if let (Some(dir), Some(key)) = (&options.cache_dir, &key)
+                    if let Some(dir) = &options.cache_dir
                         && std::fs::create_dir_all(dir).is_ok()
                         && let Ok(bytes) = serde_json::to_vec(&docs)
                     {
@@ -523,6 +540,9 @@ fn render_all(
                     docs
                 }
             };
+            if let Ok(mut m) = memo.lock() {
+                m.insert(key, docs.clone());
+            }
             Ok(docs
                 .into_iter()
                 .map(|v| {
