@@ -1137,90 +1137,106 @@ fn fix_edits(
             .map(|e| e.contents.clone())
             .or_else(|| scan.read(root, &k.file).ok().map(|b| b.into_owned()))
             .unwrap_or_default();
+        // The files first, then the entries that list them.
+        let mut files: Vec<(String, Vec<Value>)> = Vec::new();
         let mut resources = Vec::new();
         let mut patches = Vec::new();
-        let header_source = k.file.clone();
-        let mut write = |name: &str, docs: &[Value], edits: &mut Vec<FileEdit>| {
-            let path = join(dir, name);
-            let mut text = crate::header::render(&header_source, b"");
-            for d in docs {
-                text.push_str("---\n");
-                text.push_str(&crate::yaml::to_yaml(d));
-            }
-            plan.placements.insert(
-                (
-                    header_source.clone(),
-                    "build".into(),
-                    dir.clone(),
-                    name.to_string(),
-                ),
-                path.clone(),
-            );
-            push_file(root, scan, edits, &path, text.into_bytes());
-        };
         if !f.patches.is_empty() {
-            write(PATCHES_FILE, &f.patches, &mut edits);
+            files.push((PATCHES_FILE.to_string(), f.patches.clone()));
             patches.push(PATCHES_FILE.to_string());
         }
         for d in &f.deletes {
             let (kind, _, name) = ident(d);
             let file = format!("{DELETE_PREFIX}{}.{}.yaml", kind.to_ascii_lowercase(), name);
-            write(&file, std::slice::from_ref(d), &mut edits);
+            files.push((file.clone(), vec![d.clone()]));
             patches.push(file);
         }
         if !f.objects.is_empty() {
-            write(OBJECTS_FILE, &f.objects, &mut edits);
+            files.push((OBJECTS_FILE.to_string(), f.objects.clone()));
             resources.push(OBJECTS_FILE.to_string());
         }
-        if !f.separate.is_empty() {
-            let mut by_ns: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-            for v in &f.separate {
-                by_ns.entry(ident(v).1).or_default().push(v.clone());
-            }
-            for (ns, docs) in by_ns {
-                write(&format!("{SEPARATE_PREFIX}{ns}.yaml"), &docs, &mut edits);
-            }
+        let mut by_ns: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        for v in &f.separate {
+            by_ns.entry(ident(v).1).or_default().push(v.clone());
         }
-        if resources.is_empty() && patches.is_empty() {
+        for (ns, docs) in by_ns {
+            files.push((format!("{SEPARATE_PREFIX}{ns}.yaml"), docs));
+        }
+        if files.is_empty() {
             continue;
         }
-        match crate::plan::kustomize::add_entries(&base, &resources, &patches) {
-            Ok(Some(contents)) => {
-                let old = scan
-                    .read(root, &k.file)
-                    .map(|b| b.into_owned())
-                    .unwrap_or_default();
-                if contents != old {
-                    edits.push(FileEdit {
-                        path: k.file.clone(),
-                        action: EditAction::Update,
-                        kind: EditKind::Kustomization,
-                        old,
-                        contents,
-                    });
+        let kustomization = if resources.is_empty() && patches.is_empty() {
+            base.clone()
+        } else {
+            match crate::plan::kustomize::add_entries(&base, &resources, &patches) {
+                Ok(Some(contents)) => contents,
+                Ok(None) => base.clone(),
+                Err(e) => {
+                    notes.push(
+                        Diagnostic::new(
+                            Code::PlanKustomizationNotEdited,
+                            format!(
+                                "{} {e}; add by hand: resources {}, patches {}",
+                                k.file,
+                                resources.join(", "),
+                                patches.join(", ")
+                            ),
+                        )
+                        .in_file(k.file.clone(), 1),
+                    );
+                    base.clone()
                 }
             }
-            Ok(None) => {}
-            Err(e) => notes.push(
-                Diagnostic::new(
-                    Code::PlanKustomizationNotEdited,
-                    format!(
-                        "{} {e}; add by hand: resources {}, patches {}",
-                        k.file,
-                        resources.join(", "),
-                        patches.join(", ")
-                    ),
-                )
-                .in_file(k.file.clone(), 1),
-            ),
+        };
+        let old = scan
+            .read(root, &k.file)
+            .map(|b| b.into_owned())
+            .unwrap_or_default();
+        if kustomization != old {
+            edits.push(FileEdit {
+                path: k.file.clone(),
+                action: EditAction::Update,
+                kind: EditKind::Kustomization,
+                old,
+                contents: kustomization.clone(),
+            });
+        }
+        // The header's hash is the kustomization's as apply leaves it: stable on a re-run.
+        for (name, docs) in files {
+            let path = join(dir, &name);
+            let mut text = crate::header::render(&k.file, &kustomization);
+            for d in &docs {
+                text.push_str("---\n");
+                text.push_str(&crate::yaml::to_yaml(d));
+            }
+            plan.placements.insert(
+                (k.file.clone(), "build".into(), dir.clone(), name),
+                path.clone(),
+            );
+            push_file(root, (&mut edits, &mut *notes), &path, text.into_bytes());
         }
     }
     edits
 }
 
-fn push_file(root: &Path, scan: &Scan, edits: &mut Vec<FileEdit>, path: &str, contents: Vec<u8>) {
+/// Plans one fix file; a file of that name this tool did not write is left alone.
+fn push_file(
+    root: &Path,
+    (edits, notes): (&mut Vec<FileEdit>, &mut Vec<Diagnostic>),
+    path: &str,
+    contents: Vec<u8>,
+) {
     match std::fs::read(root.join(path)) {
         Ok(old) if old == contents => {}
+        Ok(old) if crate::header::parse(&old).is_none() => notes.push(
+            Diagnostic::new(
+                Code::PlanOutputExists,
+                format!(
+                    "{path} exists and was not generated by gateway-migrate (no header), so it is left alone; the build's fix was not written"
+                ),
+            )
+            .in_file(path.to_string(), 1),
+        ),
         Ok(old) => edits.push(FileEdit {
             path: path.to_string(),
             action: EditAction::Update,
@@ -1229,7 +1245,6 @@ fn push_file(root: &Path, scan: &Scan, edits: &mut Vec<FileEdit>, path: &str, co
             contents,
         }),
         Err(_) => {
-            let _ = scan;
             edits.push(FileEdit {
                 path: path.to_string(),
                 action: EditAction::Create,
