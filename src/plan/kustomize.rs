@@ -132,14 +132,16 @@ pub fn add_resources(bytes: &[u8], entries: &[String]) -> Result<Vec<u8>, Kustom
     Ok(edited.into_bytes())
 }
 
-/// Adds `resources` (file entries) and `patches` (`- path: file` entries) to a kustomization,
-/// skipping entries already there; `Ok(None)` when nothing is missing. Lists are extended in
-/// their own style; a missing key is appended at the end of the file. The result is parsed
-/// again and must hold exactly the old entries plus the new ones.
-pub fn add_entries(
+/// Makes a kustomization list exactly `resources` (file entries) and `patches` (`- path: file`
+/// entries) among the entries `ours` recognises: missing ones are added, ours that are no
+/// longer wanted are removed, every other entry stays; `Ok(None)` when nothing changes.
+/// Lists are edited in their own style; a missing key is appended at the end of the file. The
+/// result is parsed again and must hold exactly the expected lists.
+pub fn sync_entries(
     bytes: &[u8],
     resources: &[String],
     patches: &[String],
+    ours: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Vec<u8>>, KustomizeEditError> {
     const BOM: &str = "\u{FEFF}";
     let text = std::str::from_utf8(bytes).map_err(|_| KustomizeEditError::NotUtf8)?;
@@ -176,11 +178,36 @@ pub fn add_entries(
         .iter()
         .filter(|p| !old_patches.contains(p))
         .collect();
-    if new_resources.is_empty() && new_patches.is_empty() {
+    let stale = |old: &[String], wanted: &[String]| -> Vec<usize> {
+        old.iter()
+            .enumerate()
+            .filter(|(_, e)| ours(e) && !wanted.contains(e))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let stale_resources = stale(&old_resources, resources);
+    let stale_patches = stale(&old_patches, patches);
+    if new_resources.is_empty()
+        && new_patches.is_empty()
+        && stale_resources.is_empty()
+        && stale_patches.is_empty()
+    {
         return Ok(None);
     }
     let doc = yaml_edit::Document::from_str(body)
         .map_err(|e| KustomizeEditError::Parse(e.to_string()))?;
+    for (key, indices) in [("resources", &stale_resources), ("patches", &stale_patches)] {
+        if indices.is_empty() {
+            continue;
+        }
+        let seq = doc
+            .as_mapping()
+            .and_then(|m| m.get_sequence(key))
+            .ok_or_else(|| KustomizeEditError::Parse(format!("`{key}:` is not a list")))?;
+        for &i in indices.iter().rev() {
+            seq.remove(i);
+        }
+    }
     let mut appended = String::new();
     let patch_entry = |p: &str| {
         let mut m = std::collections::BTreeMap::new();
@@ -258,9 +285,16 @@ pub fn add_entries(
             .map(|l| l.iter().filter_map(entry_path).collect())
             .unwrap_or_default()
     };
-    let mut want_resources = old_resources.clone();
+    let keep = |old: &[String], stale: &[usize]| -> Vec<String> {
+        old.iter()
+            .enumerate()
+            .filter(|(i, _)| !stale.contains(i))
+            .map(|(_, e)| e.clone())
+            .collect()
+    };
+    let mut want_resources = keep(&old_resources, &stale_resources);
     want_resources.extend(new_resources.into_iter().cloned());
-    let mut want_patches = old_patches.clone();
+    let mut want_patches = keep(&old_patches, &stale_patches);
     want_patches.extend(new_patches.into_iter().cloned());
     if listed("resources") != want_resources || listed("patches") != want_patches {
         return Err(KustomizeEditError::Verification);
@@ -365,11 +399,16 @@ mod tests {
         );
     }
 
+    fn ours(entry: &str) -> bool {
+        entry.starts_with("gateway-migrate.build-")
+    }
+
     fn entries(input: &str) -> Option<String> {
-        add_entries(
+        sync_entries(
             input.as_bytes(),
             &["gateway-migrate.build-objects.yaml".to_string()],
             &["gateway-migrate.build-patches.yaml".to_string()],
+            &ours,
         )
         .unwrap()
         .map(|b| String::from_utf8(b).unwrap())
@@ -395,6 +434,22 @@ mod tests {
                 "resources:\n- gateway-migrate.build-objects.yaml\npatches:\n- path: gateway-migrate.build-patches.yaml\n"
             ),
             None
+        );
+    }
+
+    #[test]
+    fn fix_entries_no_longer_wanted_are_removed_and_others_kept() {
+        let out = sync_entries(
+            b"resources:\n- ../base\n- gateway-migrate.build-objects.yaml\npatches:\n- path: host.yaml\n- path: gateway-migrate.build-delete.gateway.old.yaml\n",
+            &[],
+            &[],
+            &ours,
+        )
+        .unwrap()
+        .map(|b| String::from_utf8(b).unwrap());
+        assert_eq!(
+            out.as_deref(),
+            Some("resources:\n- ../base\npatches:\n- path: host.yaml\n")
         );
     }
 

@@ -1162,13 +1162,10 @@ fn fix_edits(
         for (ns, docs) in by_ns {
             files.push((format!("{SEPARATE_PREFIX}{ns}.yaml"), docs));
         }
-        if files.is_empty() {
-            continue;
-        }
-        let kustomization = if resources.is_empty() && patches.is_empty() {
-            base.clone()
-        } else {
-            match crate::plan::kustomize::add_entries(&base, &resources, &patches) {
+        // Entries of fixes no longer needed are removed, even when nothing else changes.
+        let ours = |entry: &str| kustomize::is_fix_entry(&Value::from(entry));
+        let kustomization = {
+            match crate::plan::kustomize::sync_entries(&base, &resources, &patches, &ours) {
                 Ok(Some(contents)) => contents,
                 Ok(None) => base.clone(),
                 Err(e) => {
