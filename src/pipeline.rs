@@ -175,7 +175,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // Each kustomize build is rendered, translated and verified; its attachment predictions
     // replace the ones made from the files for the objects it renders.
     let rendered = match &root {
-        Some(root) => crate::render::run(root, &scan, &config, &mut plan, &render),
+        Some(root) => crate::render::run((root, &scan, &config), &results, &mut plan, &render),
         None => crate::render::RenderOutcome::default(),
     };
     // For objects a build renders, its predictions replace the files' ones. Where a build

@@ -46,6 +46,11 @@ impl SourceObject {
     pub fn name(&self) -> &str {
         &self.meta.name
     }
+
+    /// The namespace the object names itself (empty when none).
+    pub fn namespace_or_written(&self) -> String {
+        self.meta.namespace.clone().unwrap_or_default()
+    }
 }
 
 /// The typed content of a [`SourceObject`].

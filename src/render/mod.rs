@@ -138,9 +138,8 @@ type Render = Result<Vec<Rendered>, String>;
 
 /// Runs the render stage: discovers builds, renders them, adds fixes to `plan`, verifies.
 pub fn run(
-    root: &Path,
-    scan: &Scan,
-    config: &Config,
+    (root, scan, config): (&Path, &Scan, &Config),
+    base_results: &[crate::translate::SourceResult],
     plan: &mut EditPlan,
     options: &RenderOptions,
 ) -> RenderOutcome {
@@ -295,12 +294,29 @@ pub fn run(
         .par_iter()
         .map(|(b, objects)| translate_build(scan, config, b, objects, &generated_paths))
         .collect();
+    // What the files' translation already says about each source: (code, field).
+    let said: BTreeSet<(usize, Code, Option<String>)> = base_results
+        .iter()
+        .flat_map(|r| {
+            r.notes
+                .iter()
+                .map(move |d| (r.object, d.code, d.location.field.clone()))
+        })
+        .collect();
     for (t, (b, _)) in translations.iter().zip(&rendered) {
         for (source, mut d) in t.notes.iter().cloned() {
             let Some(&pos) = positions.get(&(source.file.as_str(), source.document)) else {
                 continue;
             };
             out.covered.insert(pos);
+            // Translation notes the files already gave are not repeated per build; a build
+            // that translates differently (an overlay's host no Gateway serves, a patched
+            // field) says so, naming the build.
+            if d.code.family() != "attach"
+                && said.contains(&(pos, d.code, d.location.field.clone()))
+            {
+                continue;
+            }
             // A build sees only its own objects: a parent or backend another build deploys
             // is "unknown" to it. The repository-wide prediction from the files stands then.
             if d.code.id().ends_with("-unknown") {
@@ -583,7 +599,7 @@ fn default_namespace(value: &mut Value, default: &str) {
 struct BuildTranslation {
     /// The generated objects (JSON, namespace explicit) and the source file each came from.
     desired: Vec<(Value, String)>,
-    /// Attachment and validation diagnostics, with the source they are about.
+    /// The build's diagnostics, with the source they are about.
     notes: Vec<(SourceRef, Diagnostic)>,
     /// The source documents the build rendered.
     sources: Vec<SourceRef>,
@@ -619,6 +635,44 @@ fn translate_build(
         }
     }
     let sources: Vec<SourceRef> = objects.iter().map(|o| o.source.clone()).collect();
+    // What the build references but another build deploys (the Istio Gateway in
+    // `istio-system/`, a Service of another app): the repository's objects of the kinds
+    // routes refer to, as the files give them, for lookups only; whatever they translate to
+    // is not this build's.
+    let rendered_sources: BTreeSet<&SourceRef> = sources.iter().collect();
+    let present: BTreeSet<(String, String, String)> = objects
+        .iter()
+        .map(|o| {
+            (
+                o.kind.clone(),
+                o.namespace_or_written(),
+                o.meta.name.clone(),
+            )
+        })
+        .collect();
+    let mut context: BTreeSet<SourceRef> = BTreeSet::new();
+    for o in &scan.index.objects {
+        let referenced_kind = matches!(
+            o.body,
+            crate::model::SourceBody::IstioGateway(_)
+                | crate::model::SourceBody::Service(_)
+                | crate::model::SourceBody::Secret(_)
+                | crate::model::SourceBody::Namespace
+                | crate::model::SourceBody::IngressClass(_)
+                | crate::model::SourceBody::GatewayApi(_)
+        );
+        if !referenced_kind
+            || rendered_sources.contains(&o.source)
+            || present.contains(&(o.kind.clone(), o.namespace.clone(), o.meta.name.clone()))
+        {
+            continue;
+        }
+        let mut c = o.clone();
+        // Its namespace as the files give it (the index's, explicit for the build's index).
+        c.meta.namespace = Some(o.namespace.clone());
+        context.insert(c.source.clone());
+        objects.push(c);
+    }
     let index = Index::build(objects, Vec::new(), config);
     let mut results = crate::translate::translate(&index, config);
     crate::validate::validate_results(&index, &mut results, config);
@@ -628,13 +682,14 @@ fn translate_build(
         let Some(obj) = index.objects.get(r.object) else {
             continue;
         };
+        if context.contains(&obj.source) {
+            continue;
+        }
         for g in &r.generated {
             desired.push((g.to_json(), obj.source.file.clone()));
         }
         for d in std::mem::take(&mut r.notes) {
-            if matches!(d.code.family(), "attach" | "validate") {
-                notes.push((obj.source.clone(), d));
-            }
+            notes.push((obj.source.clone(), d));
         }
     }
     BuildTranslation {
