@@ -1204,6 +1204,9 @@ registry! {
     RenderOutsideRoot = "render/outside-root", Warning,
         "A build reads a path outside the repository: the build is not rendered.",
         "A kustomization the build reaches names a resource, component or patch outside the repository (`../../elsewhere`, an absolute path). Nothing outside the repository is read, so the build is not rendered and its files are translated as they are.";
+    RenderUnreadKustomization = "render/unread-kustomization", Warning,
+        "A build includes a kustomization this tool could not read: the build is not rendered.",
+        "A kustomization the build reaches includes a directory whose kustomization this tool could not read (it failed to parse, see its `load/*` diagnostic, or the walk skipped it, e.g. through `.gitignore`). What that kustomization includes cannot be checked for remote or outside input, so the build is not rendered and its files are translated as they are.";
     RenderHelmRefused = "render/helm-refused", Warning,
         "A build inflates Helm charts: the build is not rendered.",
         "A kustomization the build reaches has `helmCharts:` (or the Helm inflation generator). Helm is never run on repository input, so the build is not rendered and its files are translated as they are.";

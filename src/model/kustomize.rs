@@ -99,7 +99,7 @@ impl Kustomization {
         let doc = if doc.is_null() {
             Value::Object(Default::default())
         } else {
-            doc
+            canonical_keys(doc)?
         };
         let raw: Raw = serde_json::from_value(doc).map_err(|e| e.to_string())?;
         let dir = file
@@ -125,7 +125,16 @@ impl Kustomization {
             .chain(&raw.transformers)
             .chain(&raw.validators)
             .map(|v| match v.as_str() {
-                Some(path) if !path.contains('\n') => PluginEntry::Path(path.to_string()),
+                // A string is a path unless it reads as a configuration (kustomize accepts
+                // inline configurations, also on one line in flow style).
+                Some(path)
+                    if !crate::yaml::parse_document(path)
+                        .ok()
+                        .flatten()
+                        .is_some_and(|v| v.is_object()) =>
+                {
+                    PluginEntry::Path(path.to_string())
+                }
                 _ => {
                     let inline: Value = match v.as_str() {
                         Some(text) => crate::yaml::parse_document(text)
@@ -183,6 +192,54 @@ impl Kustomization {
         }
         join_relative(&self.dir, entry)
     }
+}
+
+/// The top-level keys kustomize reads, in their canonical spelling.
+const KNOWN_KEYS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "metadata",
+    "namespace",
+    "namePrefix",
+    "nameSuffix",
+    "resources",
+    "bases",
+    "components",
+    "patches",
+    "patchesStrategicMerge",
+    "patchesJson6902",
+    "replacements",
+    "vars",
+    "helmCharts",
+    "helmGlobals",
+    "helmChartInflationGenerator",
+    "generators",
+    "transformers",
+    "validators",
+];
+
+/// kustomize reads a kustomization with Go's JSON decoding, which matches field names without
+/// regard to case (`RESOURCES:` is `resources:`). The keys this tool reads are renamed to their
+/// canonical spelling so that nothing kustomize follows goes unseen; two keys that are the same
+/// field are an error.
+fn canonical_keys(doc: Value) -> Result<Value, String> {
+    let Value::Object(map) = doc else {
+        return Ok(doc);
+    };
+    let mut out = serde_json::Map::new();
+    for (key, value) in map {
+        let name = KNOWN_KEYS
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(&key))
+            .map_or(key.clone(), |k| k.to_string());
+        if out.contains_key(&name) {
+            return Err(format!(
+                "`{key}` and `{name}` are the same field to kustomize (names match without regard to case)"
+            ));
+        }
+        out.insert(name, value);
+    }
+    Ok(Value::Object(out))
 }
 
 /// Whether a kustomization entry names a remote resource (a git repository or a URL), the
@@ -269,6 +326,26 @@ mod render_input_tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn keys_match_without_regard_to_case_as_kustomize_reads_them() {
+        let k = parse(
+            "RESOURCES:\n- ../../outside\nNamespace: x\nTransformers:\n- '{apiVersion: a/v1, kind: Stamp, metadata: {annotations: {config.kubernetes.io/function: x}}}'\n",
+        );
+        assert_eq!(k.resources, vec!["../../outside"]);
+        assert_eq!(k.namespace.as_deref(), Some("x"));
+        assert_eq!(
+            k.plugins,
+            vec![PluginEntry::Inline {
+                kind: "Stamp".into(),
+                function: true
+            }]
+        );
+        let doc = crate::yaml::parse_document("resources: [a]\nResources: [b]\n")
+            .unwrap()
+            .unwrap();
+        assert!(Kustomization::from_json("k/kustomization.yaml", doc).is_err());
     }
 
     #[test]

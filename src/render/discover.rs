@@ -152,6 +152,12 @@ pub fn build_dirs(kustomizations: &[&Kustomization]) -> BTreeSet<String> {
 /// it. Empty when the build is safe to render.
 pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let indexed: BTreeSet<&str> = scan
+        .index
+        .kustomizations
+        .iter()
+        .map(|k| k.dir.as_str())
+        .collect();
     for k in reached(scan, build) {
         let at =
             |code: Code, message: String| Diagnostic::new(code, message).in_file(k.file.clone(), 1);
@@ -167,15 +173,32 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                         ),
                     ));
                 }
-            } else if k.resolve(entry).is_none() {
-                out.push(at(
-                    Code::RenderOutsideRoot,
-                    format!(
-                        "{} includes {entry}, which is outside the repository; it is not read, so build {} is translated from its files",
-                        k.file,
-                        build.name()
-                    ),
-                ));
+            } else {
+                match k.resolve(entry) {
+                    None => out.push(at(
+                        Code::RenderOutsideRoot,
+                        format!(
+                            "{} includes {entry}, which is outside the repository; it is not read, so build {} is translated from its files",
+                            k.file,
+                            build.name()
+                        ),
+                    )),
+                    // A kustomization kustomize would follow but this tool did not read (it
+                    // failed to parse, or the walk skipped it): what it includes is unchecked.
+                    Some(path) if !indexed.contains(path.as_str()) => {
+                        if let Some(file) = unread_kustomization(root, &path) {
+                            out.push(at(
+                                Code::RenderUnreadKustomization,
+                                format!(
+                                    "{} includes {entry}, whose {file} this tool could not read (see its load diagnostic, or it is ignored by the walk); what it includes cannot be checked, so build {} is translated from its files",
+                                    k.file,
+                                    build.name()
+                                ),
+                            ));
+                        }
+                    }
+                    Some(_) => {}
+                }
             }
         }
         for p in &k.patches {
@@ -218,6 +241,20 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
     out
 }
 
+/// The kustomization file kustomize would find in directory `dir` (root-relative), if `dir` is
+/// a real directory (not through a symlink) holding one.
+fn unread_kustomization(root: &Path, dir: &str) -> Option<&'static str> {
+    let full = root.join(dir);
+    let meta = std::fs::symlink_metadata(&full).ok()?;
+    if !meta.is_dir() {
+        return None;
+    }
+    crate::model::kustomize::KUSTOMIZATION_FILES
+        .iter()
+        .find(|f| full.join(f).is_file())
+        .copied()
+}
+
 /// Why a `generators:`/`transformers:`/`validators:` entry is refused, `None` for a builtin
 /// plugin configuration (`apiVersion: builtin`), which kustomize runs in-process.
 fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Option<String> {
@@ -236,7 +273,11 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
                 ));
             };
             let full = root.join(&rel);
-            let meta = std::fs::symlink_metadata(&full).ok()?;
+            let Ok(meta) = std::fs::symlink_metadata(&full) else {
+                return Some(format!(
+                    "configures plugins from {path}, which is not a file of the repository"
+                ));
+            };
             if !meta.is_file() {
                 return Some(format!(
                     "configures plugins from the directory {path}, which is not inspected"

@@ -389,6 +389,15 @@ pub fn cache_key(scratch: &Path, dirs: &[String], renderer: &Renderer, extra: &s
     }
     let mut h = Sha256::new();
     h.update(renderer.describe().as_bytes());
+    // The program itself: an upgrade in place must not reuse old renders.
+    if let Ok(meta) = std::fs::metadata(&renderer.program) {
+        h.update(meta.len().to_le_bytes());
+        if let Ok(modified) = meta.modified()
+            && let Ok(since) = modified.duration_since(std::time::UNIX_EPOCH)
+        {
+            h.update(since.as_nanos().to_le_bytes());
+        }
+    }
     h.update(extra.as_bytes());
     for (name, bytes) in &files {
         h.update(name.as_bytes());

@@ -184,6 +184,7 @@ pub fn run(
     // Decide per build: render, or why not.
     let mut statuses: BTreeMap<String, BuildStatus> = BTreeMap::new();
     let mut to_render: Vec<&Build> = Vec::new();
+    let translatable = translatable_dirs(scan);
     for b in &builds {
         if b.kustomization.is_none() {
             statuses.insert(b.dir.clone(), BuildStatus::Directory);
@@ -195,7 +196,7 @@ pub fn run(
             statuses.insert(b.dir.clone(), BuildStatus::Refused);
             continue;
         }
-        if !reaches_translatable(scan, b) {
+        if !reaches_translatable(scan, b, &translatable) {
             statuses.insert(b.dir.clone(), BuildStatus::NothingToTranslate);
             continue;
         }
@@ -255,7 +256,21 @@ pub fn run(
             current.insert(k.clone(), bytes.into_owned());
         }
     }
-    let before = render_all(&ctx, &to_render, false, &current);
+    let mut before = render_all(&ctx, &to_render, false, &current);
+    // A build this tool fixed earlier may only render with its fixes (a namespace transform
+    // that made generated objects collide): its sources render the same either way.
+    let failed: Vec<usize> = (0..before.len()).filter(|&i| before[i].is_err()).collect();
+    if !failed.is_empty() {
+        let retry: Vec<&Build> = failed.iter().map(|&i| to_render[i]).collect();
+        for (i, r) in failed
+            .into_iter()
+            .zip(render_all(&ctx, &retry, true, &current))
+        {
+            if r.is_ok() {
+                before[i] = r;
+            }
+        }
+    }
     let mut rendered: Vec<(&Build, Vec<Rendered>)> = Vec::new();
     for (b, r) in to_render.iter().zip(before) {
         match r {
@@ -290,9 +305,13 @@ pub fn run(
         .enumerate()
         .map(|(i, o)| ((o.source.file.as_str(), o.source.document), i))
         .collect();
+    let mut by_file: BTreeMap<&str, Vec<&SourceObject>> = BTreeMap::new();
+    for o in &scan.index.objects {
+        by_file.entry(o.source.file.as_str()).or_default().push(o);
+    }
     let translations: Vec<BuildTranslation> = rendered
         .par_iter()
-        .map(|(b, objects)| translate_build(scan, config, b, objects, &generated_paths))
+        .map(|(b, objects)| translate_build((scan, &by_file), config, b, objects, &generated_paths))
         .collect();
     // What the files' translation already says about each source: (code, field).
     let said: BTreeSet<(usize, Code, Option<String>)> = base_results
@@ -362,6 +381,28 @@ pub fn run(
     let mut fixes: BTreeMap<String, BuildFixes> = BTreeMap::new();
     let mut expectations: Vec<(&Build, Vec<Expected>)> = Vec::new();
     for ((b, t), after) in rendered_builds.iter().zip(&translations).zip(after_base) {
+        let k = b
+            .kustomization
+            .as_deref()
+            .and_then(|f| kustomizations.get(f))
+            .copied();
+        // A namespace transform can make two generated objects of one name collide (two
+        // ReferenceGrants `gateway-migrate-from-<ns>` in different namespaces both moved
+        // into the build's): kustomize refuses the build. The objects it would move are
+        // deleted from the build up front (and placed where they belong), then it renders.
+        let after = match after {
+            Err(_) => {
+                let retried = k.and_then(|k| {
+                    retry_without_moved(&ctx, (b, k), &written, &mut current, &mut fixes)
+                });
+                match retried {
+                    Some(Ok(a)) => Ok(a),
+                    Some(Err(e)) => Err(e),
+                    None => after,
+                }
+            }
+            ok => ok,
+        };
         let after = match after {
             Ok(a) => a,
             Err(message) => {
@@ -379,11 +420,6 @@ pub fn run(
                 continue;
             }
         };
-        let k = b
-            .kustomization
-            .as_deref()
-            .and_then(|f| kustomizations.get(f))
-            .copied();
         let expected = plan_fixes(
             b,
             k,
@@ -459,23 +495,37 @@ fn report(builds: Vec<Build>, statuses: BTreeMap<String, BuildStatus>) -> Vec<Bu
         .collect()
 }
 
-/// Whether any Istio or Ingress object lives under a directory the build reaches.
-fn reaches_translatable(scan: &Scan, b: &Build) -> bool {
-    let dirs: Vec<String> = discover::reached(scan, b)
+/// Whether any Istio or Ingress object lives under a directory the build reaches;
+/// `translatable` holds the directories (and their ancestors) of such objects.
+fn reaches_translatable(scan: &Scan, b: &Build, translatable: &BTreeSet<String>) -> bool {
+    discover::reached(scan, b)
         .iter()
-        .map(|k| k.dir.clone())
-        .collect();
-    scan.index.objects.iter().any(|o| {
-        matches!(
+        .any(|k| translatable.contains(&k.dir))
+}
+
+/// Every directory holding, at any depth, an Istio or Ingress object (`""` for the root).
+fn translatable_dirs(scan: &Scan) -> BTreeSet<String> {
+    let mut dirs = BTreeSet::new();
+    for o in &scan.index.objects {
+        if !matches!(
             o.body,
             crate::model::SourceBody::IstioGateway(_)
                 | crate::model::SourceBody::VirtualService(_)
                 | crate::model::SourceBody::DestinationRule(_)
                 | crate::model::SourceBody::Ingress(_)
-        ) && dirs
-            .iter()
-            .any(|d| d.is_empty() || o.source.file.starts_with(&format!("{d}/")))
-    })
+        ) {
+            continue;
+        }
+        let mut dir = o.source.file.as_str();
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            if !dirs.insert(parent.to_string()) {
+                break;
+            }
+            dir = parent;
+        }
+        dirs.insert(String::new());
+    }
+    dirs
 }
 
 /// Renders `builds` in parallel from the scratch copy, each root kustomization as `current`
@@ -607,16 +657,12 @@ struct BuildTranslation {
 
 /// Translates the objects a build renders (its sources, not the files this tool generated).
 fn translate_build(
-    scan: &Scan,
+    (scan, by_file): (&Scan, &BTreeMap<&str, Vec<&SourceObject>>),
     config: &Config,
     build: &Build,
     rendered: &[Rendered],
     generated_paths: &BTreeSet<String>,
 ) -> BuildTranslation {
-    let mut by_file: BTreeMap<&str, Vec<&SourceObject>> = BTreeMap::new();
-    for o in &scan.index.objects {
-        by_file.entry(o.source.file.as_str()).or_default().push(o);
-    }
     let mut objects = Vec::new();
     for r in rendered {
         if r.origin
@@ -625,7 +671,7 @@ fn translate_build(
         {
             continue;
         }
-        let source = source_of(&by_file, build, r);
+        let source = source_of(by_file, build, r);
         let mut decoded = Vec::new();
         crate::load::decode::decode(r.value.clone(), &source, &mut decoded);
         for d in decoded.into_iter().flatten() {
@@ -764,6 +810,9 @@ struct BuildFixes {
     separate: Vec<Value>,
     /// Objects placed here for another build: not part of this build's comparison.
     foreign: BTreeSet<(String, String, String)>,
+    /// Whether this build was rendered and compared in this run (else it only hosts objects
+    /// placed for others, and its earlier fixes are left as they are).
+    compared: bool,
     /// The root's transforms, for names of added objects.
     prefix: String,
     suffix: String,
@@ -806,6 +855,7 @@ fn plan_fixes(
     fixes: &mut BTreeMap<String, BuildFixes>,
 ) -> Vec<Expected> {
     let entry = fixes.entry(build.dir.clone()).or_default();
+    entry.compared = true;
     entry.prefix = k.and_then(|k| k.name_prefix.clone()).unwrap_or_default();
     entry.suffix = k.and_then(|k| k.name_suffix.clone()).unwrap_or_default();
     entry.namespace = k.and_then(|k| k.namespace.clone());
@@ -859,9 +909,12 @@ fn plan_fixes(
             .1
             .push(ai);
     }
-    for (ds, as_) in groups.values() {
+    for (ds, as_) in groups.values_mut() {
+        // Both sides in name order (the translation's and kustomize's orders differ).
+        ds.sort_by_key(|&di| ident(&t.desired[di].0).2);
+        as_.sort_by(|&x, &y| actual[x].name.cmp(&actual[y].name));
         if ds.len() == as_.len() {
-            for (&di, &ai) in ds.iter().zip(as_) {
+            for (&di, &ai) in ds.iter().zip(as_.iter()) {
                 pairs.push((di, ai));
                 free_desired.remove(&di);
                 free_actual.remove(&ai);
@@ -938,6 +991,80 @@ fn plan_fixes(
         });
     }
     expected
+}
+
+/// Renders `build` again with every generated object its root's `namespace:` would move
+/// deleted (recorded as the build's delete fixes); `None` when the root sets no namespace or
+/// nothing would move.
+fn retry_without_moved(
+    ctx: &Renders,
+    (build, k): (&Build, &crate::model::kustomize::Kustomization),
+    written: &Written,
+    current: &mut BTreeMap<String, Vec<u8>>,
+    fixes: &mut BTreeMap<String, BuildFixes>,
+) -> Option<Render> {
+    let target = k.namespace.as_deref()?;
+    let prefix = if build.dir.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", build.dir)
+    };
+    let dirs: Vec<String> = (ctx.dirs_of)(build);
+    let in_build = |path: &str| {
+        dirs.iter()
+            .any(|d| d.is_empty() || path.starts_with(&format!("{d}/")))
+    };
+    let mut deletes = Vec::new();
+    for (path, (_, objects)) in written {
+        if !in_build(path) {
+            continue;
+        }
+        for o in objects {
+            let ns = o.pointer("/metadata/namespace").and_then(Value::as_str);
+            if ns.is_some_and(|ns| ns != target) {
+                deletes.push(delete_patch(o));
+            }
+        }
+    }
+    if deletes.is_empty() {
+        return None;
+    }
+    let mut entries = Vec::new();
+    for d in &deletes {
+        let (kind, ns, name) = ident(d);
+        let file = format!(
+            "{DELETE_PREFIX}{}.{ns}.{name}.yaml",
+            kind.to_ascii_lowercase()
+        );
+        let text = format!("---\n{}", crate::yaml::to_yaml(d));
+        if ctx
+            .scratch
+            .write(&format!("{prefix}{file}"), text.as_bytes())
+            .is_err()
+        {
+            return None;
+        }
+        entries.push(file);
+    }
+    let base = current.get(&k.file).cloned().unwrap_or_default();
+    let ours = |_: &str| false;
+    let listed = match crate::plan::kustomize::sync_entries(&base, &[], &entries, &ours) {
+        Ok(Some(bytes)) => bytes,
+        // Already listed (a run after the one that planned them).
+        Ok(None) => base,
+        Err(_) => return None,
+    };
+    let mut trial = current.clone();
+    trial.insert(k.file.clone(), listed);
+    let render = render_all(ctx, &[build], true, &trial).pop()?;
+    if render.is_ok() {
+        fixes
+            .entry(build.dir.clone())
+            .or_default()
+            .deletes
+            .extend(deletes);
+    }
+    Some(render)
 }
 
 /// `Some(ns)` when the root's namespace transform would move an object out of `ns`.
@@ -1090,16 +1217,12 @@ fn place_separately(
         match host {
             Some(h) => {
                 let f = fixes.entry(h.dir.clone()).or_default();
-                if !f.objects.contains(&v) {
-                    f.objects.push(v.clone());
-                }
+                add_merged(&mut f.objects, v.clone(), notes);
                 f.foreign.insert((kind, ns, name));
             }
             None => {
                 let list = separate_files.entry((from, ns)).or_default();
-                if !list.contains(&v) {
-                    list.push(v);
-                }
+                add_merged(list, v, notes);
             }
         }
     }
@@ -1122,8 +1245,46 @@ fn place_separately(
             )
             .in_file(file.clone(), 1),
         );
-        fixes.entry(from).or_default().separate = objects;
+        fixes.entry(from).or_default().separate.extend(objects);
     }
+}
+
+/// Adds `v` to `list` unless an object of the same kind, namespace and name is there: two
+/// builds asking for the same ReferenceGrant (one per namespace pair, so the same name) with
+/// different permissions get one grant with both; other kinds keep the first, with a note.
+fn add_merged(list: &mut Vec<Value>, v: Value, notes: &mut Vec<Diagnostic>) {
+    let id = ident(&v);
+    let Some(existing) = list.iter_mut().find(|e| ident(e) == id) else {
+        list.push(v);
+        return;
+    };
+    if *existing == v {
+        return;
+    }
+    if id.0 == "ReferenceGrant" {
+        for key in ["from", "to"] {
+            let extra: Vec<Value> = v
+                .pointer(&format!("/spec/{key}"))
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if let Some(Value::Array(items)) = existing.pointer_mut(&format!("/spec/{key}")) {
+                for item in extra {
+                    if !items.contains(&item) {
+                        items.push(item);
+                    }
+                }
+            }
+        }
+        return;
+    }
+    notes.push(Diagnostic::new(
+        Code::RenderBuildDiffers,
+        format!(
+            "two builds need different {} {}/{} outside their own namespace; only the first is written",
+            id.0, id.1, id.2
+        ),
+    ));
 }
 
 fn join(dir: &str, name: &str) -> String {
@@ -1201,10 +1362,19 @@ fn fix_edits(
             patches.push(PATCHES_FILE.to_string());
         }
         for d in &f.deletes {
-            let (kind, _, name) = ident(d);
-            let file = format!("{DELETE_PREFIX}{}.{}.yaml", kind.to_ascii_lowercase(), name);
-            files.push((file.clone(), vec![d.clone()]));
-            patches.push(file);
+            let (kind, ns, name) = ident(d);
+            let file = if ns.is_empty() {
+                format!("{DELETE_PREFIX}{}.{name}.yaml", kind.to_ascii_lowercase())
+            } else {
+                format!(
+                    "{DELETE_PREFIX}{}.{ns}.{name}.yaml",
+                    kind.to_ascii_lowercase()
+                )
+            };
+            if !patches.contains(&file) {
+                files.push((file.clone(), vec![d.clone()]));
+                patches.push(file);
+            }
         }
         if !f.objects.is_empty() {
             files.push((OBJECTS_FILE.to_string(), f.objects.clone()));
@@ -1218,7 +1388,8 @@ fn fix_edits(
             files.push((format!("{SEPARATE_PREFIX}{ns}.yaml"), docs));
         }
         // Entries of fixes no longer needed are removed, even when nothing else changes.
-        let ours = |entry: &str| kustomize::is_fix_entry(&Value::from(entry));
+        let compared = f.compared;
+        let ours = |entry: &str| compared && kustomize::is_fix_entry(&Value::from(entry));
         let kustomization = {
             match crate::plan::kustomize::sync_entries(&base, &resources, &patches, &ours) {
                 Ok(Some(contents)) => contents,

@@ -383,6 +383,7 @@ fn untrusted_kustomizations_run_nothing_and_read_nothing_outside() {
         "render/plugin-refused",
         "render/helm-refused",
         "render/outside-root",
+        "render/unread-kustomization",
     ] {
         assert!(codes.contains(code), "{code} not reported: {codes:?}");
     }
@@ -392,7 +393,11 @@ fn untrusted_kustomizations_run_nothing_and_read_nothing_outside() {
             .iter()
             .map(|b| (b.build.as_str(), b.status))
             .collect::<Vec<_>>(),
-        vec![("app", "refused")]
+        vec![
+            ("app", "refused"),
+            ("bypass", "refused"),
+            ("case", "refused")
+        ]
     );
     assert!(!exec_marker.exists(), "the exec function ran");
     assert!(!helm_marker.exists(), "helm ran");
