@@ -2,6 +2,7 @@
 //! translated with the repository's referenced objects as lookup-only context.
 
 use super::*;
+
 /// Whether any Istio or Ingress object lives under a directory the build reaches;
 /// `translatable` holds the directories (and their ancestors) of such objects.
 pub(super) fn reaches_translatable(

@@ -4,6 +4,7 @@
 //! build deploys their namespace.
 
 use super::*;
+
 /// A generated object a build must render after apply: kind, namespace, final name, spec.
 #[derive(Debug, Clone)]
 pub(super) struct Expected {

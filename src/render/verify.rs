@@ -2,6 +2,7 @@
 
 use super::fixes::{Expected, ident};
 use super::*;
+
 /// The differences between what a build must render and what it renders after apply.
 pub(super) fn verify(
     build: &Build,
