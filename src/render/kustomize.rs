@@ -180,7 +180,13 @@ fn kustomize_message(stderr: &str, scratch: &Path) -> String {
 fn parse_stream(bytes: &[u8]) -> Result<Vec<Value>, RenderError> {
     let mut docs = Vec::new();
     for span in crate::load::split::split(bytes) {
-        let text = std::str::from_utf8(span.slice(bytes))
+        let piece = span.slice(bytes);
+        // Only the kinds the tool reads are parsed (a build's CRDs and Deployments are most
+        // of its output, and a CRD can nest deeper than the parser's budget allows).
+        if !crate::load::prefilter::needs_parse(piece) {
+            continue;
+        }
+        let text = std::str::from_utf8(piece)
             .map_err(|_| RenderError::Failed("kustomize printed invalid UTF-8".into()))?;
         match crate::yaml::parse_document(text) {
             Ok(Some(v)) if v.is_object() => docs.push(v),
@@ -406,4 +412,32 @@ pub fn cache_key(scratch: &Path, dirs: &[String], renderer: &Renderer, extra: &s
         h.update(bytes);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_kinds_the_tool_reads_are_parsed_from_a_render() {
+        // A CRD nesting deeper than the parser's budget does not fail the build.
+        let mut deep = String::from(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: x\nspec:\n",
+        );
+        for depth in 1..100 {
+            deep.push_str(&"  ".repeat(depth));
+            deep.push_str("a:\n");
+        }
+        deep.push_str(&"  ".repeat(100));
+        deep.push_str("b: 1\n");
+        let stream = format!(
+            "{deep}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+        );
+        let docs = parse_stream(stream.as_bytes()).unwrap();
+        let kinds: Vec<&str> = docs.iter().filter_map(|d| d["kind"].as_str()).collect();
+        assert_eq!(kinds, vec!["Ingress"]);
+        // A document of a kind the tool reads that cannot be parsed still fails the render.
+        let bad = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: [unclosed\n";
+        assert!(parse_stream(bad.as_bytes()).is_err());
+    }
 }
