@@ -442,12 +442,34 @@ fn repository_request(
             k.display()
         );
     }
+    let mut renderer = crate::render::Renderer::find(
+        common.kustomize.as_deref(),
+        std::env::var_os("PATH").as_deref(),
+    );
+    // kustomize runs with an empty environment; fetching remote bases needs `git` on PATH,
+    // proxies and CA bundles.
+    if common.allow_remote
+        && let Some(r) = renderer.as_mut()
+    {
+        for key in [
+            "PATH",
+            "HTTPS_PROXY",
+            "HTTP_PROXY",
+            "NO_PROXY",
+            "https_proxy",
+            "http_proxy",
+            "no_proxy",
+            "SSL_CERT_FILE",
+            "SSL_CERT_DIR",
+        ] {
+            if let Some(v) = std::env::var_os(key) {
+                r.env.push((key.into(), v));
+            }
+        }
+    }
     request.render = crate::render::RenderOptions {
         enabled: !common.no_render,
-        renderer: crate::render::Renderer::find(
-            common.kustomize.as_deref(),
-            std::env::var_os("PATH").as_deref(),
-        ),
+        renderer,
         allow_remote: common.allow_remote,
         cache_dir: render_cache_dir(),
     };

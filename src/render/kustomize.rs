@@ -25,6 +25,9 @@ pub struct Renderer {
     /// `true` for `kubectl kustomize`, `false` for a standalone `kustomize build`.
     pub via_kubectl: bool,
     pub timeout: Duration,
+    /// Environment passed to kustomize besides its own `HOME` (none by default; with
+    /// `--allow-remote`, what fetching needs: `PATH` for `git`, proxies, CA bundles).
+    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +54,7 @@ impl Renderer {
                 program,
                 via_kubectl,
                 timeout: Duration::from_secs(120),
+                env: Vec::new(),
             }
         };
         if let Some(p) = explicit {
@@ -98,6 +102,7 @@ impl Renderer {
             .env("HOME", &home)
             .env("XDG_CONFIG_HOME", &home)
             .env("KUSTOMIZE_PLUGIN_HOME", home.join("plugins"))
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .current_dir(scratch)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
