@@ -47,6 +47,11 @@ pub enum Command {
     Codes(CodesArgs),
     /// Explain one diagnostic code: what it means and what to do.
     Explain(ExplainArgs),
+    /// Print a shell completion script (e.g. `gateway-migrate completions bash >
+    /// /etc/bash_completion.d/gateway-migrate`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on stdout (e.g. `gateway-migrate man | man -l -`).
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -64,6 +69,13 @@ pub struct CodesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CodesFormat::Text)]
     pub format: CodesFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
@@ -352,6 +364,28 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Pr(args) => pr(*args),
         Command::Codes(args) => codes(&args),
         Command::Explain(args) => explain(&args),
+        Command::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "gateway-migrate", &mut out);
+            std::io::stdout()
+                .lock()
+                .write_all(&out)
+                .context("writing to stdout")?;
+            Ok(0)
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut out)
+                .context("rendering the man page")?;
+            std::io::stdout()
+                .lock()
+                .write_all(&out)
+                .context("writing to stdout")?;
+            Ok(0)
+        }
     }
 }
 

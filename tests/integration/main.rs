@@ -11,6 +11,7 @@ mod common;
 
 mod architecture;
 mod cli_check;
+mod cli_completions;
 mod codes;
 mod codes_without_fixture;
 mod fixtures;
