@@ -44,6 +44,12 @@ pub struct Walk {
 
 #[derive(Debug, thiserror::Error)]
 pub enum WalkError {
+    #[error("{0} does not exist (give the repository's directory)")]
+    Missing(String),
+    #[error(
+        "{0} is a file, not a repository directory; to translate one file or stream, use `gateway-migrate convert {0}`"
+    )]
+    IsAFile(String),
     #[error("{0} is not a directory")]
     NotADirectory(String),
     #[error("invalid --include/--exclude glob {glob:?}: {message}")]
@@ -89,7 +95,12 @@ pub fn walk(
     max_file_size: u64,
 ) -> Result<Walk, WalkError> {
     if !root.is_dir() {
-        return Err(WalkError::NotADirectory(root.display().to_string()));
+        let shown = root.display().to_string();
+        return Err(match std::fs::metadata(root) {
+            Err(_) => WalkError::Missing(shown),
+            Ok(m) if m.is_file() => WalkError::IsAFile(shown),
+            Ok(_) => WalkError::NotADirectory(shown),
+        });
     }
     let mut overrides = OverrideBuilder::new(root);
     for glob in include {

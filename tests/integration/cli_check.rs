@@ -149,3 +149,21 @@ fn no_progress_bar_without_a_terminal() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_missing_path_or_a_file_as_path_is_a_usage_error_that_says_what_to_do() {
+    let out = bin().args(["plan", "/nonexistent/repo"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/repo does not exist"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vs.yaml");
+    std::fs::write(&file, "kind: VirtualService\n").unwrap();
+    let out = bin().arg("check").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a file") && err.contains("gateway-migrate convert"),
+        "{err}"
+    );
+}
