@@ -563,6 +563,9 @@ fn check(args: CheckArgs) -> Result<u8> {
 }
 
 fn pr(args: PrArgs) -> Result<u8> {
+    // Token, branch and title are checked before the scan, which can take a while.
+    let early = load_config(&args.path, &args.common)?;
+    publish::check_options(&args.options(&early.fingerprint()))?;
     let request = repository_request(&args.path, &args.common, args.in_place)?;
     let outcome = pipeline::run(request)?;
     let report = Report::build(&outcome);

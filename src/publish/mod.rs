@@ -485,7 +485,12 @@ fn normalise_newlines(s: &str) -> String {
     s.replace("\r\n", "\n").trim_end().to_string()
 }
 
-fn check_options(opts: &PublishOptions) -> Result<(), PublishError> {
+/// Shortest token accepted: GitHub's tokens are 40 characters or more. A shorter string
+/// cannot be masked in output without garbling ordinary words that contain it.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+/// The checks that need no scan and no network (the command layer runs them before scanning).
+pub fn check_options(opts: &PublishOptions) -> Result<(), PublishError> {
     let full = format!("refs/heads/{}", opts.branch);
     if opts.branch.is_empty() || !git2::Reference::is_valid_name(&full) {
         return Err(PublishError::new(
@@ -509,6 +514,20 @@ fn check_options(opts: &PublishOptions) -> Result<(), PublishError> {
                 "export {} (in Actions: `env: {}: ${{{{ secrets.GITHUB_TOKEN }}}}`), or name \
                  another variable with --token-env",
                 opts.token_env, opts.token_env
+            ),
+        ));
+    }
+    let chars = opts.token.expose().chars().count();
+    if chars < MIN_TOKEN_CHARS {
+        return Err(PublishError::new(
+            ErrorKind::Usage,
+            format!(
+                "the token in {} is {chars} characters long, too short to be a GitHub token",
+                opts.token_env
+            ),
+            format!(
+                "GitHub tokens have 40 characters or more; a string under {MIN_TOKEN_CHARS} could not be masked in output without garbling it. Check {}",
+                opts.token_env
             ),
         ));
     }
@@ -678,13 +697,18 @@ mod tests {
 
     #[test]
     fn invalid_branch_names_and_missing_tokens_are_usage_errors() {
-        let mut o = PublishOptions::new("bad..name", Secret::new("t"));
+        let mut o = PublishOptions::new("bad..name", Secret::new("ghs_0123456789abcdef0123"));
         assert_eq!(check_options(&o).unwrap_err().kind, ErrorKind::Usage);
         o.branch = "gateway-migrate/ab12".into();
         assert!(check_options(&o).is_ok());
         o.token = Secret::new("");
         let e = check_options(&o).unwrap_err();
         assert!(e.what.contains("GITHUB_TOKEN"), "{e}");
+        // A short token would garble ordinary words when masked ("re" in "repository").
+        o.token = Secret::new("re");
+        let e = check_options(&o).unwrap_err();
+        assert!(e.what.contains("2 characters"), "{e}");
+        assert!(!e.to_string().contains("\"re\""), "{e}");
     }
 
     #[test]
