@@ -132,7 +132,8 @@ pub struct CommonArgs {
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
     pub format: Format,
-    /// Configuration file (default: <PATH>/.gateway-migrate.yaml when present).
+    /// Configuration file (default: the nearest .gateway-migrate.yaml or .yml in PATH or a
+    /// directory above it, up to the top of the git work tree).
     #[arg(long, value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,
     /// Worker threads (default: one per core).

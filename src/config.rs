@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 
 /// The file name looked up at the root of the scanned repository.
 pub const CONFIG_FILE: &str = ".gateway-migrate.yaml";
+/// The other spelling accepted.
+pub const CONFIG_FILE_YML: &str = ".gateway-migrate.yml";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -146,20 +148,22 @@ pub enum ConfigError {
     },
     #[error("invalid config file {path}: {message}")]
     Invalid { path: String, message: String },
+    #[error("both {0} and {1} exist; keep one")]
+    Ambiguous(String, String),
 }
 
 impl Config {
     /// Loads `path` if given, else `<root>/.gateway-migrate.yaml` if it exists, else defaults.
+    /// The configuration for the repository at `root`: `path` when given, else the nearest
+    /// `.gateway-migrate.yaml` (or `.yml`) in `root` or a directory above it, up to and
+    /// including the git work tree's top (the directory holding `.git`); else the defaults.
     pub fn load(root: &Path, path: Option<&Path>) -> Result<Config, ConfigError> {
         let candidate = match path {
             Some(p) => p.to_path_buf(),
-            None => {
-                let p = root.join(CONFIG_FILE);
-                if !p.is_file() {
-                    return Ok(Config::default());
-                }
-                p
-            }
+            None => match Config::discover(root)? {
+                Some(p) => p,
+                None => return Ok(Config::default()),
+            },
         };
         let text = std::fs::read_to_string(&candidate).map_err(|source| ConfigError::Read {
             path: candidate.display().to_string(),
@@ -171,11 +175,63 @@ impl Config {
         })
     }
 
+    /// The configuration file that applies to `root`, searching upwards (see [`Config::load`]).
+    pub fn discover(root: &Path) -> Result<Option<std::path::PathBuf>, ConfigError> {
+        let start = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        // Outside a git work tree only `root` itself is looked at: a stray file in `/tmp` or
+        // the home directory must not configure an unrelated run.
+        let in_work_tree = start.ancestors().any(|d| d.join(".git").exists());
+        let mut dir: Option<&Path> = Some(start.as_path());
+        while let Some(d) = dir {
+            let yaml = d.join(CONFIG_FILE);
+            let yml = d.join(CONFIG_FILE_YML);
+            match (yaml.is_file(), yml.is_file()) {
+                (true, true) => {
+                    return Err(ConfigError::Ambiguous(
+                        yaml.display().to_string(),
+                        yml.display().to_string(),
+                    ));
+                }
+                (true, false) => return Ok(Some(yaml)),
+                (false, true) => return Ok(Some(yml)),
+                (false, false) => {}
+            }
+            // The top of the git work tree is as far as a repository's settings reach.
+            if !in_work_tree || d.join(".git").exists() {
+                break;
+            }
+            dir = d.parent();
+        }
+        Ok(None)
+    }
+
+    /// Parses a configuration; the error says where (`line L, column C`) and, for an unknown
+    /// key, which known key was probably meant.
     pub fn parse(text: &str) -> Result<Config, String> {
         if text.trim().is_empty() {
             return Ok(Config::default());
         }
-        serde_saphyr::from_str(text).map_err(|e| e.to_string())
+        serde_saphyr::from_str(text).map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| format!("line {}, column {}: ", l.line(), l.column()))
+                .unwrap_or_default();
+            let first = e
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("invalid YAML")
+                .to_string();
+            // The parser's message starts with its own `error: line N column M: `.
+            let message = match first.find(": ") {
+                Some(i) if first.starts_with("error: line ") => {
+                    let rest = &first[i + 2..];
+                    rest.split_once(": ").map_or(rest, |(_, m)| m).to_string()
+                }
+                _ => first,
+            };
+            format!("{at}{}", with_suggestion(&message))
+        })
     }
 
     /// A short stable hash of the settings that change output; names the PR branch.
@@ -184,5 +240,105 @@ impl Config {
         let json = serde_json::to_string(self).unwrap_or_default();
         let digest = Sha256::digest(json.as_bytes());
         digest.iter().take(4).map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// For serde's "unknown field `x`, expected one of a, b, ..." message: the same, shortened,
+/// with the nearest known key suggested.
+fn with_suggestion(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((unknown, tail)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let known: Vec<&str> = tail
+        .split_once("expected one of ")
+        .map(|(_, list)| list.split(", ").map(|k| k.trim_matches('`')).collect())
+        .unwrap_or_default();
+    let best = known
+        .iter()
+        .map(|k| {
+            (
+                edit_distance(&unknown.to_lowercase(), &k.to_lowercase()),
+                *k,
+            )
+        })
+        .min();
+    match best {
+        Some((d, k)) if d <= 3 => format!("unknown key `{unknown}` (did you mean `{k}`?)"),
+        _ => format!(
+            "unknown key `{unknown}`; the keys are {} (docs: README, Configuration)",
+            known.join(", ")
+        ),
+    }
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod discovery_tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_key_names_the_nearest_known_one_and_the_place() {
+        let e = Config::parse("channel: standard\ningresMode: mount\n").unwrap_err();
+        assert_eq!(
+            e,
+            "line 2, column 1: unknown key `ingresMode` (did you mean `ingressMode`?)"
+        );
+        let e = Config::parse("somethingElse: 1\n").unwrap_err();
+        assert!(
+            e.starts_with("line 1, column 1: unknown key `somethingElse`; the keys are "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_configuration_is_found_upwards_to_the_work_tree_top_as_yaml_or_yml() {
+        let top = tempfile::tempdir().unwrap();
+        let repo = top.path().join("repo");
+        let sub = repo.join("apps/shop");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir(repo.join(".git")).unwrap();
+        // Above the work tree: never read.
+        std::fs::write(top.path().join(CONFIG_FILE), "channel: experimental\n").unwrap();
+        assert_eq!(Config::discover(&sub).unwrap(), None);
+        // Outside any work tree, only the directory itself.
+        let loose = tempfile::tempdir().unwrap();
+        let below = loose.path().join("below");
+        std::fs::create_dir(&below).unwrap();
+        std::fs::write(loose.path().join(CONFIG_FILE), "{}\n").unwrap();
+        assert_eq!(Config::discover(&below).unwrap(), None);
+        assert!(Config::discover(loose.path()).unwrap().is_some());
+        std::fs::write(repo.join(CONFIG_FILE_YML), "channel: experimental\n").unwrap();
+        let found = Config::discover(&sub).unwrap().unwrap();
+        assert!(
+            found.ends_with("repo/.gateway-migrate.yml"),
+            "{}",
+            found.display()
+        );
+        assert_eq!(
+            Config::load(&sub, None).unwrap().channel,
+            Channel::Experimental
+        );
+        std::fs::write(repo.join(CONFIG_FILE), "{}\n").unwrap();
+        assert!(matches!(
+            Config::discover(&sub),
+            Err(ConfigError::Ambiguous(..))
+        ));
     }
 }
