@@ -17,6 +17,28 @@ def write(path, text):
         f.write(text)
 
 
+def ingress(app, host, class_line=""):
+    """An Ingress for `host` to Service `app` port 80 (`class_line`: an extra spec line)."""
+    spec_extra = f"  {class_line}\n" if class_line else ""
+    return f"""apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: {app}
+spec:
+{spec_extra}  rules:
+  - host: {host}
+    http:
+      paths:
+      - path: /
+        pathType: Prefix
+        backend:
+          service:
+            name: {app}
+            port:
+              number: 80
+"""
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
@@ -47,41 +69,10 @@ spec:
   - port: 80
 """)
         if i % 2 == 0:
-            write(f"{base}/route.yaml", f"""apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata:
-  name: {app}
-spec:
-  ingressClassName: nginx
-  rules:
-  - host: {app}.example.com
-    http:
-      paths:
-      - path: /
-        pathType: Prefix
-        backend:
-          service:
-            name: {app}
-            port:
-              number: 80
-""")
-            patch = f"""apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata:
-  name: {app}
-spec:
-  rules:
-  - host: {app}.ENV.example.com
-    http:
-      paths:
-      - path: /
-        pathType: Prefix
-        backend:
-          service:
-            name: {app}
-            port:
-              number: 80
-"""
+            write(f"{base}/route.yaml", ingress(app, f"{app}.example.com", "ingressClassName: nginx"))
+            # The overlay patch restates the rule: Ingress rules have no merge key, so a
+            # strategic-merge patch replaces the whole list.
+            patch = ingress(app, f"{app}.ENV.example.com")
         else:
             write(f"{base}/route.yaml", f"""apiVersion: networking.istio.io/v1
 kind: VirtualService

@@ -211,26 +211,14 @@ impl Config {
         if text.trim().is_empty() {
             return Ok(Config::default());
         }
-        serde_saphyr::from_str(text).map_err(|e| {
-            let at = e
-                .location()
-                .map(|l| format!("line {}, column {}: ", l.line(), l.column()))
-                .unwrap_or_default();
-            let first = e
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or("invalid YAML")
-                .to_string();
-            // The parser's message starts with its own `error: line N column M: `.
-            let message = match first.find(": ") {
-                Some(i) if first.starts_with("error: line ") => {
-                    let rest = &first[i + 2..];
-                    rest.split_once(": ").map_or(rest, |(_, m)| m).to_string()
-                }
-                _ => first,
+        // Repository input: parsed within the same budgets as manifests.
+        crate::yaml::from_str(text).map_err(|e| {
+            let at = match (e.line, e.column) {
+                (Some(l), Some(c)) => format!("line {l}, column {c}: "),
+                (Some(l), None) => format!("line {l}: "),
+                _ => String::new(),
             };
-            format!("{at}{}", with_suggestion(&message))
+            format!("{at}{}", with_suggestion(&e.message))
         })
     }
 

@@ -20,6 +20,8 @@ pub struct Index {
     namespaces: BTreeMap<String, BTreeMap<String, String>>,
     /// Files used as kustomize patches: their documents are not whole objects.
     patch_files: BTreeSet<String>,
+    /// Kustomization directory → position in `kustomizations`.
+    kustomization_dirs: BTreeMap<String, usize>,
 }
 
 /// Index buckets. Gateway API kinds are keyed by their kind name.
@@ -49,9 +51,15 @@ impl Index {
                 }
             }
         }
+        let kustomization_dirs = kustomizations
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.dir.clone(), i))
+            .collect();
         let mut index = Index {
             kustomizations,
             patch_files,
+            kustomization_dirs,
             ..Default::default()
         };
         for (i, obj) in objects.iter_mut().enumerate() {
@@ -212,6 +220,13 @@ impl Index {
         let mut labels = defined.cloned().unwrap_or_default();
         labels.insert("kubernetes.io/metadata.name".into(), name.to_string());
         (labels, defined.is_some())
+    }
+
+    /// The kustomization of directory `dir` (root-relative, `""` for the root).
+    pub fn kustomization_in(&self, dir: &str) -> Option<&Kustomization> {
+        self.kustomization_dirs
+            .get(dir)
+            .and_then(|&i| self.kustomizations.get(i))
     }
 
     /// Whether `file` is used as a kustomize patch (its documents are partial objects).

@@ -43,7 +43,12 @@ fn options() -> serde_saphyr::Options {
 
 /// Parses one YAML document. `Ok(None)` for an empty document (only comments or markers).
 pub fn parse_document(text: &str) -> Result<Option<Value>, YamlError> {
-    serde_saphyr::from_str_with_options::<Option<Value>>(text, options()).map_err(|e| {
+    from_str::<Option<Value>>(text)
+}
+
+/// Parses one YAML document into `T`, within the same budgets.
+pub fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    serde_saphyr::from_str_with_options::<T>(text, options()).map_err(|e| {
         let line = e.location().map(|l| l.line() as usize).filter(|&l| l > 0);
         let column = e.location().map(|l| l.column() as usize).filter(|&c| c > 0);
         // The first line of the message is the parser's own; the rest is a rendered snippet.

@@ -107,12 +107,7 @@ fn sibling_entry(entry: &str, out: &str) -> String {
 /// Appends `entries` to the top-level `resources:` list of a kustomization, changing nothing
 /// else, and verifies the result.
 pub fn add_resources(bytes: &[u8], entries: &[String]) -> Result<Vec<u8>, KustomizeEditError> {
-    const BOM: &str = "\u{FEFF}";
-    let text = std::str::from_utf8(bytes).map_err(|_| KustomizeEditError::NotUtf8)?;
-    let (bom, body) = match text.strip_prefix(BOM) {
-        Some(rest) => (BOM, rest),
-        None => ("", text),
-    };
+    let (bom, body) = split_bom(bytes)?;
     let old_list = resources_of(body).ok_or(KustomizeEditError::NoResources)?;
     let doc = yaml_edit::Document::from_str(body)
         .map_err(|e| KustomizeEditError::Parse(e.to_string()))?;
@@ -143,33 +138,12 @@ pub fn sync_entries(
     patches: &[String],
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Vec<u8>>, KustomizeEditError> {
-    const BOM: &str = "\u{FEFF}";
-    let text = std::str::from_utf8(bytes).map_err(|_| KustomizeEditError::NotUtf8)?;
-    let (bom, body) = match text.strip_prefix(BOM) {
-        Some(rest) => (BOM, rest),
-        None => ("", text),
-    };
+    let (bom, body) = split_bom(bytes)?;
     let parsed = crate::yaml::parse_document(body)
         .map_err(|e| KustomizeEditError::Parse(e.message))?
         .unwrap_or(Value::Null);
-    let entry_path = |v: &Value| -> Option<String> {
-        match v {
-            Value::String(s) => Some(s.clone()),
-            other => other
-                .get("path")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        }
-    };
-    let present = |key: &str| -> Vec<String> {
-        parsed
-            .get(key)
-            .and_then(Value::as_array)
-            .map(|l| l.iter().filter_map(entry_path).collect())
-            .unwrap_or_default()
-    };
-    let old_resources = present("resources");
-    let old_patches = present("patches");
+    let old_resources = list_entries(&parsed, "resources");
+    let old_patches = list_entries(&parsed, "patches");
     let new_resources: Vec<&String> = resources
         .iter()
         .filter(|r| !old_resources.contains(r))
@@ -278,13 +252,6 @@ pub fn sync_entries(
     let check = crate::yaml::parse_document(&edited)
         .map_err(|e| KustomizeEditError::Parse(e.message))?
         .unwrap_or(Value::Null);
-    let listed = |key: &str| -> Vec<String> {
-        check
-            .get(key)
-            .and_then(Value::as_array)
-            .map(|l| l.iter().filter_map(entry_path).collect())
-            .unwrap_or_default()
-    };
     let keep = |old: &[String], stale: &[usize]| -> Vec<String> {
         old.iter()
             .enumerate()
@@ -296,7 +263,9 @@ pub fn sync_entries(
     want_resources.extend(new_resources.into_iter().cloned());
     let mut want_patches = keep(&old_patches, &stale_patches);
     want_patches.extend(new_patches.into_iter().cloned());
-    if listed("resources") != want_resources || listed("patches") != want_patches {
+    if list_entries(&check, "resources") != want_resources
+        || list_entries(&check, "patches") != want_patches
+    {
         return Err(KustomizeEditError::Verification);
     }
     Ok(Some(format!("{bom}{edited}").into_bytes()))
@@ -308,6 +277,38 @@ fn body_has_key(body: &str, key: &str) -> bool {
         l.strip_prefix(key)
             .is_some_and(|rest| rest.trim_start().starts_with(':'))
     })
+}
+
+const BOM: &str = "\u{FEFF}";
+
+/// A kustomization's text split into its byte-order mark (kept on output) and body.
+fn split_bom(bytes: &[u8]) -> Result<(&'static str, &str), KustomizeEditError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| KustomizeEditError::NotUtf8)?;
+    Ok(match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text),
+    })
+}
+
+/// The file a `resources:` or `patches:` entry names: the entry itself, or its `path:`.
+pub fn entry_path(entry: &Value) -> Option<&str> {
+    match entry {
+        Value::String(s) => Some(s),
+        other => other.get("path").and_then(Value::as_str),
+    }
+}
+
+/// The files the `key:` list of a parsed kustomization names (empty when there is none).
+fn list_entries(doc: &Value, key: &str) -> Vec<String> {
+    doc.get(key)
+        .and_then(Value::as_array)
+        .map(|l| {
+            l.iter()
+                .filter_map(entry_path)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The `resources:` entries of a kustomization text, `None` when it has no such list.

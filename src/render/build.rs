@@ -140,14 +140,6 @@ pub(super) fn translate_build(
     }
 }
 
-pub(super) fn is_fix_file(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name == PATCHES_FILE
-        || name == OBJECTS_FILE
-        || name.starts_with(DELETE_PREFIX)
-        || name.starts_with(SEPARATE_PREFIX)
-}
-
 /// The source document a rendered object came from: its origin file's object of the same
 /// kind whose name the rendered name contains (prefixes and suffixes), the longest such.
 pub(super) fn source_of(

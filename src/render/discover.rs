@@ -41,12 +41,6 @@ impl Build {
 /// The build roots of the repository, sorted by directory, and diagnostics about GitOps
 /// objects that point at directories the repository does not have.
 pub fn build_roots(scan: &Scan) -> (Vec<Build>, Vec<Diagnostic>) {
-    let by_dir: BTreeMap<&str, &Kustomization> = scan
-        .index
-        .kustomizations
-        .iter()
-        .map(|k| (k.dir.as_str(), k))
-        .collect();
     let mut included: BTreeSet<String> = BTreeSet::new();
     for k in &scan.index.kustomizations {
         for entry in k.included() {
@@ -91,7 +85,10 @@ pub fn build_roots(scan: &Scan) -> (Vec<Build>, Vec<Diagnostic>) {
                 );
                 continue;
             };
-            let kustomization = by_dir.get(dir.as_str()).filter(|k| !k.is_component);
+            let kustomization = scan
+                .index
+                .kustomization_in(&dir)
+                .filter(|k| !k.is_component);
             if kustomization.is_none() && !dirs_with_files.contains(dir.as_str()) {
                 continue;
             }
@@ -115,27 +112,21 @@ fn parent_dir(file: &str) -> &str {
 /// The kustomizations a build reaches (itself, its bases and components, transitively), in
 /// the order first reached.
 pub fn reached<'a>(scan: &'a Scan, build: &Build) -> Vec<&'a Kustomization> {
-    let by_dir: BTreeMap<&str, &Kustomization> = scan
-        .index
-        .kustomizations
-        .iter()
-        .map(|k| (k.dir.as_str(), k))
-        .collect();
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
-    let mut stack: Vec<&str> = vec![build.dir.as_str()];
+    let mut stack: Vec<String> = vec![build.dir.clone()];
     while let Some(dir) = stack.pop() {
-        if !seen.insert(dir.to_string()) {
+        if !seen.insert(dir.clone()) {
             continue;
         }
-        let Some(k) = by_dir.get(dir) else { continue };
-        out.push(*k);
+        let Some(k) = scan.index.kustomization_in(&dir) else {
+            continue;
+        };
+        out.push(k);
         let entries: Vec<&String> = k.included().collect();
         for entry in entries.into_iter().rev() {
-            if let Some(path) = k.resolve(entry)
-                && let Some((d, _)) = by_dir.get_key_value(path.as_str())
-            {
-                stack.push(d);
+            if let Some(path) = k.resolve(entry) {
+                stack.push(path);
             }
         }
     }
@@ -152,12 +143,6 @@ pub fn build_dirs(kustomizations: &[&Kustomization]) -> BTreeSet<String> {
 /// it. Empty when the build is safe to render.
 pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let indexed: BTreeSet<&str> = scan
-        .index
-        .kustomizations
-        .iter()
-        .map(|k| k.dir.as_str())
-        .collect();
     for k in reached(scan, build) {
         let at =
             |code: Code, message: String| Diagnostic::new(code, message).in_file(k.file.clone(), 1);
@@ -185,7 +170,7 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                     )),
                     // A kustomization kustomize would follow but this tool did not read (it
                     // failed to parse, or the walk skipped it): what it includes is unchecked.
-                    Some(path) if !indexed.contains(path.as_str()) => {
+                    Some(path) if scan.index.kustomization_in(&path).is_none() => {
                         if let Some(file) = unread_kustomization(root, &path) {
                             out.push(at(
                                 Code::RenderUnreadKustomization,

@@ -611,7 +611,7 @@ pub(super) fn fix_edits(
         }
         // Entries of fixes no longer needed are removed, even when nothing else changes.
         let compared = f.compared;
-        let ours = |entry: &str| compared && kustomize::is_fix_entry(&Value::from(entry));
+        let ours = |entry: &str| compared && is_listed_fix(entry);
         let kustomization = {
             match crate::plan::kustomize::sync_entries(&base, &resources, &patches, &ours) {
                 Ok(Some(contents)) => contents,
@@ -717,15 +717,7 @@ pub(super) fn merge_edits(plan: &mut EditPlan, fix: Vec<FileEdit>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn route(ns: &str, name: &str, host: &str) -> Value {
-        serde_json::json!({
-            "apiVersion": "gateway.networking.k8s.io/v1",
-            "kind": "HTTPRoute",
-            "metadata": {"name": name, "namespace": ns},
-            "spec": {"hostnames": [host], "parentRefs": [{"name": "gw"}]}
-        })
-    }
+    use crate::render::test_support::route;
 
     #[test]
     fn parent_refs_follow_renamed_gateways() {

@@ -14,10 +14,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Kustomization entries this tool adds to a build root; stripped from the copy before the
-/// "before" renders, so the comparison does not depend on an earlier run's fixes.
-pub const FIX_MARKER: &str = ".build-";
-
 /// How to start kustomize.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Renderer {
@@ -282,7 +278,7 @@ impl Scratch {
     }
 
     /// Prepares a build root's kustomization: origin annotations on, and this tool's own fix
-    /// entries (see [`FIX_MARKER`]) removed unless `keep_fixes`. Written as JSON, which
+    /// entries (see [`super::is_listed_fix`]) removed unless `keep_fixes`. Written as JSON, which
     /// kustomize reads as YAML.
     pub fn prepare_root(&self, kustomization: &str, keep_fixes: bool) -> Result<(), RenderError> {
         let path = self.root().join(kustomization);
@@ -332,12 +328,7 @@ impl Scratch {
 
 /// Whether a `resources:` or `patches:` entry is one this tool adds to a build root.
 pub fn is_fix_entry(entry: &Value) -> bool {
-    let path = match entry {
-        Value::String(s) => s.as_str(),
-        other => other.get("path").and_then(Value::as_str).unwrap_or(""),
-    };
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.contains(FIX_MARKER) && name.starts_with("gateway-migrate")
+    crate::plan::kustomize::entry_path(entry).is_some_and(super::is_listed_fix)
 }
 
 /// The origin of a rendered object: its file, root-relative (`build_dir` joined with the

@@ -45,7 +45,7 @@ use crate::scan::Scan;
 pub use discover::Build;
 pub use kustomize::Renderer;
 
-/// File names of the per-build fixes (both contain [`kustomize::FIX_MARKER`]).
+/// File names of the per-build fixes.
 pub const PATCHES_FILE: &str = "gateway-migrate.build-patches.yaml";
 pub const OBJECTS_FILE: &str = "gateway-migrate.build-objects.yaml";
 /// Prefix of the files deleting one object from a build:
@@ -54,6 +54,29 @@ pub const DELETE_PREFIX: &str = "gateway-migrate.build-delete.";
 /// Prefix of files holding objects no build can deploy (they belong in a namespace no build
 /// deploys into): `gateway-migrate.apply-separately.<namespace>.yaml`.
 pub const SEPARATE_PREFIX: &str = "gateway-migrate.apply-separately.";
+
+/// Whether `path` names a file this stage writes (patches, deletes, added objects, objects to
+/// apply separately).
+fn is_fix_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name == PATCHES_FILE
+        || name == OBJECTS_FILE
+        || name.starts_with(DELETE_PREFIX)
+        || name.starts_with(SEPARATE_PREFIX)
+}
+
+/// Whether a kustomization entry names a fix this stage lists in a build root (every fix file
+/// but the ones to apply separately, which no kustomization includes). Stripped from the
+/// scratch copy before the "before" renders, so the comparison does not depend on an
+/// earlier run's fixes.
+fn is_listed_fix(path: &str) -> bool {
+    is_fix_file(path)
+        && !path
+            .rsplit('/')
+            .next()
+            .unwrap_or(path)
+            .starts_with(SEPARATE_PREFIX)
+}
 
 /// How to render.
 #[derive(Debug, Clone, Default)]
@@ -142,33 +165,24 @@ pub fn run(
     let mut out = RenderOutcome::default();
     let renderer = match (&options.renderer, options.enabled) {
         (Some(r), true) => r,
-        (None, true) => {
-            if builds.iter().any(|b| b.kustomization.is_some()) {
+        (missing, enabled) => {
+            if enabled && missing.is_none() && builds.iter().any(|b| b.kustomization.is_some()) {
                 notes.push(Diagnostic::new(
                     Code::RenderNoKustomize,
                     "neither kustomize nor kubectl was found (pass --kustomize PATH): kustomize builds are not rendered, so overlays, components, patches and replacements are not followed and the files are translated as they are",
                 ));
             }
+            // With `--no-render` every build is "not rendered"; without kustomize, a plain
+            // directory is still what it deploys.
             out.builds = builds
                 .into_iter()
                 .map(|b| BuildReport {
-                    status: if b.kustomization.is_some() {
-                        BuildStatus::NotRendered
-                    } else {
+                    status: if enabled && b.kustomization.is_none() {
                         BuildStatus::Directory
+                    } else {
+                        BuildStatus::NotRendered
                     },
                     build: b,
-                })
-                .collect();
-            out.notes = notes;
-            return out;
-        }
-        (_, false) => {
-            out.builds = builds
-                .into_iter()
-                .map(|b| BuildReport {
-                    build: b,
-                    status: BuildStatus::NotRendered,
                 })
                 .collect();
             out.notes = notes;
@@ -203,14 +217,19 @@ pub fn run(
         out.notes = notes;
         return out;
     }
-    let copied: BTreeSet<String> = to_render
+    // The kustomization directories each build reaches: what the scratch copy holds and what
+    // a build's cache key covers.
+    let reached_dirs: BTreeMap<String, Vec<String>> = to_render
         .iter()
-        .flat_map(|b| {
-            discover::reached(scan, b)
-                .into_iter()
+        .map(|b| {
+            let dirs = discover::reached(scan, b)
+                .iter()
                 .map(|k| k.dir.clone())
+                .collect();
+            (b.dir.clone(), dirs)
         })
         .collect();
+    let copied: BTreeSet<String> = reached_dirs.values().flatten().cloned().collect();
     let scratch = match kustomize::Scratch::copy_of(root, &copied) {
         Ok(s) => s,
         Err(e) => {
@@ -226,12 +245,8 @@ pub fn run(
             return out;
         }
     };
-    let dirs_of = |b: &Build| -> Vec<String> {
-        discover::reached(scan, b)
-            .iter()
-            .map(|k| k.dir.clone())
-            .collect()
-    };
+    let dirs_of =
+        |b: &Build| -> Vec<String> { reached_dirs.get(&b.dir).cloned().unwrap_or_default() };
 
     // 1. Before: the repository as it is (this tool's earlier fixes left out).
     let ctx = Renders {
@@ -604,5 +619,21 @@ fn default_namespace(value: &mut Value, default: &str) {
             .is_none_or(str::is_empty)
     {
         meta.insert("namespace".into(), Value::from(default));
+    }
+}
+
+/// What the stage's unit tests share.
+#[cfg(test)]
+mod test_support {
+    use serde_json::Value;
+
+    /// A minimal HTTPRoute in `ns` for `host`, attached to Gateway `gw`.
+    pub(super) fn route(ns: &str, name: &str, host: &str) -> Value {
+        serde_json::json!({
+            "apiVersion": "gateway.networking.k8s.io/v1",
+            "kind": "HTTPRoute",
+            "metadata": {"name": name, "namespace": ns},
+            "spec": {"hostnames": [host], "parentRefs": [{"name": "gw"}]}
+        })
     }
 }

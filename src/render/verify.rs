@@ -83,6 +83,7 @@ pub(super) fn first_difference(path: &str, rendered: &Value, wanted: &Value) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::test_support::route;
 
     fn build() -> Build {
         Build {
@@ -90,15 +91,6 @@ mod tests {
             kustomization: Some("overlays/dev/kustomization.yaml".into()),
             deployed_by: Vec::new(),
         }
-    }
-
-    fn route(ns: &str, name: &str, host: &str) -> Value {
-        serde_json::json!({
-            "apiVersion": "gateway.networking.k8s.io/v1",
-            "kind": "HTTPRoute",
-            "metadata": {"name": name, "namespace": ns},
-            "spec": {"hostnames": [host], "parentRefs": [{"name": "gw"}]}
-        })
     }
 
     fn rendered(value: Value, origin: &str) -> Rendered {

@@ -10,6 +10,8 @@ use gateway_migrate::plan::{self, Layout};
 use gateway_migrate::scan;
 use gateway_migrate::translate::{self, SourceResult};
 
+use crate::common::write;
+
 const INGRESS: &str = "apiVersion: networking.k8s.io/v1
 kind: Ingress
 metadata:
@@ -30,12 +32,19 @@ spec:
               number: 80
 ";
 
-fn write(root: &Path, rel: &str, contents: &str) {
-    let path = root.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("mkdir {parent:?}: {e}"));
-    }
-    std::fs::write(&path, contents).unwrap_or_else(|e| panic!("write {path:?}: {e}"));
+fn walk_unreadable(outcome: &pipeline::Outcome) -> Vec<&gateway_migrate::diagnostic::Diagnostic> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::WalkUnreadable)
+        .collect()
+}
+
+fn generates_an_httproute(outcome: &pipeline::Outcome) -> bool {
+    outcome
+        .results
+        .iter()
+        .any(|r| r.generated.iter().any(|g| g.kind() == "HTTPRoute"))
 }
 
 fn check(root: &Path) -> pipeline::Outcome {
@@ -67,11 +76,7 @@ fn a_directory_the_walk_cannot_list_is_reported_as_walk_unreadable() {
         .expect("sh");
     assert!(status.success());
     let outcome = check(root);
-    let unreadable: Vec<_> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == Code::WalkUnreadable)
-        .collect();
+    let unreadable = walk_unreadable(&outcome);
     assert_eq!(unreadable.len(), 1, "{:#?}", outcome.diagnostics);
     assert!(
         unreadable[0].message.contains("cannot read"),
@@ -79,10 +84,8 @@ fn a_directory_the_walk_cannot_list_is_reported_as_walk_unreadable() {
         unreadable[0].message
     );
     assert!(
-        outcome
-            .results
-            .iter()
-            .any(|r| r.generated.iter().any(|g| g.kind() == "HTTPRoute"))
+        generates_an_httproute(&outcome),
+        "the rest of the repository is still translated"
     );
 }
 
@@ -107,18 +110,12 @@ fn an_unreadable_manifest_is_reported_as_walk_unreadable() {
         return;
     }
     let outcome = check(root);
-    let unreadable: Vec<_> = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == Code::WalkUnreadable)
-        .collect();
+    let unreadable = walk_unreadable(&outcome);
     assert_eq!(unreadable.len(), 1, "{:#?}", outcome.diagnostics);
     assert_eq!(unreadable[0].location.file, "apps/web/secret.yaml");
     assert!(
-        outcome
-            .results
-            .iter()
-            .any(|r| r.generated.iter().any(|g| g.kind() == "HTTPRoute"))
+        generates_an_httproute(&outcome),
+        "the rest of the repository is still translated"
     );
 }
 

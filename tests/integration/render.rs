@@ -60,19 +60,6 @@ pub fn kubectl() -> Option<Renderer> {
     found
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(from).unwrap();
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
-
 fn files_of(dir: &Path) -> BTreeSet<String> {
     walkdir::WalkDir::new(dir)
         .into_iter()
@@ -133,7 +120,7 @@ fn run_case(case: &Path, renderer: &Renderer, bless: bool) -> CaseRun {
     let renderer = (!options.contains("no-renderer")).then(|| renderer.clone());
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
-    copy_tree(&case.join("tree"), &repo);
+    crate::common::copy_dir(&case.join("tree"), &repo);
     let before = files_of(&repo);
     let outcome = run(&repo, renderer.clone(), false);
     let report = Report::build(&outcome);
@@ -352,7 +339,7 @@ fn untrusted_kustomizations_run_nothing_and_read_nothing_outside() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
     let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/render/untrusted-inputs");
-    copy_tree(&case.join("tree"), &repo);
+    crate::common::copy_dir(&case.join("tree"), &repo);
     let exec_marker = tmp.path().join("function-ran");
     let helm_marker = tmp.path().join("helm-ran");
     let script = format!("#!/bin/sh\ntouch '{}'\ncat\n", exec_marker.display());
@@ -418,7 +405,7 @@ fn untrusted_kustomizations_run_nothing_and_read_nothing_outside() {
     // Second line of defence: kustomize itself, run the way the tool runs it on a build the
     // checks would have refused, executes nothing either.
     let scratch = tempfile::tempdir().unwrap();
-    copy_tree(&repo, scratch.path());
+    crate::common::copy_dir(&repo, scratch.path());
     std::fs::write(
         scratch.path().join("app/kustomization.yaml"),
         "resources:\n- ingress.yaml\ntransformers:\n- fn.yaml\n",
@@ -451,7 +438,7 @@ fn check_fails_after_an_overlay_patch_is_edited_and_passes_after_apply() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
     let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/render/overlay-ingress-host");
-    copy_tree(&case.join("tree"), &repo);
+    crate::common::copy_dir(&case.join("tree"), &repo);
     run(&repo, Some(renderer.clone()), false);
     assert!(!run(&repo, Some(renderer.clone()), true).check_fails());
     let patch = repo.join("overlays/development/ingress-host.yaml");

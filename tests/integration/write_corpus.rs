@@ -17,20 +17,6 @@ use gateway_migrate::translate::SourceResult;
 
 use crate::common::corpus;
 
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for entry in std::fs::read_dir(src).unwrap() {
-        let entry = entry.unwrap();
-        let ty = entry.file_type().unwrap();
-        let to = dst.join(entry.file_name());
-        if ty.is_dir() {
-            copy_dir(&entry.path(), &to);
-        } else if ty.is_file() {
-            std::fs::copy(entry.path(), &to).unwrap();
-        }
-    }
-}
-
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
@@ -49,7 +35,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 /// The corpus in a fresh git repository with one commit.
 fn corpus_repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&corpus(), dir.path());
+    crate::common::copy_dir(&corpus(), dir.path());
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["config", "core.autocrlf", "false"]);
     git(dir.path(), &["add", "-A"]);
@@ -359,7 +345,7 @@ fn built_contains(built: &str, kind: &str, name: &str) -> bool {
 fn corpus_in_place_keeps_every_byte_outside_replaced_documents() {
     let repo = tempfile::tempdir().unwrap();
     let dir = repo.path();
-    copy_dir(&corpus(), dir);
+    crate::common::copy_dir(&corpus(), dir);
     let config = Config::default();
     let scan = gateway_migrate::scan::scan_repo(dir, &config, 1).unwrap();
     let multi_doc = |file: &str| {

@@ -168,6 +168,21 @@ impl Fixture {
 
 pub const ISTIO_APP: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  hosts: [web.example.com]\n";
 
+/// Copies the regular files and directories under `src` into `dst` (symlinks are left out).
+pub fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for entry in std::fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let ty = entry.file_type().unwrap();
+        let to = dst.join(entry.file_name());
+        if ty.is_dir() {
+            copy_dir(&entry.path(), &to);
+        } else if ty.is_file() {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
 pub fn write(root: &Path, rel: &str, contents: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
