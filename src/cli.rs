@@ -11,7 +11,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Channel, Config, IngressMode, Target};
-use crate::pipeline::{self, Input};
+use crate::diagnostic::{CodePattern, Severity};
+use crate::pipeline::{self, Input, Outcome};
 use crate::plan::{self, Layout};
 use crate::publish;
 use crate::report::{self, Report};
@@ -86,13 +87,17 @@ pub struct ExplainArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// For terminals, readable without colour.
+    /// For people: counts per code first, errors before warnings, each code capped
+    /// (`--verbose`: everything).
     Text,
+    /// One line per diagnostic: `path:line:col: severity[code] message`.
+    Concise,
     /// The versioned JSON contract (docs/report-format.md).
     Json,
     /// A pull request body or `$GITHUB_STEP_SUMMARY` (at most 65,536 characters).
     Markdown,
-    /// GitHub workflow annotations (`::warning file=...::`), ranked, at most 10 per level.
+    /// GitHub workflow annotations (`::warning file=...::`), ranked, at most 10 per level;
+    /// also writes the Markdown report to `$GITHUB_STEP_SUMMARY` when it is set.
     Github,
     /// SARIF 2.1.0, for code scanning.
     Sarif,
@@ -126,67 +131,158 @@ pub enum TargetArg {
     Generic,
 }
 
-/// Options every command shares.
+/// How the report is shown, where else it goes, and what fails the run.
 #[derive(Debug, Args)]
-pub struct CommonArgs {
+#[command(next_help_heading = "Report and exit status")]
+pub struct ReportArgs {
     /// Report format on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Configuration file (default: the nearest .gateway-migrate.yaml or .yml in PATH or a
-    /// directory above it, up to the top of the git work tree).
-    #[arg(long, value_name = "FILE", global = true)]
-    pub config: Option<PathBuf>,
-    /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N", global = true)]
-    pub jobs: Option<usize>,
-    /// Only scan paths matching this glob (gitignore syntax, repeatable).
-    #[arg(long, value_name = "GLOB", global = true)]
-    pub include: Vec<String>,
-    /// Skip paths matching this glob (gitignore syntax, repeatable).
-    #[arg(long, value_name = "GLOB", global = true)]
-    pub exclude: Vec<String>,
-    /// Print nothing but errors.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    /// Also write the report as FORMAT to PATH (repeatable), e.g. `--output
+    /// sarif=gm.sarif --output markdown=summary.md`: one scan, several reports.
+    #[arg(long = "output", value_name = "FORMAT=PATH", value_parser = parse_output)]
+    pub outputs: Vec<(Format, PathBuf)>,
+    /// Print only the one-line summary and the errors.
+    #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Also list fully translated objects and info notes.
-    #[arg(short, long, global = true)]
+    /// Print everything: info notes, every diagnostic of every code, every build and file.
+    #[arg(short, long)]
     pub verbose: bool,
-    /// Gateway API release channel the cluster runs.
-    #[arg(long, value_enum, global = true)]
-    pub channel: Option<ChannelArg>,
-    /// How Ingress objects are translated: create Gateways (migrate) or attach to existing ones (mount).
-    #[arg(long, value_enum, global = true)]
-    pub ingress_mode: Option<IngressModeArg>,
-    /// Implementation the output is tuned for.
-    #[arg(long, value_enum, global = true)]
-    pub target: Option<TargetArg>,
-    /// gatewayClassName of generated Gateways (default: istio).
-    #[arg(long, value_name = "NAME", global = true)]
-    pub gateway_class: Option<String>,
-    /// Treat references to objects outside the repository as errors.
-    #[arg(long, global = true)]
-    pub strict: bool,
-    /// Suffix of generated files: `app.yaml` → `app.<SUFFIX>.yaml` (default: gateway-api).
-    #[arg(long, value_name = "SUFFIX", global = true)]
-    pub output_suffix: Option<String>,
-    /// Also add mesh (GAMMA) routes to kustomization `resources:`.
-    #[arg(long, global = true)]
-    pub deploy_mesh_routes: bool,
+    /// Report only these codes or families (`istio/retries`, `istio/*`; repeatable or
+    /// comma-separated). Applies to every format and to the exit status. Default: all.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Report only diagnostics at least this severe (every format and the exit status).
+    /// Default: info (the text format hides info unless --verbose; SARIF leaves it out
+    /// unless this is `info`).
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub min_severity: Option<SeverityArg>,
+    /// Exit 1 when a diagnostic at least this severe is left (not suppressed).
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Exit 0 even when changes are needed or diagnostics are left (2 still means a usage or
+    /// fatal error).
+    #[arg(long)]
+    pub exit_zero: bool,
     /// Where the full report lives when the Markdown one is truncated (named in the Markdown).
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(long, value_name = "PATH")]
     pub full_report: Option<String>,
+}
+
+/// What the translation produces: the configuration file and its overrides.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Translation")]
+pub struct TranslateArgs {
+    /// Configuration file (default: the nearest .gateway-migrate.yaml or .yml in PATH or a
+    /// directory above it, up to the top of the git work tree; see docs/configuration.md).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Gateway API release channel the cluster runs [default: standard, or `channel` in the
+    /// configuration].
+    #[arg(long, value_enum)]
+    pub channel: Option<ChannelArg>,
+    /// How Ingress objects are translated: create Gateways (migrate) or attach to existing
+    /// ones (mount) [default: migrate, or `ingressMode`].
+    #[arg(long, value_enum)]
+    pub ingress_mode: Option<IngressModeArg>,
+    /// Implementation the output is tuned for [default: istio, or `target`].
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
+    /// gatewayClassName of generated Gateways [default: istio, or `gatewayClassName`].
+    #[arg(long, value_name = "NAME")]
+    pub gateway_class: Option<String>,
+    /// Treat references to objects outside the repository as errors [default: off, or
+    /// `strict`].
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// How the repository is scanned, rendered and written.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Repository")]
+pub struct RepositoryArgs {
+    /// Worker threads [default: one per core].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Only scan paths matching this glob (gitignore syntax, repeatable; added to `include`).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Skip paths matching this glob (gitignore syntax, repeatable; added to `exclude`).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Suffix of generated files: `app.yaml` → `app.<SUFFIX>.yaml` [default: gateway-api,
+    /// or `outputSuffix`].
+    #[arg(long, value_name = "SUFFIX")]
+    pub output_suffix: Option<String>,
+    /// Also add mesh (GAMMA) routes to kustomization `resources:` [default: off, or
+    /// `deployMeshRoutes`].
+    #[arg(long)]
+    pub deploy_mesh_routes: bool,
     /// kustomize to render builds with: a `kustomize` binary, or `kubectl` (runs `kubectl
-    /// kustomize`). Default: `kustomize` on PATH, else `kubectl` on PATH.
-    #[arg(long, value_name = "PATH", global = true)]
+    /// kustomize`) [default: `kustomize` on PATH, else `kubectl` on PATH].
+    #[arg(long, value_name = "PATH")]
     pub kustomize: Option<PathBuf>,
     /// Translate files as they are: do not render kustomize builds (overlays, components,
     /// patches and replacements are then not followed).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub no_render: bool,
     /// Let kustomize fetch remote bases and resources (refused by default: the build is
     /// translated from its files and reported).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub allow_remote: bool,
+}
+
+/// `--min-severity`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeverityArg {
+    Error,
+    Warning,
+    Info,
+}
+
+impl SeverityArg {
+    fn severity(self) -> Severity {
+        match self {
+            SeverityArg::Error => Severity::Error,
+            SeverityArg::Warning => Severity::Warning,
+            SeverityArg::Info => Severity::Info,
+        }
+    }
+}
+
+/// `--fail-on`: the least severe diagnostic that makes the run exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+    /// Diagnostics never fail the run (changes still do, unless --exit-zero).
+    Never,
+}
+
+impl FailOn {
+    fn severity(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+}
+
+/// `--output FORMAT=PATH`.
+fn parse_output(text: &str) -> Result<(Format, PathBuf), String> {
+    let (format, path) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected FORMAT=PATH (e.g. sarif=report.sarif), got {text:?}"))?;
+    let format = Format::from_str(format.trim(), true).map_err(|_| {
+        format!("unknown format {format:?}: text, concise, json, markdown, github or sarif")
+    })?;
+    if path.is_empty() {
+        return Err("the PATH of --output FORMAT=PATH is empty".into());
+    }
+    Ok((format, PathBuf::from(path)))
 }
 
 #[derive(Debug, Args)]
@@ -202,7 +298,11 @@ pub struct PlanArgs {
     #[arg(long)]
     pub in_place: bool,
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub repo: RepositoryArgs,
+    #[command(flatten)]
+    pub translate: TranslateArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -215,7 +315,11 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub in_place: bool,
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub repo: RepositoryArgs,
+    #[command(flatten)]
+    pub translate: TranslateArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -230,7 +334,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub in_place: bool,
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub repo: RepositoryArgs,
+    #[command(flatten)]
+    pub translate: TranslateArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -238,7 +346,9 @@ pub struct ConvertArgs {
     /// Files to read as one stream; `-` or nothing reads stdin.
     pub files: Vec<PathBuf>,
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub translate: TranslateArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 /// `gateway-migrate pr [PATH]`: apply on a branch, commit, push, open or update the PR.
@@ -292,7 +402,11 @@ pub struct PrArgs {
     #[arg(long)]
     pub in_place: bool,
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub repo: RepositoryArgs,
+    #[command(flatten)]
+    pub translate: TranslateArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 impl PrArgs {
@@ -390,86 +504,182 @@ pub fn run(cli: Cli) -> Result<u8> {
     }
 }
 
-fn load_config(root: &Path, common: &CommonArgs) -> Result<Config> {
-    let mut config = Config::load(root, common.config.as_deref())?;
-    if let Some(c) = common.channel {
+/// The configuration for `root` with the command line's overrides (`repo`: the repository
+/// options, for commands that scan one).
+fn load_config(
+    root: &Path,
+    translate: &TranslateArgs,
+    repo: Option<&RepositoryArgs>,
+) -> Result<Config> {
+    let mut config = Config::load(root, translate.config.as_deref())?;
+    if let Some(c) = translate.channel {
         config.channel = match c {
             ChannelArg::Standard => Channel::Standard,
             ChannelArg::Experimental => Channel::Experimental,
         };
     }
-    if let Some(m) = common.ingress_mode {
+    if let Some(m) = translate.ingress_mode {
         config.ingress_mode = match m {
             IngressModeArg::Migrate => IngressMode::Migrate,
             IngressModeArg::Mount => IngressMode::Mount,
         };
     }
-    if let Some(t) = common.target {
+    if let Some(t) = translate.target {
         config.target = match t {
             TargetArg::Istio => Target::Istio,
             TargetArg::EnvoyGateway => Target::EnvoyGateway,
             TargetArg::Generic => Target::Generic,
         };
     }
-    if let Some(g) = &common.gateway_class {
+    if let Some(g) = &translate.gateway_class {
         config.gateway_class_name = g.clone();
     }
-    if common.strict {
+    if translate.strict {
         config.strict = true;
     }
-    if let Some(suffix) = &common.output_suffix {
-        config.output_suffix = suffix.clone();
+    if let Some(repo) = repo {
+        if let Some(suffix) = &repo.output_suffix {
+            config.output_suffix = suffix.clone();
+        }
+        if repo.deploy_mesh_routes {
+            config.deploy_mesh_routes = true;
+        }
+        config.include.extend(repo.include.iter().cloned());
+        config.exclude.extend(repo.exclude.iter().cloned());
     }
-    if common.deploy_mesh_routes {
-        config.deploy_mesh_routes = true;
-    }
-    config.include.extend(common.include.iter().cloned());
-    config.exclude.extend(common.exclude.iter().cloned());
     Ok(config)
 }
 
-fn jobs(common: &CommonArgs) -> usize {
-    common.jobs.unwrap_or(0)
+/// Whether progress may be drawn: wanted, and not in CI (`CI` set, as every CI service does).
+fn progress_wanted(report: &ReportArgs) -> bool {
+    !report.quiet && std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false")
 }
 
-fn print_report(report: &Report, common: &CommonArgs) -> Result<()> {
-    let text = match common.format {
+/// Drops the diagnostics `--select` and `--min-severity` leave out, then builds the report.
+fn build_report(outcome: &mut Outcome, args: &ReportArgs) -> Result<Report> {
+    let mut select = Vec::new();
+    for code in args
+        .select
+        .iter()
+        .map(|c| c.trim())
+        .filter(|c| !c.is_empty())
+    {
+        select.push(CodePattern::parse(code).map_err(|e| anyhow::anyhow!("--select: {e}"))?);
+    }
+    let min = args
+        .min_severity
+        .map_or(Severity::Info, SeverityArg::severity);
+    outcome.diagnostics.retain(|d| {
+        d.severity <= min && (select.is_empty() || select.iter().any(|p| p.matches(d.code)))
+    });
+    Ok(Report::build(outcome))
+}
+
+/// The report in `format`.
+fn render(report: &Report, format: Format, args: &ReportArgs) -> String {
+    match format {
         Format::Json => report::json::render(report),
-        Format::Text if common.quiet => return Ok(()),
-        Format::Text => report::text::render(report, common.verbose),
+        Format::Text => report::text::render(
+            report,
+            &report::text::Options {
+                verbose: args.verbose,
+                quiet: args.quiet,
+                ..Default::default()
+            },
+        ),
+        Format::Concise => report::text::concise(report),
         Format::Markdown => report::markdown::render(
             report,
             &report::markdown::Options {
-                full_report: common.full_report.clone(),
+                full_report: args.full_report.clone(),
                 ..Default::default()
             },
         ),
         Format::Github => report::github::render(report),
-        Format::Sarif => report::sarif::render(report),
-    };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .context("writing to stdout")?;
+        Format::Sarif => report::sarif::render(
+            report,
+            &report::sarif::Options {
+                include_info: args.min_severity == Some(SeverityArg::Info),
+                ..Default::default()
+            },
+        ),
+    }
+}
+
+/// Writes every `--output FORMAT=PATH`, and the job summary when a GitHub format is asked
+/// for inside a workflow (`$GITHUB_STEP_SUMMARY`).
+fn write_outputs(report: &Report, args: &ReportArgs, stdout_format: Option<Format>) -> Result<()> {
+    for (format, path) in &args.outputs {
+        std::fs::write(path, render(report, *format, args))
+            .with_context(|| format!("writing the {format:?} report to {}", path.display()))?;
+    }
+    let github = stdout_format == Some(Format::Github)
+        || args.outputs.iter().any(|(f, _)| *f == Format::Github);
+    if github && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
+    {
+        let summary = report::markdown::render(
+            report,
+            &report::markdown::Options {
+                full_report: args.full_report.clone(),
+                ..Default::default()
+            },
+        );
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| {
+                format!(
+                    "opening $GITHUB_STEP_SUMMARY ({})",
+                    Path::new(&path).display()
+                )
+            })?;
+        file.write_all(summary.as_bytes())
+            .context("writing the job summary")?;
+    }
     Ok(())
+}
+
+/// Prints the report in `--format` on stdout and writes the other outputs.
+fn emit(report: &Report, args: &ReportArgs) -> Result<()> {
+    std::io::stdout()
+        .lock()
+        .write_all(render(report, args.format, args).as_bytes())
+        .context("writing to stdout")?;
+    write_outputs(report, args, Some(args.format))
+}
+
+/// The exit status (docs/exit-codes.md): 1 when something is left to do (`pending`) or a
+/// diagnostic at or above `--fail-on` is left, else 0; `--exit-zero` makes it 0.
+fn exit_status(pending: bool, report: &Report, args: &ReportArgs) -> u8 {
+    if args.exit_zero {
+        return 0;
+    }
+    let failing = args
+        .fail_on
+        .severity()
+        .is_some_and(|s| report.at_or_above(s) > 0);
+    u8::from(pending || failing)
 }
 
 /// The pipeline request for a repository command.
 fn repository_request(
     root: &Path,
-    common: &CommonArgs,
+    repo: &RepositoryArgs,
+    translate: &TranslateArgs,
+    report: &ReportArgs,
     in_place: bool,
 ) -> Result<pipeline::Request> {
-    let config = load_config(root, common)?;
+    let config = load_config(root, translate, Some(repo))?;
     let mut request = pipeline::Request::new(Input::Repository(root.to_path_buf()), config);
-    request.jobs = jobs(common);
-    request.progress = !common.quiet;
+    request.jobs = repo.jobs.unwrap_or(0);
+    request.progress = progress_wanted(report);
     request.layout = if in_place {
         Layout::InPlace
     } else {
         Layout::Alongside
     };
-    if let Some(k) = &common.kustomize
+    if let Some(k) = &repo.kustomize
         && !k.is_file()
     {
         anyhow::bail!(
@@ -478,12 +688,12 @@ fn repository_request(
         );
     }
     let mut renderer = crate::render::Renderer::find(
-        common.kustomize.as_deref(),
+        repo.kustomize.as_deref(),
         std::env::var_os("PATH").as_deref(),
     );
     // kustomize runs with an empty environment; fetching remote bases needs `git` on PATH,
     // proxies and CA bundles.
-    if common.allow_remote
+    if repo.allow_remote
         && let Some(r) = renderer.as_mut()
     {
         for key in [
@@ -503,9 +713,9 @@ fn repository_request(
         }
     }
     request.render = crate::render::RenderOptions {
-        enabled: !common.no_render,
+        enabled: !repo.no_render,
         renderer,
-        allow_remote: common.allow_remote,
+        allow_remote: repo.allow_remote,
         cache_dir: render_cache_dir(),
     };
     Ok(request)
@@ -526,13 +736,19 @@ fn render_cache_dir() -> Option<PathBuf> {
 }
 
 fn plan(args: PlanArgs) -> Result<u8> {
-    let request = repository_request(&args.path, &args.common, args.in_place)?;
-    let outcome = pipeline::run(request)?;
-    let report = Report::build(&outcome);
-    print_report(&report, &args.common)?;
+    let request = repository_request(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )?;
+    let mut outcome = pipeline::run(request)?;
+    let report = build_report(&mut outcome, &args.report)?;
+    emit(&report, &args.report)?;
     if args.diff {
         let diff = outcome.plan.diff();
-        if args.common.format == Format::Text {
+        if args.report.format == Format::Text {
             std::io::stdout()
                 .lock()
                 .write_all(diff.as_bytes())
@@ -541,52 +757,86 @@ fn plan(args: PlanArgs) -> Result<u8> {
             eprint!("{diff}");
         }
     }
-    Ok(u8::from(!outcome.plan.is_empty() || report.has_errors()))
+    Ok(exit_status(!outcome.plan.is_empty(), &report, &args.report))
 }
 
 fn apply(args: ApplyArgs) -> Result<u8> {
-    let mut request = repository_request(&args.path, &args.common, args.in_place)?;
+    let mut request = repository_request(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )?;
     request.write = true;
-    let outcome = pipeline::run(request)?;
-    let report = Report::build(&outcome);
-    print_report(&report, &args.common)?;
-    Ok(u8::from(report.has_errors()))
+    let mut outcome = pipeline::run(request)?;
+    let report = build_report(&mut outcome, &args.report)?;
+    emit(&report, &args.report)?;
+    // Everything planned was written (a failed write is a fatal error); what is left are
+    // the diagnostics.
+    Ok(exit_status(false, &report, &args.report))
 }
 
 fn check(args: CheckArgs) -> Result<u8> {
-    let mut request = repository_request(&args.path, &args.common, args.in_place)?;
+    let mut request = repository_request(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )?;
     request.check = true;
     request.write = args.fix;
-    let outcome = pipeline::run(request)?;
-    let report = Report::build(&outcome);
-    print_report(&report, &args.common)?;
-    Ok(u8::from(outcome.check_fails()))
+    let mut outcome = pipeline::run(request)?;
+    let report = build_report(&mut outcome, &args.report)?;
+    emit(&report, &args.report)?;
+    // With --fix the files are written, and the run still fails when it had to write them
+    // (pre-commit's convention: the commit is retried with the files added).
+    Ok(exit_status(
+        !outcome.stale.is_empty(),
+        &report,
+        &args.report,
+    ))
 }
 
 fn pr(args: PrArgs) -> Result<u8> {
-    // Token, branch and title are checked before the scan, which can take a while.
-    let early = load_config(&args.path, &args.common)?;
-    publish::check_options(&args.options(&early.fingerprint()))?;
-    let request = repository_request(&args.path, &args.common, args.in_place)?;
-    let outcome = pipeline::run(request)?;
-    let report = Report::build(&outcome);
-    let config = outcome.config;
-    let plan = outcome.plan;
+    if !matches!(args.report.format, Format::Text | Format::Json) {
+        anyhow::bail!(
+            "pr prints what it published: --format text or json (write the translation report \
+             with --output FORMAT=PATH, e.g. --output markdown=report.md)"
+        );
+    }
+    // Token, branch, title, repository and remote are checked before the scan, which can
+    // take a while.
+    let early = load_config(&args.path, &args.translate, Some(&args.repo))?;
+    let early_opts = args.options(&early.fingerprint());
+    publish::check_options(&early_opts)?;
+    publish::check_repository(&args.path, &early_opts)?;
+    let request = repository_request(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )?;
+    let mut outcome = pipeline::run(request)?;
+    let report = build_report(&mut outcome, &args.report)?;
+    write_outputs(&report, &args.report, None)?;
     // The body is the Markdown report, cut below the publisher's own limit so that it is
     // never truncated blindly.
     let body = report::markdown::render(
         &report,
         &report::markdown::Options {
             limit: publish::MAX_BODY_CHARS,
-            full_report: args.common.full_report.clone(),
+            full_report: args.report.full_report.clone(),
         },
     );
-    let opts = args.options(&config.fingerprint());
-    let outcome = publish::publish(&args.path, &plan, &body, &opts)?;
-    let text = match args.common.format {
-        Format::Json => outcome.render_json(),
-        _ if args.common.quiet => String::new(),
-        Format::Text | Format::Markdown | Format::Github | Format::Sarif => outcome.render_text(),
+    let opts = args.options(&outcome.config.fingerprint());
+    let published = publish::publish(&args.path, &outcome.plan, &body, &opts)?;
+    let text = match args.report.format {
+        Format::Json => published.render_json(),
+        _ if args.report.quiet => String::new(),
+        _ => published.render_text(),
     };
     std::io::stdout()
         .lock()
@@ -595,15 +845,16 @@ fn pr(args: PrArgs) -> Result<u8> {
     if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true")
         && let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty())
     {
-        outcome
+        published
             .append_github_output(Path::new(&path))
             .context("writing the step outputs to $GITHUB_OUTPUT")?;
     }
-    Ok(0)
+    // Published: nothing is left to do but the diagnostics the pull request lists.
+    Ok(exit_status(false, &report, &args.report))
 }
 
 fn convert(args: ConvertArgs) -> Result<u8> {
-    let config = load_config(Path::new("."), &args.common)?;
+    let config = load_config(Path::new("."), &args.translate, None)?;
     let mut inputs = Vec::new();
     if args.files.is_empty() || args.files.iter().any(|f| f.as_os_str() == "-") {
         let mut buf = Vec::new();
@@ -616,30 +867,21 @@ fn convert(args: ConvertArgs) -> Result<u8> {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         inputs.push((file.display().to_string(), bytes));
     }
-    let outcome = pipeline::run(pipeline::Request::new(Input::Streams(inputs), config))?;
-    let report = Report::build(&outcome);
-    let mut generated: Vec<_> = outcome
-        .results
-        .iter()
-        .flat_map(|r| r.generated.iter())
-        .collect();
-    generated.sort_by_key(|g| g.sort_key());
-    let yaml = plan::render_stream(generated);
-    match args.common.format {
-        Format::Json | Format::Markdown | Format::Github | Format::Sarif => {
-            print_report(&report, &args.common)?
-        }
-        Format::Text => {
-            std::io::stdout()
-                .lock()
-                .write_all(yaml.as_bytes())
-                .context("writing to stdout")?;
-            if !args.common.quiet {
-                eprint!("{}", report::text::render(&report, args.common.verbose));
-            }
-        }
+    let mut outcome = pipeline::run(pipeline::Request::new(Input::Streams(inputs), config))?;
+    let report = build_report(&mut outcome, &args.report)?;
+    if args.report.format == Format::Text {
+        // The YAML is the data on stdout; the report goes to stderr.
+        let yaml = plan::render_stream(outcome.generated());
+        std::io::stdout()
+            .lock()
+            .write_all(yaml.as_bytes())
+            .context("writing to stdout")?;
+        eprint!("{}", render(&report, Format::Text, &args.report));
+        write_outputs(&report, &args.report, None)?;
+    } else {
+        emit(&report, &args.report)?;
     }
-    Ok(u8::from(report.has_errors()))
+    Ok(exit_status(false, &report, &args.report))
 }
 
 fn codes(args: &CodesArgs) -> Result<u8> {

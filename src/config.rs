@@ -110,6 +110,34 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// Files larger than this are skipped and reported.
     pub max_file_size: u64,
+    /// Accepted diagnostics: each rule suppresses its codes in the files its globs match
+    /// (see `docs/suppressions.md`).
+    pub ignore: Vec<IgnoreRule>,
+    /// Where the configuration was read from (not a key: set by [`Config::load`]).
+    #[serde(skip)]
+    pub origin: Option<ConfigOrigin>,
+}
+
+/// One `ignore:` entry of the configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct IgnoreRule {
+    /// Codes (`istio/retries`) or whole families (`istio/*`).
+    pub codes: Vec<String>,
+    /// Globs (gitignore syntax) of the files the rule covers; empty means every file.
+    pub paths: Vec<String>,
+    /// Why the diagnostics are accepted (shown in the report).
+    pub reason: Option<String>,
+}
+
+/// The file a configuration was read from, kept to locate its `ignore:` rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigOrigin {
+    /// As found or given (absolute when discovered).
+    pub path: std::path::PathBuf,
+    /// How reports name it: relative to the scanned root when it lies inside, else `path`.
+    pub display_path: String,
+    pub text: String,
 }
 
 impl Default for Config {
@@ -135,12 +163,16 @@ impl Default for Config {
             include: Vec::new(),
             exclude: Vec::new(),
             max_file_size: 10 * 1024 * 1024,
+            ignore: Vec::new(),
+            origin: None,
         }
     }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error("config file {0} does not exist")]
+    Missing(String),
     #[error("cannot read config file {path}: {source}")]
     Read {
         path: String,
@@ -165,14 +197,39 @@ impl Config {
                 None => return Ok(Config::default()),
             },
         };
-        let text = std::fs::read_to_string(&candidate).map_err(|source| ConfigError::Read {
-            path: candidate.display().to_string(),
-            source,
+        let text = std::fs::read_to_string(&candidate).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                ConfigError::Missing(candidate.display().to_string())
+            } else {
+                ConfigError::Read {
+                    path: candidate.display().to_string(),
+                    source,
+                }
+            }
         })?;
-        Config::parse(&text).map_err(|message| ConfigError::Invalid {
+        let mut config = Config::parse(&text).map_err(|message| ConfigError::Invalid {
             path: candidate.display().to_string(),
             message,
-        })
+        })?;
+        let display_path = std::fs::canonicalize(&candidate)
+            .ok()
+            .zip(std::fs::canonicalize(root).ok())
+            .and_then(|(file, root)| {
+                let rel = file.strip_prefix(&root).ok()?;
+                Some(
+                    rel.components()
+                        .map(|c| c.as_os_str().to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                )
+            })
+            .unwrap_or_else(|| candidate.display().to_string());
+        config.origin = Some(ConfigOrigin {
+            path: candidate,
+            display_path,
+            text,
+        });
+        Ok(config)
     }
 
     /// The configuration file that applies to `root`, searching upwards (see [`Config::load`]).
@@ -212,20 +269,71 @@ impl Config {
             return Ok(Config::default());
         }
         // Repository input: parsed within the same budgets as manifests.
-        crate::yaml::from_str(text).map_err(|e| {
+        let config: Config = crate::yaml::from_str(text).map_err(|e| {
             let at = match (e.line, e.column) {
                 (Some(l), Some(c)) => format!("line {l}, column {c}: "),
                 (Some(l), None) => format!("line {l}: "),
                 _ => String::new(),
             };
             format!("{at}{}", with_suggestion(&e.message))
-        })
+        })?;
+        config.check_ignore_rules(text)?;
+        Ok(config)
     }
 
-    /// A short stable hash of the settings that change output; names the PR branch.
+    /// Every `ignore:` code must be a registered code or family and every glob must parse,
+    /// so that a typo is an error rather than a suppression that never applies.
+    fn check_ignore_rules(&self, text: &str) -> Result<(), String> {
+        for (i, rule) in self.ignore.iter().enumerate() {
+            let at = |field: String| {
+                let line = crate::diagnostic::locate::locate(
+                    text,
+                    &crate::diagnostic::locate::parse_path(&field),
+                )
+                .map(|r| format!("line {}, column {}: ", r.line, r.column))
+                .unwrap_or_default();
+                format!("{line}{field}")
+            };
+            if rule.codes.is_empty() {
+                return Err(format!(
+                    "{}: an ignore rule needs `codes` (e.g. [istio/retries] or [istio/*])",
+                    at(format!("ignore[{i}]"))
+                ));
+            }
+            for (j, code) in rule.codes.iter().enumerate() {
+                if let Err(e) = crate::diagnostic::CodePattern::parse(code) {
+                    return Err(format!("{}: {e}", at(format!("ignore[{i}].codes[{j}]"))));
+                }
+            }
+            for (j, glob) in rule.paths.iter().enumerate() {
+                let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
+                if let Err(e) = builder.add_line(None, glob) {
+                    return Err(format!(
+                        "{}: invalid glob {glob:?}: {e}",
+                        at(format!("ignore[{i}].paths[{j}]"))
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A short stable hash of the settings that change the generated files; names the PR
+    /// branch. What only narrows or judges the run (`include`, `exclude`, `maxFileSize`,
+    /// `strict`, `ignore`) is left out, so a different `--exclude` updates the same pull
+    /// request rather than opening a second one.
     pub fn fingerprint(&self) -> String {
         use sha2::{Digest, Sha256};
-        let json = serde_json::to_string(self).unwrap_or_default();
+        let output_settings = Config {
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_file_size: 0,
+            strict: false,
+            ignore: Vec::new(),
+            origin: None,
+            ..self.clone()
+        };
+        let json = serde_json::to_string(&output_settings).unwrap_or_default();
         let digest = Sha256::digest(json.as_bytes());
         digest.iter().take(4).map(|b| format!("{b:02x}")).collect()
     }
@@ -248,7 +356,7 @@ fn with_suggestion(message: &str) -> String {
         .iter()
         .map(|k| {
             (
-                edit_distance(&unknown.to_lowercase(), &k.to_lowercase()),
+                crate::diagnostic::edit_distance(&unknown.to_lowercase(), &k.to_lowercase()),
                 *k,
             )
         })
@@ -260,21 +368,6 @@ fn with_suggestion(message: &str) -> String {
             known.join(", ")
         ),
     }
-}
-
-/// Levenshtein distance.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -78,6 +78,9 @@ pub struct Outcome {
     pub written: Option<Vec<FileAction>>,
     /// Every diagnostic of every stage, placed and sorted by file, document and field.
     pub diagnostics: Vec<Diagnostic>,
+    /// Diagnostics a suppression accepted (inline comment or configuration rule); they are
+    /// not in [`Outcome::diagnostics`] and count for nothing.
+    pub suppressed: Vec<crate::suppress::Suppressed>,
     /// The kustomize builds and what rendering and verification found (empty for streams).
     pub builds: Vec<crate::render::BuildReport>,
 }
@@ -153,20 +156,27 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         write,
         render,
     } = request;
+    let progress = crate::progress::Progress::new(progress);
     let (scan, root) = match input {
         Input::Repository(root) => (
-            scan::scan_repo_with_progress(&root, &config, jobs, progress)?,
+            scan::scan_repo_with_progress(&root, &config, jobs, &progress)?,
             Some(root),
         ),
         Input::Streams(streams) => (scan::scan_inputs(&streams, &config), None),
     };
+    progress.phase(
+        &format!("translating {} objects", scan.index.objects.len()),
+        None,
+    );
     let mut results = translate::translate(&scan.index, &config);
     if root.is_some() {
         plan::skip_patch_documents(&scan.index, &mut results);
     }
     // Invalid generated objects become error diagnostics here, so they are never planned or
     // written.
+    progress.phase("validating the generated objects", None);
     crate::validate::validate_results(&scan.index, &mut results, &config);
+    progress.phase("planning the files", None);
     let mut plan = match &root {
         Some(root) => plan::build(root, &scan, &results, &config, layout),
         None => EditPlan::default(),
@@ -175,7 +185,13 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // Each kustomize build is rendered, translated and verified; its attachment predictions
     // replace the ones made from the files for the objects it renders.
     let rendered = match &root {
-        Some(root) => crate::render::run((root, &scan, &config), &results, &mut plan, &render),
+        Some(root) => crate::render::run(
+            (root, &scan, &config),
+            &results,
+            &mut plan,
+            &render,
+            &progress,
+        ),
         None => crate::render::RenderOutcome::default(),
     };
     // For objects a build renders, its predictions replace the files' ones. Where a build
@@ -203,6 +219,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     diagnostics.extend(rendered.notes);
     let mut stale = Vec::new();
     if check {
+        progress.phase("checking the repository", None);
         stale = plan::staleness(&scan, &plan);
         // Gateway API objects already in the repository (hand-written or generated earlier)
         // are linted too: schema, CEL rules, listener conflicts, predicted attachment.
@@ -214,7 +231,10 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         diagnostics.extend(stale.iter().map(stale_diagnostic));
     }
     let written = match (&root, write) {
-        (Some(root), true) => Some(crate::write::apply(root, &plan)?),
+        (Some(root), true) => {
+            progress.phase(&format!("writing {} files", plan.edits.len()), None);
+            Some(crate::write::apply(root, &plan)?)
+        }
         _ => None,
     };
     diagnostics.extend(scan.diagnostics.iter().cloned());
@@ -236,6 +256,18 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     }
     diagnostics.sort();
     diagnostics.dedup();
+    // Accepted diagnostics leave the run here, before anything is counted.
+    let rendered_ran = root.is_some() && render.enabled;
+    let ran = |family: &str| match family {
+        "render" => rendered_ran,
+        "check" => check,
+        _ => true,
+    };
+    let applied = crate::suppress::apply(diagnostics, &scan, &config, &ran);
+    progress.finish();
+    let mut diagnostics = applied.kept;
+    diagnostics.extend(applied.notes);
+    diagnostics.sort();
     Ok(Outcome {
         config,
         scan,
@@ -244,6 +276,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         stale,
         written,
         diagnostics,
+        suppressed: applied.suppressed,
         builds: rendered.builds,
     })
 }

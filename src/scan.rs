@@ -6,7 +6,6 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 
 use crate::config::Config;
@@ -61,17 +60,17 @@ pub enum ScanError {
 
 /// Walks `root` and loads every manifest on `jobs` threads (0: one per core).
 pub fn scan_repo(root: &Path, config: &Config, jobs: usize) -> Result<Scan, ScanError> {
-    scan_repo_with_progress(root, config, jobs, false)
+    scan_repo_with_progress(root, config, jobs, &crate::progress::Progress::default())
 }
 
-/// [`scan_repo`], with a progress bar on stderr when `progress` is set and the walk found
-/// enough files for the bar to be worth showing.
+/// [`scan_repo`], counting the files read on `progress`.
 pub fn scan_repo_with_progress(
     root: &Path,
     config: &Config,
     jobs: usize,
-    progress: bool,
+    progress: &crate::progress::Progress,
 ) -> Result<Scan, ScanError> {
+    progress.phase("walking the repository", None);
     let walked = walk::walk(root, &config.include, &config.exclude, config.max_file_size)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -80,12 +79,12 @@ pub fn scan_repo_with_progress(
             jobs,
             message: e.to_string(),
         })?;
-    let bar = progress_bar(progress, walked.files.len());
+    progress.phase("scanning files", Some(walked.files.len()));
     let loads: Vec<Result<(FileLoad, Option<GeneratedHeader>), Skipped>> = pool.install(|| {
         walked
             .files
             .par_iter()
-            .progress_with(bar.clone())
+            .inspect(|_| progress.step())
             .map(|f| {
                 let bytes = std::fs::read(&f.abs).map_err(|e| Skipped {
                     path: f.rel.clone(),
@@ -103,7 +102,6 @@ pub fn scan_repo_with_progress(
             })
             .collect()
     });
-    bar.finish_and_clear();
     let mut skipped = walked.skipped;
     let mut file_loads = Vec::new();
     let mut generated_files = Vec::new();
@@ -140,23 +138,6 @@ pub fn scan_repo_with_progress(
     scan.generated_files = generated_files;
     scan.sources.extend(generated_texts);
     Ok(scan)
-}
-
-/// A progress bar for `len` files, hidden unless wanted, stderr is a terminal and the run is
-/// long enough to need one.
-fn progress_bar(wanted: bool, len: usize) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    const MIN_FILES: usize = 2_000;
-    if !wanted || len < MIN_FILES || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} scanning {pos}/{len} files {wide_bar}")
-    {
-        bar.set_style(style);
-    }
-    bar
 }
 
 /// Loads the Gateways named by `mountGateways` (a file or directory, relative to the root)
@@ -242,5 +223,70 @@ impl Scan {
             Some(text) => Ok(Cow::Borrowed(&text.bytes)),
             None => std::fs::read(root.join(path)).map(Cow::Owned),
         }
+    }
+}
+
+/// Where a diagnostic is, in lines: the field's line and column when the field was found in
+/// the document's text, else the line the diagnostic carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub line: usize,
+    pub column: Option<usize>,
+    /// Last line of the field's value.
+    pub end_line: Option<usize>,
+    /// The field as the user's text names it (legacy Ingress field names included).
+    pub field: Option<String>,
+}
+
+/// Resolves symbolic locations against the loaded documents, parsing each document once.
+pub struct Locator<'a> {
+    scan: &'a Scan,
+    trees: BTreeMap<(&'a str, usize), Option<(crate::diagnostic::locate::Tree, usize)>>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(scan: &'a Scan) -> Self {
+        Locator {
+            scan,
+            trees: BTreeMap::new(),
+        }
+    }
+
+    pub fn resolve(&mut self, d: &'a crate::diagnostic::Diagnostic) -> Place {
+        use crate::diagnostic::locate::{Tree, parse_path};
+        let loc = &d.location;
+        let mut place = Place {
+            line: loc.line,
+            column: loc.column,
+            end_line: None,
+            field: None,
+        };
+        // Legacy Ingresses were read in the v1 form; their text (and so the field the user
+        // is shown) has the old field names.
+        let source = loc.object.and_then(|o| self.scan.index.objects.get(o));
+        place.field = loc.field.as_ref().map(|field| match source {
+            Some(o) if o.kind == "Ingress" && o.api_version != "networking.k8s.io/v1" => {
+                crate::model::ingress::legacy_field_path(field)
+            }
+            _ => field.clone(),
+        });
+        if let (Some(field), Some(document)) = (&place.field, loc.document) {
+            let sources = &self.scan.sources;
+            let tree = self
+                .trees
+                .entry((loc.file.as_str(), document))
+                .or_insert_with(|| {
+                    let (text, first_line) = sources.get(&loc.file)?.document(document)?;
+                    Some((Tree::parse(text)?, first_line))
+                });
+            if let Some((tree, first_line)) = tree.as_ref()
+                && let Some(region) = tree.find(&parse_path(field))
+            {
+                place.line = first_line + region.line - 1;
+                place.column = Some(region.column);
+                place.end_line = Some(first_line + region.end_line - 1);
+            }
+        }
+        place
     }
 }

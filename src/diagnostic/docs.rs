@@ -61,6 +61,11 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "Staleness",
         "`check` fails on these: generated files that are missing, outdated, unlisted or orphaned.",
     ),
+    (
+        "suppress",
+        "Suppressions",
+        "Inline `# gateway-migrate: ignore[CODE, …] reason` comments and the configuration's `ignore:` rules accept diagnostics (see `docs/suppressions.md`); these codes are about the suppressions themselves.",
+    ),
 ];
 
 /// One registry entry, as `codes --format json` lists it.
@@ -196,7 +201,7 @@ fn indent(text: &str) -> String {
 }
 
 /// GitHub's heading anchor for `### \`istio/retries\``: `istioretries`.
-fn anchor(id: &str) -> String {
+pub fn anchor(id: &str) -> String {
     id.chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
         .collect()

@@ -140,3 +140,90 @@ impl Diagnostic {
         self
     }
 }
+
+/// A code or a whole family, as suppressions and `--select` name them: `istio/retries`,
+/// `istio/*` (or just `istio`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CodePattern {
+    Code(Code),
+    Family(&'static str),
+}
+
+impl CodePattern {
+    /// Parses a pattern; the error names the nearest known code when there is one.
+    pub fn parse(text: &str) -> Result<CodePattern, String> {
+        let text = text.trim();
+        if let Some(code) = Code::parse(text) {
+            return Ok(CodePattern::Code(code));
+        }
+        let family = text.strip_suffix("/*").unwrap_or(text);
+        if let Some(known) = Code::ALL.iter().map(|c| c.family()).find(|f| *f == family) {
+            return Ok(CodePattern::Family(known));
+        }
+        let nearest = Code::ALL
+            .iter()
+            .map(|c| (edit_distance(text, c.id()), c.id()))
+            .min()
+            .filter(|(d, _)| *d <= 3);
+        Err(match nearest {
+            Some((_, id)) => format!("unknown code `{text}` (did you mean `{id}`?)"),
+            None => format!(
+                "unknown code `{text}` (`gateway-migrate codes` lists them; `family/*` names a family)"
+            ),
+        })
+    }
+
+    pub fn matches(self, code: Code) -> bool {
+        match self {
+            CodePattern::Code(c) => c == code,
+            CodePattern::Family(f) => code.family() == f,
+        }
+    }
+
+    /// The family the pattern belongs to.
+    pub fn family(self) -> &'static str {
+        match self {
+            CodePattern::Code(c) => c.family(),
+            CodePattern::Family(f) => f,
+        }
+    }
+}
+
+impl std::fmt::Display for CodePattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CodePattern::Code(c) => write!(f, "{c}"),
+            CodePattern::Family(family) => write!(f, "{family}/*"),
+        }
+    }
+}
+
+/// Levenshtein distance, for "did you mean".
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// `a, b, c and 7 more`: a list in a message, kept to `max` names so that one diagnostic stays
+/// one readable line however large the repository.
+pub fn list_some(items: &[String], max: usize) -> String {
+    let mut out = items
+        .iter()
+        .take(max)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > max {
+        out.push_str(&format!(" and {} more", items.len() - max));
+    }
+    out
+}

@@ -1241,4 +1241,11 @@ registry! {
     CheckUntranslated = "check/untranslated", Error,
         "With `--in-place`, a source file still holds documents that would be replaced.",
         "With `--in-place`, a source file still holds documents that would be replaced.";
+    // ── Suppressions ──
+    SuppressInvalid = "suppress/invalid", Warning,
+        "A `# gateway-migrate:` comment is not a valid suppression (wrong form, no codes, or an unknown code).",
+        "Suppression comments read `# gateway-migrate: ignore[CODE, …] reason`, with registered codes (`istio/retries`) or families (`istio/*`). This one was not understood, so it suppresses nothing; the message says why and, for a misspelt code, which one was probably meant.";
+    SuppressUnused = "suppress/unused", Warning,
+        "A suppression (inline comment or configuration `ignore:` rule) matched no diagnostic.",
+        "The diagnostic it accepted is gone (the input changed or the tool got better), or the comment is not on the line of the field or the object's first line. Remove it, so that it cannot hide a new diagnostic later. Suppressions of stages that did not run (rendering with `--no-render`, staleness outside `check`) are not reported.";
 }

@@ -227,7 +227,7 @@ fn run(
                 ErrorKind::DirtyTree,
                 format!(
                     "the work tree has changes outside the planned files: {}",
-                    list_some(&dirty, 8)
+                    crate::diagnostic::list_some(&dirty, 8)
                 ),
                 "commit or stash them (`pr` applies the migration itself, so do not run `apply` \
                  first), ignore build output in .gitignore, or pass --allow-dirty to publish \
@@ -485,6 +485,14 @@ fn normalise_newlines(s: &str) -> String {
     s.replace("\r\n", "\n").trim_end().to_string()
 }
 
+/// The checks on the local clone that need no scan and no network: `path` is inside a git
+/// work tree, the remote exists and names a GitHub repository (or `--repository` does).
+pub fn check_repository(path: &Path, opts: &PublishOptions) -> Result<(), PublishError> {
+    let (repo, _) = git::open(path)?;
+    let url = git::transport_url(&git::remote_url(&repo, &opts.remote)?);
+    resolve_repository(opts, &url).map(|_| ())
+}
+
 /// Shortest token accepted: GitHub's tokens are 40 characters or more. A shorter string
 /// cannot be masked in output without garbling ordinary words that contain it.
 pub const MIN_TOKEN_CHARS: usize = 16;
@@ -600,7 +608,11 @@ fn check_checkout_matches_base(
     let detail = if paths.is_empty() {
         format!("HEAD {} has a different tree", short(head))
     } else {
-        format!("HEAD {} differs in {}", short(head), list_some(&paths, 5))
+        format!(
+            "HEAD {} differs in {}",
+            short(head),
+            crate::diagnostic::list_some(&paths, 5)
+        )
     };
     Err(stale(detail))
 }
@@ -622,7 +634,7 @@ fn foreign_commits_error(branch: &str, foreign: &[git::ForeignCommit]) -> Publis
         format!(
             "branch {branch} on the remote has commits gateway-migrate did not make: {}; \
              force-pushing would lose them",
-            list_some(&listed, 5)
+            crate::diagnostic::list_some(&listed, 5)
         ),
         format!(
             "gateway-migrate only replaces a branch whose commits all carry the trailer \
@@ -654,19 +666,6 @@ fn git_fail(what: &'static str) -> impl Fn(git2::Error) -> PublishError {
 
 fn short(id: git2::Oid) -> String {
     id.to_string().chars().take(10).collect()
-}
-
-fn list_some(items: &[String], max: usize) -> String {
-    let mut out = items
-        .iter()
-        .take(max)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if items.len() > max {
-        out.push_str(&format!(" and {} more", items.len() - max));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -274,7 +274,7 @@ pub(super) fn retry_without_moved(
     };
     let mut trial = current.clone();
     trial.insert(k.file.clone(), listed);
-    let render = render_all(ctx, &[build], true, &trial).pop()?;
+    let render = render_all(ctx, &[build], true, &trial, None).pop()?;
     if render.is_ok() {
         fixes
             .entry(build.dir.clone())

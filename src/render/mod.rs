@@ -160,6 +160,7 @@ pub fn run(
     base_results: &[crate::translate::SourceResult],
     plan: &mut EditPlan,
     options: &RenderOptions,
+    progress: &crate::progress::Progress,
 ) -> RenderOutcome {
     let (builds, mut notes) = discover::build_roots(scan);
     let mut out = RenderOutcome::default();
@@ -256,6 +257,7 @@ pub fn run(
         options,
         dirs_of: &dirs_of,
         memo: std::sync::Mutex::new(BTreeMap::new()),
+        progress,
     };
     // The root kustomizations as each stage renders them.
     let mut current: BTreeMap<String, Vec<u8>> = BTreeMap::new();
@@ -266,16 +268,25 @@ pub fn run(
             current.insert(k.clone(), bytes.into_owned());
         }
     }
-    let mut before = render_all(&ctx, &to_render, false, &current);
+    let mut before = render_all(
+        &ctx,
+        &to_render,
+        false,
+        &current,
+        Some("rendering kustomize builds"),
+    );
     // A build this tool fixed earlier may only render with its fixes (a namespace transform
     // that made generated objects collide): its sources render the same either way.
     let failed: Vec<usize> = (0..before.len()).filter(|&i| before[i].is_err()).collect();
     if !failed.is_empty() {
         let retry: Vec<&Build> = failed.iter().map(|&i| to_render[i]).collect();
-        for (i, r) in failed
-            .into_iter()
-            .zip(render_all(&ctx, &retry, true, &current))
-        {
+        for (i, r) in failed.into_iter().zip(render_all(
+            &ctx,
+            &retry,
+            true,
+            &current,
+            Some("rendering builds again with their fixes"),
+        )) {
             if r.is_ok() {
                 before[i] = r;
             }
@@ -378,7 +389,13 @@ pub fn run(
             current.insert(e.path.clone(), e.contents.clone());
         }
     }
-    let after_base = render_all(&ctx, &rendered_builds, false, &current);
+    let after_base = render_all(
+        &ctx,
+        &rendered_builds,
+        false,
+        &current,
+        Some("rendering builds as they will be after apply"),
+    );
 
     // 4. Fixes per build.
     let kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
@@ -462,7 +479,13 @@ pub fn run(
 
     // 5. Verify: render as the repository will be after apply.
     let verify_builds: Vec<&Build> = expectations.iter().map(|(b, _)| *b).collect();
-    let after_all = render_all(&ctx, &verify_builds, true, &current);
+    let after_all = render_all(
+        &ctx,
+        &verify_builds,
+        true,
+        &current,
+        Some("verifying builds with their fixes"),
+    );
     for ((b, expected), after) in expectations.iter().zip(after_all) {
         let allowed: BTreeSet<(String, String, String)> = fixes
             .get(&b.dir)
@@ -505,6 +528,15 @@ fn report(builds: Vec<Build>, statuses: BTreeMap<String, BuildStatus>) -> Vec<Bu
         .collect()
 }
 
+/// Counts one build as done on the progress line when dropped, however its render ended.
+struct Step<'a>(&'a crate::progress::Progress);
+
+impl Drop for Step<'_> {
+    fn drop(&mut self) {
+        self.0.step();
+    }
+}
+
 /// What every render of one run shares.
 struct Renders<'a> {
     scratch: &'a kustomize::Scratch,
@@ -515,6 +547,7 @@ struct Renders<'a> {
     dirs_of: &'a (dyn Fn(&Build) -> Vec<String> + Sync),
     /// Renders of this run by cache key.
     memo: std::sync::Mutex<BTreeMap<String, Vec<Value>>>,
+    progress: &'a crate::progress::Progress,
 }
 
 /// Renders `builds` in parallel from the scratch copy, each root kustomization as `current`
@@ -524,7 +557,11 @@ fn render_all(
     builds: &[&Build],
     keep_fixes: bool,
     current: &BTreeMap<String, Vec<u8>>,
+    label: Option<&str>,
 ) -> Vec<Render> {
+    if let Some(label) = label {
+        ctx.progress.phase(label, Some(builds.len()));
+    }
     let Renders {
         scratch,
         config,
@@ -532,6 +569,7 @@ fn render_all(
         options,
         dirs_of,
         ref memo,
+        progress,
     } = *ctx;
     let mut prepared: Vec<Result<(), String>> = Vec::new();
     for b in builds {
@@ -556,6 +594,7 @@ fn render_all(
         .par_iter()
         .zip(prepared)
         .map(|(b, prep)| {
+            let _step = Step(progress);
             prep?;
             // The key is the content of everything the build reads: stages whose inputs did
             // not change (no plan edit or fix in the build's directories) share a render.

@@ -97,7 +97,7 @@ fn command(severity: Severity) -> &'static str {
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
-    let log = super::text::render(report, true);
+    let log = super::text::render(report, &super::text::Options::verbose());
     // A token the repository's content cannot predict: it depends on the whole log.
     let token: String = Sha256::digest(log.as_bytes())
         .iter()

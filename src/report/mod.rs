@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::diagnostic::locate::{self, Tree};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::pipeline::Outcome;
 use crate::plan::{FileAction, output_path};
@@ -36,6 +35,23 @@ pub struct Report {
     /// The kustomize builds (and directories GitOps objects deploy) and what rendering and
     /// verification found for each.
     pub builds: Vec<BuildSummary>,
+    /// Diagnostics a suppression accepted: not in `diagnostics`, not counted in
+    /// `summary.notes`, listed for audit.
+    pub suppressed: Vec<SuppressedDiagnostic>,
+}
+
+/// A diagnostic a suppression accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SuppressedDiagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub file: String,
+    pub line: usize,
+    /// `file:line` of the comment, or `config ignore[N]`.
+    pub by: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// One build root in the report.
@@ -143,8 +159,10 @@ pub struct Summary {
     pub objects: BTreeMap<String, usize>,
     /// Generated objects by kind.
     pub generated: BTreeMap<String, usize>,
-    /// Diagnostics by severity.
+    /// Diagnostics by severity (suppressed ones not included).
     pub notes: NoteCounts,
+    /// Diagnostics suppressed by an inline comment or a configuration rule.
+    pub suppressed: usize,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -320,6 +338,20 @@ impl Report {
                 o.diagnostics.push(i);
             }
         }
+        let suppressed: Vec<SuppressedDiagnostic> = outcome
+            .suppressed
+            .iter()
+            .map(|s| SuppressedDiagnostic {
+                code: s.diagnostic.code,
+                severity: s.diagnostic.severity,
+                message: s.diagnostic.message.clone(),
+                file: s.diagnostic.location.file.clone(),
+                line: locator.places.resolve(&s.diagnostic).line,
+                by: s.by.clone(),
+                reason: s.reason.clone(),
+            })
+            .collect();
+        summary.suppressed = suppressed.len();
         let files = outcome
             .written
             .clone()
@@ -341,6 +373,7 @@ impl Report {
                 })
                 .collect(),
             files,
+            suppressed,
         }
     }
 
@@ -366,55 +399,50 @@ impl Report {
     pub fn has_errors(&self) -> bool {
         self.summary.notes.error > 0
     }
+
+    /// How many diagnostics are at `severity` or more severe.
+    pub fn at_or_above(&self, severity: Severity) -> usize {
+        let n = &self.summary.notes;
+        match severity {
+            Severity::Error => n.error,
+            Severity::Warning => n.error + n.warning,
+            Severity::Info => n.error + n.warning + n.info,
+        }
+    }
+
+    /// Diagnostic counts per code, most severe first, then by count (largest first) and
+    /// code.
+    pub fn counts_by_code(&self) -> Vec<(Code, Severity, usize)> {
+        let mut counts: BTreeMap<(Severity, Code), usize> = BTreeMap::new();
+        for d in &self.diagnostics {
+            *counts.entry((d.severity, d.code)).or_default() += 1;
+        }
+        let mut out: Vec<(Code, Severity, usize)> =
+            counts.into_iter().map(|((s, c), n)| (c, s, n)).collect();
+        out.sort_by(|a, b| {
+            (a.1, std::cmp::Reverse(a.2), a.0).cmp(&(b.1, std::cmp::Reverse(b.2), b.0))
+        });
+        out
+    }
 }
 
-/// Resolves symbolic locations against the loaded documents, parsing each document once.
+/// Turns the outcome's diagnostics into reported ones, resolving each place once.
 struct Locator<'a> {
     outcome: &'a Outcome,
-    trees: BTreeMap<(&'a str, usize), Option<(Tree, usize)>>,
+    places: crate::scan::Locator<'a>,
 }
 
 impl<'a> Locator<'a> {
     fn new(outcome: &'a Outcome) -> Self {
         Locator {
             outcome,
-            trees: BTreeMap::new(),
+            places: crate::scan::Locator::new(&outcome.scan),
         }
     }
 
     fn report(&mut self, d: &'a Diagnostic, object: Option<usize>) -> ReportedDiagnostic {
+        let place = self.places.resolve(d);
         let loc = &d.location;
-        let mut line = loc.line;
-        let mut column = loc.column;
-        let mut end_line = None;
-        // Legacy Ingresses were read in the v1 form; their text (and so the field the user
-        // is shown) has the old field names.
-        let source = loc
-            .object
-            .and_then(|o| self.outcome.scan.index.objects.get(o));
-        let field = loc.field.as_ref().map(|field| match source {
-            Some(o) if o.kind == "Ingress" && o.api_version != "networking.k8s.io/v1" => {
-                crate::model::ingress::legacy_field_path(field)
-            }
-            _ => field.clone(),
-        });
-        if let (Some(field), Some(document)) = (&field, loc.document) {
-            let sources = &self.outcome.scan.sources;
-            let tree = self
-                .trees
-                .entry((loc.file.as_str(), document))
-                .or_insert_with(|| {
-                    let (text, first_line) = sources.get(&loc.file)?.document(document)?;
-                    Some((Tree::parse(text)?, first_line))
-                });
-            if let Some((tree, first_line)) = tree.as_ref()
-                && let Some(region) = tree.find(&locate::parse_path(field))
-            {
-                line = first_line + region.line - 1;
-                column = Some(region.column);
-                end_line = Some(first_line + region.end_line - 1);
-            }
-        }
         let subject = loc.object.and_then(|o| {
             let obj = self.outcome.scan.index.objects.get(o)?;
             Some(Subject {
@@ -428,10 +456,10 @@ impl<'a> Locator<'a> {
             severity: d.severity,
             message: d.message.clone(),
             file: loc.file.clone(),
-            line,
-            column,
-            end_line,
-            field,
+            line: place.line,
+            column: place.column,
+            end_line: place.end_line,
+            field: place.field,
             generated_field: loc.generated_field.clone(),
             rule: d.rule.clone(),
             subject,

@@ -1,19 +1,57 @@
 //! SARIF 2.1.0 renderer, for code scanning (opt-in: migration notes are not security alerts).
 //!
-//! One run; one rule per note code (`ruleId` is the stable note code); one result per note,
-//! diagnostic or validator finding (the latter with the broken rule in `properties.rule`) with
-//! its file and line relative to the repository root; `partialFingerprints` from the
-//! code, file, object and field (not the line), so an alert survives edits above it.
+//! One run; one rule per code (`ruleId` is the stable code, `helpUri` its entry in
+//! `docs/codes.md`); one result per diagnostic (validator findings with the broken rule in
+//! `properties.rule`) with its file and line relative to the repository root;
+//! `partialFingerprints` from the code, file, object and field (not the line), so an alert
+//! survives edits above it.
+//!
+//! Within GitHub's upload limits: at most [`MAX_RESULTS`] results and [`MAX_BYTES`] bytes; the
+//! most severe are kept and what was left out is counted in the run's `properties`. Info notes
+//! are left out unless asked for: they are context, not alerts.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::Report;
+use super::{Report, ReportedDiagnostic};
 use crate::diagnostic::{Code, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0-rtm.5.json";
+
+/// Results GitHub code scanning accepts per run.
+pub const MAX_RESULTS: usize = 25_000;
+/// Size GitHub accepts per upload (10 MB; kept under, uncompressed).
+pub const MAX_BYTES: usize = 10_000_000;
+
+/// Where each code is documented: `docs/codes.md` in the project's repository.
+fn help_uri(id: &str) -> String {
+    format!(
+        "{}/blob/main/docs/codes.md#{}",
+        env!("CARGO_PKG_REPOSITORY").trim_end_matches('/'),
+        crate::diagnostic::docs::anchor(id)
+    )
+}
+
+/// What the SARIF file holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Info notes too (`--min-severity info`).
+    pub include_info: bool,
+    pub max_results: usize,
+    pub max_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            include_info: false,
+            max_results: MAX_RESULTS,
+            max_bytes: MAX_BYTES,
+        }
+    }
+}
 
 fn level(severity: Severity) -> &'static str {
     match severity {
@@ -37,16 +75,44 @@ fn fingerprint(parts: &[&str]) -> String {
         .collect()
 }
 
-pub fn render(report: &Report) -> String {
-    let mut out = serde_json::to_string_pretty(&to_value(report)).unwrap_or_else(|_| "{}".into());
-    out.push('\n');
-    out
+/// The SARIF file, within `options`' limits: when the whole would exceed them, the least
+/// severe results are left out (and counted) until it fits.
+pub fn render(report: &Report, options: &Options) -> String {
+    let mut selected: Vec<&ReportedDiagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| options.include_info || d.severity != Severity::Info)
+        .collect();
+    // Most severe first; within a severity the report's reading order.
+    selected.sort_by_key(|d| d.severity);
+    let mut keep = selected.len().min(options.max_results);
+    loop {
+        let value = to_value(
+            report,
+            &selected[..keep],
+            &selected[keep..],
+            options.include_info,
+        );
+        let mut out = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".into());
+        out.push('\n');
+        if out.len() <= options.max_bytes || keep == 0 {
+            return out;
+        }
+        // Shrink in proportion, with a margin for the properties that grow as results go.
+        let ratio = options.max_bytes as f64 / out.len() as f64;
+        keep = ((keep as f64 * ratio * 0.98) as usize).min(keep - 1);
+    }
 }
 
-pub fn to_value(report: &Report) -> Value {
+fn to_value(
+    report: &Report,
+    results: &[&ReportedDiagnostic],
+    omitted: &[&ReportedDiagnostic],
+    include_info: bool,
+) -> Value {
     // Rules: one per code that occurs, with the registry's severity as its default.
     let mut rules: BTreeMap<Code, ()> = BTreeMap::new();
-    for d in &report.diagnostics {
+    for d in results {
         rules.insert(d.code, ());
     }
     let rule_index: BTreeMap<Code, usize> =
@@ -60,13 +126,13 @@ pub fn to_value(report: &Report) -> Value {
                 "name": entry.id,
                 "shortDescription": {"text": entry.summary},
                 "fullDescription": {"text": entry.explanation},
-                "help": {"text": format!("gateway-migrate explain {}", entry.id)},
+                "help": {"text": format!("{}\n\nRun `gateway-migrate explain {}` for this text offline.", entry.explanation, entry.id)},
+                "helpUri": help_uri(entry.id),
                 "defaultConfiguration": {"level": level(entry.severity)},
             })
         })
         .collect();
-    let results: Vec<Value> = report
-        .diagnostics
+    let results: Vec<Value> = results
         .iter()
         .map(|d| {
             let id = d.code.id();
@@ -135,6 +201,30 @@ pub fn to_value(report: &Report) -> Value {
             },
             "results": results,
             "columnKind": "unicodeCodePoints",
+            "properties": properties(report, omitted, include_info),
         }]
+    })
+}
+
+/// The run's properties: what was left out, by severity, and why.
+fn properties(report: &Report, omitted: &[&ReportedDiagnostic], include_info: bool) -> Value {
+    let mut by_severity: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in omitted {
+        *by_severity.entry(d.severity.as_str()).or_default() += 1;
+    }
+    json!({
+        "omittedResults": omitted.len(),
+        "omittedBySeverity": by_severity,
+        "omittedReason": format!(
+            "GitHub code scanning accepts at most {MAX_RESULTS} results and {MAX_BYTES} bytes per upload; the most severe are kept"
+        ),
+        "diagnostics": {
+            "error": report.summary.notes.error,
+            "warning": report.summary.notes.warning,
+            "info": report.summary.notes.info,
+        },
+        // Info notes are context, not alerts: left out unless asked for.
+        "infoIncluded": include_info,
+        "suppressed": report.summary.suppressed,
     })
 }

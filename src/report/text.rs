@@ -1,94 +1,120 @@
-//! Text renderer for terminals: readable without colour, one line per finding.
+//! Text renderer for terminals: readable without colour, sized for people.
+//!
+//! It starts with the counts (per severity, then per code), then lists errors before
+//! warnings, grouped by code, at most [`Options::per_code`] lines per code and
+//! [`Options::max_lines`] in all; info notes only with `--verbose`. It ends with what the run
+//! did (objects, builds, files). `--verbose` lists everything; `--quiet` keeps the first line
+//! and the errors. One diagnostic is always one line.
 
 use std::fmt::Write;
 
 use super::{Report, ReportedDiagnostic, Verdict};
 use crate::diagnostic::Severity;
 
-pub fn render(report: &Report, verbose: bool) -> String {
-    let mut out = String::new();
-    let s = &report.summary;
-    let _ = writeln!(
-        out,
-        "Scanned {} files, {} documents.",
-        s.files_scanned, s.documents
-    );
-    let translatable: usize = report.objects.len();
-    let _ = writeln!(out, "Objects to migrate: {translatable}");
-    for (kind, n) in &s.objects {
-        let _ = writeln!(out, "  {kind}: {n}");
-    }
-    if !s.generated.is_empty() {
-        let _ = writeln!(out, "Generated:");
-        for (kind, n) in &s.generated {
-            let _ = writeln!(out, "  {kind}: {n}");
+/// How much the text report shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Everything: info notes, every line of every code, every build and file.
+    pub verbose: bool,
+    /// The first line and the errors only.
+    pub quiet: bool,
+    /// Lines shown per code (unless verbose).
+    pub per_code: usize,
+    /// Diagnostic lines shown in all (unless verbose).
+    pub max_lines: usize,
+    /// Builds and files listed one by one up to this many (unless verbose).
+    pub max_listed: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            verbose: false,
+            quiet: false,
+            per_code: 10,
+            max_lines: 100,
+            max_listed: 20,
         }
     }
-    for (position, obj) in report.objects.iter().enumerate() {
-        let src = &obj.source;
-        let show = verbose || obj.verdict != Verdict::Translated;
-        if !show {
+}
+
+impl Options {
+    pub fn verbose() -> Self {
+        Options {
+            verbose: true,
+            ..Options::default()
+        }
+    }
+}
+
+pub fn render(report: &Report, options: &Options) -> String {
+    let mut out = String::new();
+    let shown = |s: Severity| match s {
+        Severity::Error => true,
+        Severity::Warning => !options.quiet,
+        Severity::Info => options.verbose,
+    };
+    let _ = writeln!(out, "{}", headline(report, options));
+    let counts: Vec<_> = report
+        .counts_by_code()
+        .into_iter()
+        .filter(|(_, s, _)| shown(*s))
+        .collect();
+    if !options.quiet {
+        for (code, severity, n) in &counts {
+            let _ = writeln!(out, "{n:>7} {:<7} {code}", severity.as_str());
+        }
+    }
+    // The diagnostics, grouped by code in the order of the counts.
+    let mut budget = if options.verbose {
+        usize::MAX
+    } else {
+        options.max_lines
+    };
+    let mut left_out = 0;
+    if !counts.is_empty() {
+        let _ = writeln!(out);
+    }
+    for (code, severity, n) in &counts {
+        if budget == 0 {
+            left_out += n;
             continue;
         }
-        let _ = writeln!(
-            out,
-            "{}:{}: {} {}/{}: {}",
-            src.file,
-            src.line,
-            src.kind,
-            src.namespace,
-            src.name,
-            obj.verdict.as_str()
-        );
-        for note in report.notes_of(position) {
-            if !verbose && note.severity == Severity::Info {
-                continue;
-            }
+        let cap = if options.verbose {
+            usize::MAX
+        } else {
+            options.per_code.min(budget)
+        };
+        for d in report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == *code && d.severity == *severity)
+            .take(cap)
+        {
+            let _ = writeln!(out, "{}", shorten(&line_of(d), options));
+        }
+        let printed = cap.min(*n);
+        budget -= printed;
+        if printed < *n {
             let _ = writeln!(
                 out,
-                "  {}:{}: {}[{}]{}: {}",
-                note.file,
-                position_of(note),
-                note.severity.as_str(),
-                note.code,
-                field_of(note),
-                one_line(&note.message)
+                "  … {} more {code} (--verbose lists all; --format concise prints one line each)",
+                n - printed
             );
         }
     }
-    for d in report.file_diagnostics() {
-        // Skipped paths have their own lines below.
-        if d.code.family() == "walk" {
-            continue;
-        }
+    if left_out > 0 {
         let _ = writeln!(
             out,
-            "{}:{}: {}[{}]: {}",
-            d.file,
-            position_of(d),
-            d.severity.as_str(),
-            d.code,
-            one_line(&d.message)
+            "\n… {left_out} more diagnostics of the codes above not listed (--verbose lists all)"
         );
     }
-    for f in report.findings() {
-        if !verbose && f.severity == Severity::Info {
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "{}:{}: {}[{}]{}: {}: {}",
-            f.file,
-            position_of(f),
-            f.severity.as_str(),
-            f.code,
-            field_of(f),
-            f.subject_name(),
-            one_line(&f.message)
-        );
+    if options.quiet {
+        return out;
     }
-    for skip in &report.skipped {
-        let _ = writeln!(out, "skipped {}: {}", skip.path, one_line(&skip.reason));
+    let _ = writeln!(out);
+    if !report.objects.is_empty() {
+        let _ = writeln!(out, "{}", objects_line(report));
     }
     if !report.builds.is_empty() {
         let _ = writeln!(
@@ -97,21 +123,175 @@ pub fn render(report: &Report, verbose: bool) -> String {
             report.builds.len(),
             report.build_counts()
         );
-        for b in &report.builds {
+        let listed = report
+            .builds
+            .iter()
+            .filter(|b| options.verbose || b.status != "verified");
+        for b in listed.clone().take(list_cap(options)) {
             let _ = writeln!(out, "  {} {}", b.status, b.build);
+        }
+        let more = listed.count().saturating_sub(list_cap(options));
+        if more > 0 {
+            let _ = writeln!(out, "  … {more} more (--verbose lists all)");
         }
     }
     if !report.files.is_empty() {
-        let _ = writeln!(out, "Files ({}):", report.files.len());
-        for f in &report.files {
+        let _ = writeln!(
+            out,
+            "Files ({}): {}",
+            report.files.len(),
+            file_counts(report)
+        );
+        for f in report.files.iter().take(list_cap(options)) {
             let _ = writeln!(out, "  {} {}", f.action, f.path);
         }
+        let more = report.files.len().saturating_sub(list_cap(options));
+        if more > 0 {
+            let _ = writeln!(out, "  … {more} more (--verbose lists all)");
+        }
     }
+    let s = &report.summary;
     let _ = writeln!(
         out,
-        "Notes: {} errors, {} warnings, {} info.",
-        s.notes.error, s.notes.warning, s.notes.info
+        "Scanned {} files, {} documents.",
+        s.files_scanned, s.documents
     );
+    out
+}
+
+/// Longest line the default view prints; `--verbose` and `--format concise` print every line
+/// whole.
+const MAX_LINE_CHARS: usize = 400;
+
+fn shorten(line: &str, options: &Options) -> String {
+    if options.verbose || line.chars().count() <= MAX_LINE_CHARS {
+        return line.to_string();
+    }
+    let mut cut: String = line.chars().take(MAX_LINE_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+fn list_cap(options: &Options) -> usize {
+    if options.verbose {
+        usize::MAX
+    } else {
+        options.max_listed
+    }
+}
+
+/// The first line: the counts, what is hidden and how to see it.
+fn headline(report: &Report, options: &Options) -> String {
+    let n = &report.summary.notes;
+    if report.objects.is_empty() && report.diagnostics.is_empty() && report.files.is_empty() {
+        return format!(
+            "Nothing to migrate: no Istio Gateway, VirtualService, DestinationRule or Ingress in {} files{}.",
+            report.summary.files_scanned,
+            suppressed_part(report)
+        );
+    }
+    let info = if options.verbose || n.info == 0 {
+        format!("{} info", n.info)
+    } else {
+        format!("{} info (--verbose shows them)", n.info)
+    };
+    format!(
+        "{} errors, {} warnings, {info}{}; {} Istio and Ingress objects, {} files scanned.",
+        n.error,
+        n.warning,
+        suppressed_part(report),
+        report.objects.len(),
+        report.summary.files_scanned
+    )
+}
+
+fn suppressed_part(report: &Report) -> String {
+    match report.summary.suppressed {
+        0 => String::new(),
+        k => format!("; {k} suppressed"),
+    }
+}
+
+/// `Objects: 3 to migrate (Ingress 1, …): 1 translated, 2 partial → 6 generated (…)`.
+fn objects_line(report: &Report) -> String {
+    let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut verdicts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for o in &report.objects {
+        *kinds.entry(o.source.kind.as_str()).or_default() += 1;
+        *verdicts.entry(o.verdict.as_str()).or_default() += 1;
+    }
+    let list = |m: &std::collections::BTreeMap<&str, usize>| {
+        m.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let verdict_order = [
+        Verdict::Translated,
+        Verdict::Partial,
+        Verdict::Skipped,
+        Verdict::Error,
+    ];
+    let verdict_list = verdict_order
+        .iter()
+        .filter_map(|v| {
+            let n = verdicts.get(v.as_str())?;
+            Some(format!("{n} {}", v.as_str()))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let generated: usize = report.summary.generated.values().sum();
+    let generated_list = report
+        .summary
+        .generated
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "Objects: {} to migrate ({}): {verdict_list}; {generated} generated ({generated_list})",
+        report.objects.len(),
+        list(&kinds),
+    )
+}
+
+/// `2 create, 1 update`.
+fn file_counts(report: &Report) -> String {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for f in &report.files {
+        *counts.entry(f.action.as_str()).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(a, n)| format!("{n} {a}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `file:line:col: severity[code] Kind ns/name: message (field)`: one diagnostic, one line.
+pub fn line_of(d: &ReportedDiagnostic) -> String {
+    let subject = match d.subject_name() {
+        s if s.is_empty() => String::new(),
+        s => format!(" {s}:"),
+    };
+    format!(
+        "{}:{}: {}[{}]{subject} {}{}",
+        if d.file.is_empty() { "-" } else { &d.file },
+        position_of(d),
+        d.severity.as_str(),
+        d.code,
+        one_line(&d.message),
+        field_of(d)
+    )
+}
+
+/// The concise format: one line per diagnostic, `path:line:col: severity[code] message`,
+/// nothing else.
+pub fn concise(report: &Report) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        let _ = writeln!(out, "{}", line_of(d));
+    }
     out
 }
 

@@ -192,6 +192,7 @@ fn assemble(
             objects: BTreeMap::from([("networking.istio.io/VirtualService".into(), 2)]),
             generated: BTreeMap::from([("Gateway".into(), 2), ("HTTPRoute".into(), 2)]),
             notes,
+            suppressed: 0,
         },
         objects: report_objects,
         diagnostics: all,
@@ -224,6 +225,7 @@ fn assemble(
                 status: "refused",
             },
         ],
+        suppressed: Vec::new(),
     }
 }
 
@@ -302,7 +304,80 @@ fn sample() -> Report {
 
 #[test]
 fn text_snapshot() {
-    insta::assert_snapshot!(text::render(&sample(), true));
+    insta::assert_snapshot!(text::render(&sample(), &text::Options::verbose()));
+}
+
+/// The default text view on a big report: the counts per code come first, errors before
+/// warnings, each code capped, the whole within a screenful or two; `--verbose` lists all.
+#[test]
+fn text_starts_with_counts_and_caps_each_code() {
+    let report = huge();
+    let out = text::render(&report, &text::Options::default());
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() <= 300, "{} lines", lines.len());
+    let n = &report.summary.notes;
+    assert!(n.error > 0 && n.warning > 2_000 && n.info > 0, "{n:?}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "{} errors, {} warnings, {} info (--verbose shows them); ",
+            n.error, n.warning, n.info
+        )),
+        "{}",
+        lines[0]
+    );
+    // The counts, most severe first, then by count.
+    let counts: Vec<Vec<&str>> = lines[1..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(counts[0][1], "error");
+    assert_eq!(counts[1], ["2000", "warning", "istio/retries"]);
+    assert!(counts.iter().all(|c| c[1] != "info"));
+    let warning_at = lines.iter().position(|l| l.contains("warning[")).unwrap();
+    let last_error = lines.iter().rposition(|l| l.contains(": error[")).unwrap();
+    assert!(last_error < warning_at, "errors are listed before warnings");
+    assert_eq!(
+        out.matches("warning[istio/retries]").count(),
+        10,
+        "ten lines per code"
+    );
+    assert!(out.contains("  … 1990 more istio/retries (--verbose lists all"));
+    assert!(!out.contains("info["), "info is hidden by default");
+    assert!(lines.iter().all(|l| l.chars().count() <= 400));
+    let verbose = text::render(&report, &text::Options::verbose());
+    assert_eq!(verbose.matches("warning[istio/retries]").count(), 2000);
+    assert!(verbose.contains("info["));
+    // Quiet: the first line and the errors.
+    let quiet = text::render(
+        &report,
+        &text::Options {
+            quiet: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(quiet.lines().next(), Some(lines[0]));
+    assert!(!quiet.contains("warning["));
+    assert_eq!(quiet.matches(": error[").count(), n.error);
+}
+
+#[test]
+fn concise_is_one_line_per_diagnostic() {
+    let report = huge();
+    let out = text::concise(&report);
+    assert_eq!(out.lines().count(), report.diagnostics.len());
+    let first = &report.diagnostics[0];
+    assert!(
+        out.lines().next().unwrap().starts_with(&format!(
+            "{}:{}: {}[{}] ",
+            first.file,
+            first.line,
+            first.severity.as_str(),
+            first.code
+        )),
+        "{}",
+        out.lines().next().unwrap()
+    );
 }
 
 #[test]
@@ -657,12 +732,13 @@ fn github_annotations_are_ranked_and_capped_with_a_final_count() {
 
 #[test]
 fn sarif_snapshot() {
-    insta::assert_snapshot!(sarif::render(&sample()));
+    insta::assert_snapshot!(sarif::render(&sample(), &with_info()));
 }
 
 #[test]
 fn sarif_reports_findings_with_their_rule_and_location() {
-    let log: serde_json::Value = serde_json::from_str(&sarif::render(&sample())).unwrap();
+    let log: serde_json::Value =
+        serde_json::from_str(&sarif::render(&sample(), &with_info())).unwrap();
     let run = &log["runs"][0];
     let rules: Vec<&str> = run["tool"]["driver"]["rules"]
         .as_array()
@@ -726,7 +802,8 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     for report in [sample(), huge()] {
-        let log: serde_json::Value = serde_json::from_str(&sarif::render(&report)).unwrap();
+        let log: serde_json::Value =
+            serde_json::from_str(&sarif::render(&report, &with_info())).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&log)
             .map(|e| format!("{} at {}", e, e.instance_path()))
@@ -751,10 +828,87 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         }
     }
     // The schema check itself bites: a result without a message is rejected.
-    let mut bad: serde_json::Value = serde_json::from_str(&sarif::render(&sample())).unwrap();
+    let mut bad: serde_json::Value =
+        serde_json::from_str(&sarif::render(&sample(), &with_info())).unwrap();
     bad["runs"][0]["results"][0]
         .as_object_mut()
         .unwrap()
         .remove("message");
     assert!(!validator.is_valid(&bad));
+}
+
+fn with_info() -> sarif::Options {
+    sarif::Options {
+        include_info: true,
+        ..Default::default()
+    }
+}
+
+/// Info notes are context, not alerts: left out unless asked for, and counted.
+#[test]
+fn sarif_leaves_info_out_by_default_and_links_every_rule_to_its_docs() {
+    let report = sample();
+    let log: serde_json::Value =
+        serde_json::from_str(&sarif::render(&report, &sarif::Options::default())).unwrap();
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["level"] != "note"));
+    assert_eq!(
+        results.len(),
+        report.summary.notes.error + report.summary.notes.warning
+    );
+    assert_eq!(run["properties"]["infoIncluded"], false);
+    for rule in run["tool"]["driver"]["rules"].as_array().unwrap() {
+        let id = rule["id"].as_str().unwrap();
+        let uri = rule["helpUri"].as_str().unwrap();
+        assert!(uri.starts_with("https://"), "{uri}");
+        assert!(
+            uri.ends_with(&format!("docs/codes.md#{}", id.replace('/', ""))),
+            "{uri}"
+        );
+        // The anchor exists in the generated docs.
+        let docs =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/codes.md"))
+                .unwrap();
+        assert!(docs.contains(&format!("### `{id}`")), "{id}");
+        assert!(!rule["fullDescription"]["text"].as_str().unwrap().is_empty());
+    }
+}
+
+/// GitHub takes at most 25,000 results and 10 MB per upload: the most severe are kept and
+/// the rest counted. Small limits here exercise the same cut.
+#[test]
+fn sarif_keeps_the_most_severe_results_within_the_limits() {
+    let report = huge();
+    let by_count = sarif::Options {
+        max_results: 50,
+        ..Default::default()
+    };
+    let log: serde_json::Value = serde_json::from_str(&sarif::render(&report, &by_count)).unwrap();
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 50);
+    let errors = results.iter().filter(|r| r["level"] == "error").count();
+    assert_eq!(errors, report.summary.notes.error, "every error is kept");
+    let omitted = run["properties"]["omittedResults"].as_u64().unwrap() as usize;
+    assert_eq!(
+        omitted,
+        report.summary.notes.error + report.summary.notes.warning - 50
+    );
+    assert_eq!(run["properties"]["omittedBySeverity"]["warning"], omitted);
+    let by_size = sarif::Options {
+        max_bytes: 200_000,
+        ..Default::default()
+    };
+    let out = sarif::render(&report, &by_size);
+    assert!(out.len() <= 200_000, "{}", out.len());
+    assert!(out.len() > 150_000, "uses the room it has: {}", out.len());
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let kept = log["runs"][0]["results"].as_array().unwrap().len();
+    assert_eq!(
+        log["runs"][0]["properties"]["omittedResults"]
+            .as_u64()
+            .unwrap() as usize,
+        report.summary.notes.error + report.summary.notes.warning - kept
+    );
 }

@@ -109,17 +109,17 @@ fn check_flags_the_peers_istio_outputs_and_exits_1() {
 fn text_report_names_the_rules_with_file_and_line() {
     let out = Command::cargo_bin("gateway-migrate")
         .unwrap()
-        .arg("check")
+        .args(["check", "--verbose"])
         .arg(corpus())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(
-        "pkg/i2gw/providers/istio/fixtures/output/1-gateway.yaml:8:3: error[validate/cel] (spec.listeners): Gateway test/my-gateway: Listener name must be unique within the Gateway"
+        "pkg/i2gw/providers/istio/fixtures/output/1-gateway.yaml:8:3: error[validate/cel] Gateway test/my-gateway: Listener name must be unique within the Gateway (spec.listeners)"
     ), "{text}");
     assert!(text.contains(
-        "pkg/i2gw/providers/istio/fixtures/output/2-virtualservice-http.yaml:11:5: error[validate/cel] (spec.rules[0]): HTTPRoute test/reviews-route-v2: RequestRedirect filter must not be used together with backendRefs"
+        "pkg/i2gw/providers/istio/fixtures/output/2-virtualservice-http.yaml:11:5: error[validate/cel] HTTPRoute test/reviews-route-v2: RequestRedirect filter must not be used together with backendRefs (spec.rules[0])"
     ), "{text}");
 }
 
@@ -141,8 +141,15 @@ const LISTENER_RULE: &str = "Listener name must be unique within the Gateway";
 
 #[test]
 fn sarif_report_has_the_findings_as_results_with_their_rule() {
-    let (code, stdout) = check_output(&corpus(), "sarif");
-    assert_eq!(code, 1);
+    // Info findings too, so that every finding of the JSON report has its result.
+    let out = Command::cargo_bin("gateway-migrate")
+        .unwrap()
+        .args(["check", "--format", "sarif", "--min-severity", "info"])
+        .arg(corpus())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
     let log: Value = serde_json::from_str(&stdout).unwrap();
     let run = &log["runs"][0];
     let results = run["results"].as_array().unwrap();

@@ -135,7 +135,10 @@ fn check_ours(dir: &Path, extra: &[&str]) -> (i32, String) {
             "a generated file fails validation: {file}"
         );
     }
-    let mut args: Vec<String> = vec!["check".into()];
+    // The corpus keeps translation errors (dropped features) nobody has accepted; what this
+    // checks is that the generated files are current (and valid: asserted above), so
+    // diagnostics do not decide the status here (the exit-code matrix covers them).
+    let mut args: Vec<String> = vec!["check".into(), "--fail-on".into(), "never".into()];
     args.extend(extra.iter().map(|s| s.to_string()));
     for file in &hand_written {
         args.push("--exclude".into());

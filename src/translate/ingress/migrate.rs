@@ -272,7 +272,7 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                         "IngressClass {} needs {needed} listeners and a Gateway holds at most {MAX_LISTENERS}: its hosts are split over {} Gateways ({}), each with its own address; point each host's DNS at the Gateway that holds it",
                         first.class.as_deref().unwrap_or("(none)"),
                         shards.len(),
-                        shards.iter().map(|g| format!("{}/{}", g.namespace, g.name)).collect::<Vec<_>>().join(", ")
+                        crate::diagnostic::list_some(&shards.iter().map(|g| format!("{}/{}", g.namespace, g.name)).collect::<Vec<_>>(), 5)
                     ),
                 ));
             }

@@ -61,7 +61,7 @@ pub(super) fn translate(
             result.notes.push(
                 Diagnostic::new(
                     Code::IstioSharedSelector,
-                    format!("Istio Gateways {} select the same workload; each becomes its own Gateway API Gateway with its own deployment and address (merge them, or keep the load balancer with keepLoadBalancer)", sharing.join(", ")),
+                    format!("Istio Gateways {} select the same workload; each becomes its own Gateway API Gateway with its own deployment and address (merge them, or keep the load balancer with keepLoadBalancer)", crate::diagnostic::list_some(&sharing, 5)),
                 )
                 .at("spec.selector"),
             );
