@@ -126,6 +126,7 @@ pub enum IngressModeArg {
 pub enum TargetArg {
     /// Portable output plus Istio-only options where they keep behaviour (tls.options keys).
     Istio,
+    /// Envoy Gateway: portable output, judged by Envoy Gateway's behaviour.
     EnvoyGateway,
     /// Portable output only.
     Generic,

@@ -374,6 +374,41 @@ fn with_suggestion(message: &str) -> String {
 mod discovery_tests {
     use super::*;
 
+    /// The pull request branch is named after the settings that change the generated files:
+    /// narrowing or judging the run (a different `--exclude`) keeps the same pull request.
+    #[test]
+    fn the_fingerprint_covers_only_settings_that_change_the_output() {
+        let base = Config::default();
+        let same = Config {
+            include: vec!["apps/**".into()],
+            exclude: vec!["legacy/**".into()],
+            strict: true,
+            max_file_size: 1,
+            ignore: vec![IgnoreRule {
+                codes: vec!["istio/*".into()],
+                ..Default::default()
+            }],
+            ..Config::default()
+        };
+        assert_eq!(base.fingerprint(), same.fingerprint());
+        for different in [
+            Config {
+                channel: Channel::Experimental,
+                ..Config::default()
+            },
+            Config {
+                output_suffix: "gw".into(),
+                ..Config::default()
+            },
+            Config {
+                gateway_class_name: "eg".into(),
+                ..Config::default()
+            },
+        ] {
+            assert_ne!(base.fingerprint(), different.fingerprint());
+        }
+    }
+
     #[test]
     fn an_unknown_key_names_the_nearest_known_one_and_the_place() {
         let e = Config::parse("channel: standard\ningresMode: mount\n").unwrap_err();

@@ -172,6 +172,13 @@ fn summary(report: &Report) -> String {
         "| Notes | {} errors, {} warnings, {} info |",
         s.notes.error, s.notes.warning, s.notes.info
     );
+    if s.suppressed > 0 {
+        let _ = writeln!(
+            out,
+            "| Suppressed | {} (accepted by `# gateway-migrate: ignore[…]` comments or `ignore:` rules) |",
+            s.suppressed
+        );
+    }
     if report.findings().next().is_some() {
         let mut counts = super::NoteCounts::default();
         for f in report.findings() {

@@ -86,6 +86,9 @@ pub fn render(report: &Report, options: &Options) -> String {
     // Most severe first; within a severity the report's reading order.
     selected.sort_by_key(|d| d.severity);
     let mut keep = selected.len().min(options.max_results);
+    // Pretty-printed while it fits; past the size limit the compact form holds about twice as
+    // many results, so only then are results left out.
+    let mut pretty = true;
     loop {
         let value = to_value(
             report,
@@ -93,10 +96,19 @@ pub fn render(report: &Report, options: &Options) -> String {
             &selected[keep..],
             options.include_info,
         );
-        let mut out = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".into());
+        let mut out = if pretty {
+            serde_json::to_string_pretty(&value)
+        } else {
+            serde_json::to_string(&value)
+        }
+        .unwrap_or_else(|_| "{}".into());
         out.push('\n');
         if out.len() <= options.max_bytes || keep == 0 {
             return out;
+        }
+        if pretty {
+            pretty = false;
+            continue;
         }
         // Shrink in proportion, with a margin for the properties that grow as results go.
         let ratio = options.max_bytes as f64 / out.len() as f64;

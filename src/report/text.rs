@@ -112,7 +112,9 @@ pub fn render(report: &Report, options: &Options) -> String {
     if options.quiet {
         return out;
     }
-    let _ = writeln!(out);
+    if !counts.is_empty() {
+        let _ = writeln!(out);
+    }
     if !report.objects.is_empty() {
         let _ = writeln!(out, "{}", objects_line(report));
     }

@@ -150,6 +150,51 @@ fn no_progress_bar_without_a_terminal() {
     );
 }
 
+/// On a terminal the progress line follows every phase, not just the scan; with `CI` set it
+/// stays off. util-linux `script` gives the run a pseudo-terminal.
+#[test]
+fn progress_follows_every_phase_on_a_terminal_and_not_in_ci() {
+    let script = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if !crate::common::required(
+        script.is_ok_and(|o| o.status.success()),
+        "`script` (util-linux)",
+        "progress on a terminal",
+    ) {
+        return;
+    }
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo-repo");
+    let bin = assert_cmd::cargo::cargo_bin("gateway-migrate");
+    let run = |ci: Option<&str>| {
+        let inner = format!(
+            "{} plan {} --no-render --exit-zero >/dev/null",
+            bin.display(),
+            demo.display()
+        );
+        let mut cmd = std::process::Command::new("script");
+        cmd.args(["-qec", &inner, "/dev/null"]);
+        match ci {
+            Some(v) => cmd.env("CI", v),
+            None => cmd.env_remove("CI"),
+        };
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let terminal = run(None);
+    for phase in [
+        "scanning files",
+        "translating",
+        "validating the generated objects",
+        "planning the files",
+    ] {
+        assert!(terminal.contains(phase), "no {phase:?} in {terminal:?}");
+    }
+    let ci = run(Some("true"));
+    assert!(!ci.contains("scanning files"), "{ci:?}");
+}
+
 #[test]
 fn a_missing_path_or_a_file_as_path_is_a_usage_error_that_says_what_to_do() {
     let out = bin().args(["plan", "/nonexistent/repo"]).output().unwrap();
@@ -165,5 +210,65 @@ fn a_missing_path_or_a_file_as_path_is_a_usage_error_that_says_what_to_do() {
     assert!(
         err.contains("is a file") && err.contains("gateway-migrate convert"),
         "{err}"
+    );
+}
+
+/// One scan, several reports: `--output FORMAT=PATH` beside the stdout format, and the job
+/// summary written when a GitHub format runs inside a workflow.
+#[test]
+fn several_outputs_from_one_run_and_the_job_summary() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo-repo");
+    let out_dir = tempfile::tempdir().unwrap();
+    let o = |name: &str| out_dir.path().join(name);
+    let summary = o("step-summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let out = bin()
+        .args(["plan", "--no-render", "--format", "github"])
+        .arg(&demo)
+        .arg("--output")
+        .arg(format!("json={}", o("r.json").display()))
+        .arg("--output")
+        .arg(format!("sarif={}", o("r.sarif").display()))
+        .arg("--output")
+        .arg(format!("concise={}", o("r.txt").display()))
+        .arg("--output")
+        .arg(format!("MARKDOWN={}", o("r.md").display()))
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("::group::gateway-migrate report"),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(o("r.json")).unwrap()).unwrap();
+    let diagnostics = json["diagnostics"].as_array().unwrap().len();
+    assert!(diagnostics > 5);
+    let concise = std::fs::read_to_string(o("r.txt")).unwrap();
+    assert_eq!(
+        concise.lines().count(),
+        diagnostics,
+        "one line per diagnostic"
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(o("r.sarif")).unwrap()).unwrap();
+    let notes = &json["summary"]["notes"];
+    assert_eq!(
+        sarif["runs"][0]["results"].as_array().unwrap().len() as u64,
+        notes["error"].as_u64().unwrap() + notes["warning"].as_u64().unwrap(),
+        "SARIF leaves info out"
+    );
+    let markdown = std::fs::read_to_string(o("r.md")).unwrap();
+    assert!(
+        markdown.starts_with("<!-- gateway-migrate:report -->"),
+        "{markdown}"
+    );
+    // Appended to what earlier steps wrote.
+    let job = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        job.starts_with("earlier step\n<!-- gateway-migrate:report -->"),
+        "{job}"
     );
 }

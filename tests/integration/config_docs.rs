@@ -28,7 +28,10 @@ fn readme_example() -> String {
 #[test]
 fn config_docs_list_every_key() {
     let keys = struct_keys();
-    assert!(keys.contains("ignore") && keys.contains("mountGateways"), "{keys:?}");
+    assert!(
+        keys.contains("ignore") && keys.contains("mountGateways"),
+        "{keys:?}"
+    );
     let example = readme_example();
     let readme_keys: BTreeSet<String> = example
         .lines()

@@ -14,6 +14,10 @@ fn nothing_to_change_prints_none() {
 
 #[test]
 fn failures_exit_2_with_a_hint() {
+    // Its last step pushes over HTTP.
+    if !crate::common::http_git::available() {
+        return;
+    }
     scenarios::cli_failures();
 }
 
@@ -35,4 +39,58 @@ fn a_short_token_is_refused_before_the_scan() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("2 characters long"), "{err}");
     assert!(!err.contains("***"), "{err}");
+}
+
+/// The clone is checked before the scan: a directory outside any git repository, or a
+/// clone without the remote, fails at once. A kustomize stand-in that leaves a mark when run
+/// proves nothing was scanned or rendered.
+#[test]
+fn the_git_repository_and_remote_are_checked_before_the_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    crate::common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo-repo"),
+        &root,
+    );
+    let mark = dir.path().join("rendered");
+    let fake = dir.path().join("kustomize");
+    std::fs::write(&fake, format!("#!/bin/sh\ntouch '{}'\n", mark.display())).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let pr = |extra: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("gateway-migrate")
+            .unwrap()
+            .arg("pr")
+            .arg(&root)
+            .arg("--kustomize")
+            .arg(&fake)
+            .args(extra)
+            .env("GITHUB_TOKEN", "ghp_0123456789abcdefghijklmnopqrstuvwxyz")
+            .env_remove("GITHUB_REPOSITORY")
+            .env("GATEWAY_MIGRATE_CACHE_DIR", "")
+            .env("GIT_CEILING_DIRECTORIES", dir.path())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = pr(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("git"), "{err}");
+    git2::Repository::init(&root).unwrap();
+    let (code, err) = pr(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("origin"), "names the missing remote: {err}");
+    let (code, err) = pr(&["--remote", "upstream"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("upstream"), "{err}");
+    assert!(
+        !mark.exists(),
+        "kustomize ran: the scan started before the checks"
+    );
 }

@@ -47,17 +47,13 @@ fn cases() -> Vec<PathBuf> {
 /// `kubectl` for the tests, or `None` (a visible skip; a failure under `CI=true`).
 pub fn kubectl() -> Option<Renderer> {
     let found = Renderer::find(None, std::env::var_os("PATH").as_deref());
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "kubectl (with kustomize) is required in CI"
-        );
-        eprintln!(
-            "\n\n!!!!!!!! SKIPPED: neither kustomize nor kubectl is installed; render-aware \
-             migration was NOT tested !!!!!!!!\n\n"
-        );
-    }
-    found
+    crate::common::required(
+        found.is_some(),
+        "kustomize or kubectl",
+        "render-aware migration",
+    )
+    .then_some(found)
+    .flatten()
 }
 
 fn files_of(dir: &Path) -> BTreeSet<String> {

@@ -788,8 +788,8 @@ fn sarif_reports_findings_with_their_rule_and_location() {
     assert!(note.get("properties").is_none());
 }
 
-#[test]
-fn sarif_validates_against_the_sarif_2_1_0_schema() {
+/// The vendored SARIF 2.1.0 schema, compiled.
+fn sarif_validator() -> jsonschema::Validator {
     let schema_path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/integration/schemas/sarif-2.1.0-rtm.5.json");
     // The schema's `run.language` pattern has a stray `]`, a literal in non-Unicode
@@ -800,7 +800,67 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     assert!(schema_text.contains(stray));
     let schema_text = schema_text.replace(stray, r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$""#);
     let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+/// With GitHub's real limits, on more results than it takes: at most 25,000 results, under
+/// 10 MB, every error kept, and still valid SARIF.
+#[test]
+fn sarif_of_a_huge_run_fits_githubs_limits_and_stays_valid() {
+    let long = "z".repeat(400);
+    let objects = (0..3_000)
+        .map(|i| {
+            let notes = (0..10)
+                .map(|k| {
+                    let code = if k == 0 {
+                        Code::IstioDelegateNested
+                    } else {
+                        Code::IstioRetries
+                    };
+                    note(code, format!("note {k} of {i} {long}")).at(&format!("spec.http[{k}]"))
+                })
+                .collect();
+            object(
+                &format!("apps/team-{}/routes-{i}.yaml", i % 50),
+                i + 1,
+                "VirtualService",
+                &format!("route-{i}"),
+                notes,
+            )
+        })
+        .collect();
+    let report = assemble(objects, Vec::new(), Vec::new());
+    assert!(report.diagnostics.len() >= 30_000);
+    let out = sarif::render(&report, &sarif::Options::default());
+    assert!(out.len() <= sarif::MAX_BYTES, "{} bytes", out.len());
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert!(results.len() <= sarif::MAX_RESULTS);
+    assert!(
+        results.len() > 10_000,
+        "uses the room it has: {}",
+        results.len()
+    );
+    assert_eq!(
+        results.iter().filter(|r| r["level"] == "error").count(),
+        report.summary.notes.error
+    );
+    assert_eq!(
+        run["properties"]["omittedResults"].as_u64().unwrap() as usize + results.len(),
+        report.summary.notes.error + report.summary.notes.warning
+    );
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(&log)
+        .take(5)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let validator = sarif_validator();
     for report in [sample(), huge()] {
         let log: serde_json::Value =
             serde_json::from_str(&sarif::render(&report, &with_info())).unwrap();

@@ -82,6 +82,18 @@ impl Drop for GitHttpServer {
     }
 }
 
+/// Whether git's `http-backend` CGI program is installed (a visible skip, or a failure
+/// under CI, when not).
+pub fn available() -> bool {
+    let found = Command::new("git")
+        .arg("--exec-path")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .is_some_and(|exec| PathBuf::from(exec.trim()).join("git-http-backend").exists());
+    super::required(found, "`git http-backend`", "publishing over HTTP")
+}
+
 fn git_http_backend() -> PathBuf {
     let out = Command::new("git").arg("--exec-path").output().unwrap();
     let exec = String::from_utf8(out.stdout).unwrap();

@@ -374,3 +374,21 @@ pub fn any(verb: &str) -> wiremock::MockBuilder {
 pub fn ok_json(status: u16, v: Value) -> ResponseTemplate {
     ResponseTemplate::new(status).set_body_json(v)
 }
+
+/// Whether something a test needs from outside the crate is there (`kubectl`, `man`,
+/// `check-jsonschema`, `git http-backend`, the shared corpus). When it is not: under
+/// `CI=true` the test fails (`.ci/run` installs everything), otherwise it prints a visible
+/// skip line and the caller returns.
+pub fn required(available: bool, what: &str, consequence: &str) -> bool {
+    if available {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{what} is required in CI (.ci/run installs it)"
+    );
+    eprintln!(
+        "\n\n!!!!!!!! SKIPPED: {what} is not there; {consequence} was NOT tested !!!!!!!!\n\n"
+    );
+    false
+}
