@@ -325,9 +325,10 @@ pub struct ApplyArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Repository root to check.
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
+    /// Repository root to check. Files (as pre-commit passes them) stand for the git
+    /// repository holding them, which is checked whole: translation depends on every file.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
     /// Write the missing or stale files too (still exits 1 when it had to).
     #[arg(long)]
     pub fix: bool,
@@ -650,6 +651,24 @@ fn emit(report: &Report, args: &ReportArgs) -> Result<()> {
     write_outputs(report, args, Some(args.format))
 }
 
+/// Inside a GitHub Actions step (`GITHUB_ACTIONS=true`, `$GITHUB_OUTPUT` set), appends the
+/// run's step outputs (docs/github-action.md).
+fn append_step_outputs(report: &Report, changed: bool) -> Result<()> {
+    if std::env::var_os("GITHUB_ACTIONS").is_none_or(|v| v != "true") {
+        return Ok(());
+    }
+    let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty()) else {
+        return Ok(());
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .context("opening $GITHUB_OUTPUT")?;
+    file.write_all(report::github::step_outputs(report, changed).as_bytes())
+        .context("writing the step outputs to $GITHUB_OUTPUT")
+}
+
 /// The exit status (docs/exit-codes.md): 1 when something is left to do (`pending`) or a
 /// diagnostic at or above `--fail-on` is left, else 0; `--exit-zero` makes it 0.
 fn exit_status(pending: bool, report: &Report, args: &ReportArgs) -> u8 {
@@ -758,6 +777,7 @@ fn plan(args: PlanArgs) -> Result<u8> {
             eprint!("{diff}");
         }
     }
+    append_step_outputs(&report, !outcome.plan.is_empty())?;
     Ok(exit_status(!outcome.plan.is_empty(), &report, &args.report))
 }
 
@@ -773,26 +793,64 @@ fn apply(args: ApplyArgs) -> Result<u8> {
     let mut outcome = pipeline::run(request)?;
     let report = build_report(&mut outcome, &args.report)?;
     emit(&report, &args.report)?;
+    append_step_outputs(&report, !report.files.is_empty())?;
     // Everything planned was written (a failed write is a fatal error); what is left are
     // the diagnostics.
     Ok(exit_status(false, &report, &args.report))
 }
 
+/// The directory `check` runs on: PATH itself, or, for files (pre-commit passes the
+/// changed ones), the top of the git work tree holding them all.
+fn check_root(paths: &[PathBuf]) -> Result<PathBuf> {
+    match paths {
+        [one] if !one.is_file() => return Ok(one.clone()),
+        [] => return Ok(PathBuf::from(".")),
+        _ => {}
+    }
+    let mut top: Option<PathBuf> = None;
+    for path in paths {
+        let absolute = std::fs::canonicalize(path)
+            .with_context(|| format!("{} does not exist", path.display()))?;
+        let Some(tree) = absolute.ancestors().find(|d| d.join(".git").exists()) else {
+            // One file outside any repository: the walk's own message points to `convert`.
+            if paths.len() == 1 {
+                return Ok(path.clone());
+            }
+            anyhow::bail!(
+                "{} is not inside a git work tree: give the repository's directory",
+                path.display()
+            );
+        };
+        match &top {
+            Some(t) if t != tree => anyhow::bail!(
+                "{} and {} are in different git repositories: check one repository at a time",
+                paths[0].display(),
+                path.display()
+            ),
+            _ => top = Some(tree.to_path_buf()),
+        }
+    }
+    top.ok_or_else(|| anyhow::anyhow!("no path given"))
+}
+
 fn check(args: CheckArgs) -> Result<u8> {
+    let root = check_root(&args.paths)?;
     let mut request = repository_request(
-        &args.path,
+        &root,
         &args.repo,
         &args.translate,
         &args.report,
         args.in_place,
     )?;
     request.check = true;
+    request.git_status = true;
     request.write = args.fix;
     let mut outcome = pipeline::run(request)?;
     let report = build_report(&mut outcome, &args.report)?;
     emit(&report, &args.report)?;
     // With --fix the files are written, and the run still fails when it had to write them
     // (pre-commit's convention: the commit is retried with the files added).
+    append_step_outputs(&report, !outcome.stale.is_empty())?;
     Ok(exit_status(
         !outcome.stale.is_empty(),
         &report,
@@ -850,6 +908,7 @@ fn pr(args: PrArgs) -> Result<u8> {
             .append_github_output(Path::new(&path))
             .context("writing the step outputs to $GITHUB_OUTPUT")?;
     }
+    append_step_outputs(&report, !outcome.plan.is_empty())?;
     // Published: nothing is left to do but the diagnostics the pull request lists.
     Ok(exit_status(false, &report, &args.report))
 }

@@ -23,6 +23,7 @@ pub mod scan;
 pub mod suppress;
 pub mod translate;
 pub mod validate;
+pub mod vcs;
 pub mod walk;
 pub mod write;
 pub mod yaml;

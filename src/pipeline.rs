@@ -44,6 +44,10 @@ pub struct Request {
     pub write: bool,
     /// Render kustomize builds (repositories only).
     pub render: crate::render::RenderOptions,
+    /// `check`: ask git which generated files a commit would leave out (the CLI sets it; off
+    /// by default so that a test's result does not depend on the state of the repository
+    /// holding its fixture).
+    pub git_status: bool,
 }
 
 impl Request {
@@ -58,6 +62,7 @@ impl Request {
             check: false,
             write: false,
             render: crate::render::RenderOptions::default(),
+            git_status: false,
         }
     }
 }
@@ -155,6 +160,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         check,
         write,
         render,
+        git_status,
     } = request;
     let progress = crate::progress::Progress::new(progress);
     let (scan, root) = match input {
@@ -229,6 +235,9 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
             &config,
         ));
         diagnostics.extend(stale.iter().map(stale_diagnostic));
+        if let (Some(root), true) = (&root, git_status) {
+            diagnostics.extend(unrecorded_diagnostics(root, &scan));
+        }
     }
     let written = match (&root, write) {
         (Some(root), true) => {
@@ -279,6 +288,50 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         suppressed: applied.suppressed,
         builds: rendered.builds,
     })
+}
+
+/// `check` in a git repository: generated files, and the kustomizations listing them, that
+/// a commit would leave out.
+fn unrecorded_diagnostics(root: &std::path::Path, scan: &Scan) -> Vec<Diagnostic> {
+    let generated: std::collections::BTreeSet<&str> = scan
+        .generated_files
+        .iter()
+        .map(|g| g.path.as_str())
+        .collect();
+    let mut paths: Vec<String> = generated.iter().map(|p| p.to_string()).collect();
+    for k in &scan.index.kustomizations {
+        let lists_generated = k.resources.iter().chain(&k.patches).any(|entry| {
+            let joined = if k.dir.is_empty() || k.dir == "." {
+                entry.trim_start_matches("./").to_string()
+            } else {
+                format!("{}/{}", k.dir, entry.trim_start_matches("./"))
+            };
+            generated.contains(joined.as_str())
+        });
+        if lists_generated {
+            paths.push(k.file.clone());
+        }
+    }
+    crate::vcs::unrecorded(root, &paths)
+        .into_iter()
+        .map(|(path, state)| {
+            let what = match state {
+                crate::vcs::Unrecorded::Untracked => "is untracked",
+                crate::vcs::Unrecorded::Unstaged => "has changes that are not staged",
+            };
+            let from = match root.to_str() {
+                Some("." | "") => String::new(),
+                _ => format!(" (from {})", root.display()),
+            };
+            Diagnostic::new(
+                Code::CheckUntrackedGenerated,
+                format!(
+                    "{path} {what}: a commit would leave it out; run `git add -- {path}`{from}"
+                ),
+            )
+            .in_file(path, 1)
+        })
+        .collect()
 }
 
 fn stale_diagnostic(s: &Stale) -> Diagnostic {

@@ -1238,6 +1238,9 @@ registry! {
     CheckUnlisted = "check/unlisted", Error,
         "A kustomization lacks the entry `apply` would add for a generated file.",
         "A kustomization lacks the entry `apply` would add for a generated file.";
+    CheckUntrackedGenerated = "check/untracked-generated", Error,
+        "A generated file, or a kustomization listing one, is untracked or has unstaged changes: a commit would leave it out.",
+        "In a git repository, `check` compares what is on disk with what git would commit. A generated file that was never added (pre-commit leaves untracked files in place, so every other check passes) or a kustomization whose new entries are not staged would be missing from the commit, and a fresh clone's `kustomize build` would fail or deploy the old objects. The message gives the `git add` command to run.";
     CheckUntranslated = "check/untranslated", Error,
         "With `--in-place`, a source file still holds documents that would be replaced.",
         "With `--in-place`, a source file still holds documents that would be replaced.";

@@ -163,3 +163,14 @@ pub fn render(report: &Report) -> String {
     }
     out
 }
+
+/// Step outputs (`name=value` lines for `$GITHUB_OUTPUT`) that describe the run: whether
+/// files changed (or would), how many objects were translated, the error and warning counts.
+pub fn step_outputs(report: &Report, changed: bool) -> String {
+    format!(
+        "changed={changed}\nobjects-translated={}\nerrors={}\nwarnings={}\n",
+        report.objects.len(),
+        report.summary.notes.error,
+        report.summary.notes.warning
+    )
+}

@@ -272,3 +272,72 @@ fn several_outputs_from_one_run_and_the_job_summary() {
         "{job}"
     );
 }
+
+/// In a git repository, `check` reports generated files (and kustomizations listing them)
+/// that a commit would leave out, with the `git add` to run; once added, it passes.
+#[test]
+fn check_reports_generated_files_a_commit_would_leave_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    crate::common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/precommit/repo"),
+        root,
+    );
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "manifests"]);
+    let check = || {
+        let out = bin()
+            .args(["check", "--format", "concise", "--no-render"])
+            .arg(root)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    bin()
+        .args(["apply", "--quiet", "--no-render"])
+        .arg(root)
+        .assert()
+        .code(0);
+    let (code, out) = check();
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("apps/web/ingress.gateway-api.yaml:1: error[check/untracked-generated] apps/web/ingress.gateway-api.yaml is untracked: a commit would leave it out; run `git add -- apps/web/ingress.gateway-api.yaml` (from "),
+        "{out}"
+    );
+    assert!(
+        out.contains("apps/web/kustomization.yaml has changes that are not staged"),
+        "{out}"
+    );
+    git(&["add", "-u"]);
+    let (code, out) = check();
+    assert_eq!(code, Some(1), "{out}");
+    assert!(!out.contains("kustomization.yaml has changes"), "{out}");
+    git(&["add", "-A"]);
+    let (code, out) = check();
+    assert_eq!(code, Some(0), "{out}");
+    // Outside git, nothing is asked.
+    let plain = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(root, plain.path());
+    std::fs::remove_dir_all(plain.path().join(".git")).unwrap();
+    bin()
+        .args(["check", "--quiet", "--no-render"])
+        .arg(plain.path())
+        .assert()
+        .code(0);
+}

@@ -19,26 +19,37 @@ fn demo() -> tempfile::TempDir {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo-repo"),
         dir.path(),
     );
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "-A"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "commit",
-        "-qm",
-        "demo",
-    ]);
+    git(dir.path(), &["init", "-q"]);
+    commit_all(dir.path());
     dir
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// Commits everything, as a user does after `apply` (`check` reports generated files a
+/// commit would leave out).
+fn commit_all(dir: &Path) {
+    git(dir, &["add", "-A"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            "commit",
+            "--allow-empty",
+        ],
+    );
 }
 
 /// Runs `command` on `dir` with `extra` flags; the exit code.
@@ -120,6 +131,7 @@ fn the_exit_code_matrix() {
     // Applied: nothing left to write; the errors and warnings remain.
     let applied = demo();
     assert_eq!(status(applied.path(), "apply", &["--exit-zero"]), 0);
+    commit_all(applied.path());
     check(
         "applied",
         applied.path(),
@@ -131,6 +143,7 @@ fn the_exit_code_matrix() {
     );
     // Errors accepted: the default passes, --fail-on warning does not.
     suppress(applied.path(), DEMO_ERRORS);
+    commit_all(applied.path());
     check(
         "applied, errors suppressed",
         applied.path(),
@@ -143,6 +156,7 @@ fn the_exit_code_matrix() {
     // Everything accepted: only info is left.
     let all: Vec<&str> = DEMO_ERRORS.iter().chain(DEMO_WARNINGS).copied().collect();
     suppress(applied.path(), &all);
+    commit_all(applied.path());
     check(
         "applied, all suppressed",
         applied.path(),
@@ -297,6 +311,7 @@ fn the_demo_after_apply_with_its_diagnostics_suppressed_exits_0() {
         )
     };
     assert_eq!(run("apply").0, 1, "errors are left after the first apply");
+    commit_all(root);
     // One error accepted inline, on its field; the rest in the configuration.
     let routes = root.join("shop/routes.yaml");
     let text = std::fs::read_to_string(&routes).unwrap();
@@ -317,6 +332,9 @@ fn the_demo_after_apply_with_its_diagnostics_suppressed_exits_0() {
     // The edited source makes its generated file outdated: apply brings it up to date.
     let (code, out) = run("plan");
     assert_eq!(code, 1, "the edited source must be re-applied: {out}");
+    let (code, out) = run("apply");
+    assert_eq!(code, 0, "apply: {out}");
+    commit_all(root);
     for command in ["apply", "plan", "check"] {
         let (code, out) = run(command);
         assert_eq!(code, 0, "{command}: {out}");

@@ -307,6 +307,13 @@ const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[
          a_build_rendering_an_object_it_does_not_translate_differs)",
     ),
     (
+        Code::CheckUntrackedGenerated,
+        "a fixture tree is part of this project's own git repository, so its files' git state \
+         is the project's; the runner does not ask git (Request::git_status is off); covered \
+         by tests/integration/cli_check.rs (check_reports_generated_files_a_commit_would_leave_out) \
+         and the pre-commit test (tests/integration/precommit.rs)",
+    ),
+    (
         Code::PlanKustomizePatch,
         "both translators skip documents of kustomize patch files before the planner sees \
          them, so plan::skip_patch_documents never finds one through pipeline::run; covered by \

@@ -9,6 +9,7 @@
 
 mod common;
 
+mod action;
 mod architecture;
 mod cli_check;
 mod cli_completions;
@@ -29,6 +30,7 @@ mod istio_samples;
 mod istio_translate;
 mod load_spans;
 mod locations;
+mod precommit;
 mod publish_cli;
 mod publish_github;
 mod publish_http;

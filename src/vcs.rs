@@ -1,0 +1,50 @@
+//! What git has recorded of the files this tool owns: `check` reports generated files (and
+//! the kustomizations listing them) that a commit would leave out. pre-commit checks the
+//! staged state by stashing unstaged changes, but it leaves untracked files in place, so a
+//! new generated file that was never added would pass every check and be missing from the
+//! commit (and from a fresh clone's `kustomize build`).
+
+use std::path::Path;
+
+/// Why git would not commit a file as it is on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Unrecorded {
+    /// Not in the index at all (new, or ignored by `.gitignore`).
+    Untracked,
+    /// Tracked, with changes on disk that are not staged.
+    Unstaged,
+}
+
+/// The files of `paths` (relative to `root`, `/`-separated) that git would not commit as
+/// they are. Empty when `root` is not inside a git work tree.
+pub fn unrecorded(root: &Path, paths: &[String]) -> Vec<(String, Unrecorded)> {
+    let Ok(repo) = git2::Repository::discover(root) else {
+        return Vec::new();
+    };
+    let Some(workdir) = repo.workdir() else {
+        return Vec::new();
+    };
+    let (Ok(workdir), Ok(root)) = (std::fs::canonicalize(workdir), std::fs::canonicalize(root))
+    else {
+        return Vec::new();
+    };
+    let Ok(prefix) = root.strip_prefix(&workdir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for path in paths {
+        let in_repo = prefix.join(path);
+        let Ok(status) = repo.status_file(&in_repo) else {
+            continue;
+        };
+        let state = if status.intersects(git2::Status::WT_NEW | git2::Status::IGNORED) {
+            Unrecorded::Untracked
+        } else if status.intersects(git2::Status::WT_MODIFIED | git2::Status::WT_TYPECHANGE) {
+            Unrecorded::Unstaged
+        } else {
+            continue;
+        };
+        out.push((path.clone(), state));
+    }
+    out
+}
