@@ -557,17 +557,19 @@ fn progress_wanted(report: &ReportArgs) -> bool {
     !report.quiet && std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false")
 }
 
-/// Drops the diagnostics `--select` and `--min-severity` leave out, then builds the report.
-fn build_report(outcome: &mut Outcome, args: &ReportArgs) -> Result<Report> {
-    let mut select = Vec::new();
-    for code in args
-        .select
+/// `--select`'s patterns; an unknown code is a usage error, found before anything is scanned.
+fn selection(args: &ReportArgs) -> Result<Vec<CodePattern>> {
+    args.select
         .iter()
         .map(|c| c.trim())
         .filter(|c| !c.is_empty())
-    {
-        select.push(CodePattern::parse(code).map_err(|e| anyhow::anyhow!("--select: {e}"))?);
-    }
+        .map(|code| CodePattern::parse(code).map_err(|e| anyhow::anyhow!("--select: {e}")))
+        .collect()
+}
+
+/// Drops the diagnostics `--select` and `--min-severity` leave out, then builds the report.
+fn build_report(outcome: &mut Outcome, args: &ReportArgs) -> Result<Report> {
+    let select = selection(args)?;
     let min = args
         .min_severity
         .map_or(Severity::Info, SeverityArg::severity);
@@ -690,6 +692,7 @@ fn repository_request(
     report: &ReportArgs,
     in_place: bool,
 ) -> Result<pipeline::Request> {
+    selection(report)?;
     let config = load_config(root, translate, Some(repo))?;
     let mut request = pipeline::Request::new(Input::Repository(root.to_path_buf()), config);
     request.jobs = repo.jobs.unwrap_or(0);
@@ -914,6 +917,7 @@ fn pr(args: PrArgs) -> Result<u8> {
 }
 
 fn convert(args: ConvertArgs) -> Result<u8> {
+    selection(&args.report)?;
     let config = load_config(Path::new("."), &args.translate, None)?;
     let mut inputs = Vec::new();
     if args.files.is_empty() || args.files.iter().any(|f| f.as_os_str() == "-") {
