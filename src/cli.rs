@@ -758,16 +758,41 @@ fn render_cache_dir() -> Option<PathBuf> {
     Some(base.join("gateway-migrate").join("render"))
 }
 
+/// The options every repository command shares.
+struct RepositoryRun<'a> {
+    root: &'a Path,
+    repo: &'a RepositoryArgs,
+    translate: &'a TranslateArgs,
+    report: &'a ReportArgs,
+    in_place: bool,
+}
+
+impl RepositoryRun<'_> {
+    /// Runs the pipeline with the request `adjust` completes, and builds the report.
+    fn run(&self, adjust: impl FnOnce(&mut pipeline::Request)) -> Result<(Outcome, Report)> {
+        let mut request = repository_request(
+            self.root,
+            self.repo,
+            self.translate,
+            self.report,
+            self.in_place,
+        )?;
+        adjust(&mut request);
+        let mut outcome = pipeline::run(request)?;
+        let report = build_report(&mut outcome, self.report)?;
+        Ok((outcome, report))
+    }
+}
+
 fn plan(args: PlanArgs) -> Result<u8> {
-    let request = repository_request(
-        &args.path,
-        &args.repo,
-        &args.translate,
-        &args.report,
-        args.in_place,
-    )?;
-    let mut outcome = pipeline::run(request)?;
-    let report = build_report(&mut outcome, &args.report)?;
+    let (outcome, report) = RepositoryRun {
+        root: &args.path,
+        repo: &args.repo,
+        translate: &args.translate,
+        report: &args.report,
+        in_place: args.in_place,
+    }
+    .run(|_| {})?;
     emit(&report, &args.report)?;
     if args.diff {
         let diff = outcome.plan.diff();
@@ -785,16 +810,14 @@ fn plan(args: PlanArgs) -> Result<u8> {
 }
 
 fn apply(args: ApplyArgs) -> Result<u8> {
-    let mut request = repository_request(
-        &args.path,
-        &args.repo,
-        &args.translate,
-        &args.report,
-        args.in_place,
-    )?;
-    request.write = true;
-    let mut outcome = pipeline::run(request)?;
-    let report = build_report(&mut outcome, &args.report)?;
+    let (_, report) = RepositoryRun {
+        root: &args.path,
+        repo: &args.repo,
+        translate: &args.translate,
+        report: &args.report,
+        in_place: args.in_place,
+    }
+    .run(|request| request.write = true)?;
     emit(&report, &args.report)?;
     append_step_outputs(&report, !report.files.is_empty())?;
     // Everything planned was written (a failed write is a fatal error); what is left are
@@ -838,18 +861,18 @@ fn check_root(paths: &[PathBuf]) -> Result<PathBuf> {
 
 fn check(args: CheckArgs) -> Result<u8> {
     let root = check_root(&args.paths)?;
-    let mut request = repository_request(
-        &root,
-        &args.repo,
-        &args.translate,
-        &args.report,
-        args.in_place,
-    )?;
-    request.check = true;
-    request.git_status = true;
-    request.write = args.fix;
-    let mut outcome = pipeline::run(request)?;
-    let report = build_report(&mut outcome, &args.report)?;
+    let (outcome, report) = RepositoryRun {
+        root: &root,
+        repo: &args.repo,
+        translate: &args.translate,
+        report: &args.report,
+        in_place: args.in_place,
+    }
+    .run(|request| {
+        request.check = true;
+        request.git_status = true;
+        request.write = args.fix;
+    })?;
     emit(&report, &args.report)?;
     // With --fix the files are written, and the run still fails when it had to write them
     // (pre-commit's convention: the commit is retried with the files added).
@@ -874,15 +897,14 @@ fn pr(args: PrArgs) -> Result<u8> {
     let early_opts = args.options(&early.fingerprint());
     publish::check_options(&early_opts)?;
     publish::check_repository(&args.path, &early_opts)?;
-    let request = repository_request(
-        &args.path,
-        &args.repo,
-        &args.translate,
-        &args.report,
-        args.in_place,
-    )?;
-    let mut outcome = pipeline::run(request)?;
-    let report = build_report(&mut outcome, &args.report)?;
+    let (outcome, report) = RepositoryRun {
+        root: &args.path,
+        repo: &args.repo,
+        translate: &args.translate,
+        report: &args.report,
+        in_place: args.in_place,
+    }
+    .run(|_| {})?;
     write_outputs(&report, &args.report, None)?;
     // The body is the Markdown report, cut below the publisher's own limit so that it is
     // never truncated blindly.

@@ -1222,6 +1222,9 @@ registry! {
     RenderDeployPathOutside = "render/deploy-path-outside", Warning,
         "A Flux Kustomization or Argo CD Application deploys a path outside the repository.",
         "A Flux `Kustomization` (`spec.path`) or an Argo CD `Application` (`spec.source.path`, `spec.sources[].path`) names a path that leaves the repository; it is not built.";
+    RenderSharedObject = "render/shared-object", Warning,
+        "Several builds deploy a generated object with the same kind, namespace and name but different specs.",
+        "Each build is translated as it renders, so a Gateway shared by routes of several builds (the Gateway created per IngressClass, an Istio Gateway several applications bind to) becomes one object per build, each with that build's listeners only. Deployed to different clusters, that is what each cluster needs. Deployed to the same cluster and namespace, the builds overwrite each other's object and the last one applied wins: the other builds' hosts stop being served. If they share a cluster, give the Gateway one home: a build of its own that every application's routes attach to, as Istio Gateways usually have.";
     RenderApplySeparately = "render/apply-separately", Warning,
         "Generated objects must live in a namespace no build deploys into: they are written to a file no kustomization includes.",
         "A build's `namespace:` transform would move these generated objects (a ReferenceGrant that must sit next to the Secret it permits, a Gateway in the gateway namespace) and no build of the repository deploys into their namespace unchanged. They are written to a separate file that no kustomization includes; apply it where that namespace is managed.";

@@ -486,13 +486,23 @@ pub fn run(
         &current,
         Some("verifying builds with their fixes"),
     );
+    // Generated objects by identity: which builds deploy each, with which spec.
+    let mut deployed = Deployed::new();
     for ((b, expected), after) in expectations.iter().zip(after_all) {
         let allowed: BTreeSet<(String, String, String)> = fixes
             .get(&b.dir)
             .map(|f| f.foreign.clone())
             .unwrap_or_default();
         let differences = match after {
-            Ok(after) => verify(b, expected, &after, &generated_paths, &allowed),
+            Ok(after) => {
+                for (id, spec) in verify::generated_objects(&after, &generated_paths) {
+                    deployed
+                        .entry(id)
+                        .or_default()
+                        .push((b.name().to_string(), spec));
+                }
+                verify(b, expected, &after, &generated_paths, &allowed)
+            }
             Err(message) => vec![format!("does not render after apply: {message}")],
         };
         let status = if differences.is_empty() {
@@ -508,10 +518,49 @@ pub fn run(
         }
         statuses.insert(b.dir.clone(), status);
     }
+    notes.extend(shared_objects(&deployed, &builds));
     out.builds = report(builds, statuses);
     notes.sort();
     notes.dedup();
     out.notes = notes;
+    out
+}
+
+/// Generated objects by identity (kind, namespace, name): the builds deploying each, with
+/// the spec each deploys.
+type Deployed = BTreeMap<(String, String, String), Vec<(String, Value)>>;
+
+/// `render/shared-object`: a generated object that several builds deploy with different
+/// specs. Whether that is right depends on where the builds are applied, which the
+/// repository does not say: one cluster each is fine, one shared cluster is a conflict.
+fn shared_objects(deployed: &Deployed, builds: &[Build]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for ((kind, ns, name), by) in deployed {
+        let mut specs: Vec<&Value> = by.iter().map(|(_, s)| s).collect();
+        specs.sort_by_key(|s| s.to_string());
+        specs.dedup();
+        if by.len() < 2 || specs.len() < 2 {
+            continue;
+        }
+        let names: Vec<String> = by.iter().map(|(b, _)| b.clone()).collect();
+        let file = builds
+            .iter()
+            .find(|b| Some(b.name()) == names.first().map(String::as_str))
+            .and_then(|b| b.kustomization.clone())
+            .unwrap_or_default();
+        out.push(
+            Diagnostic::new(
+                Code::RenderSharedObject,
+                format!(
+                    "{kind} {ns}/{name} is deployed by {} builds with {} different specs ({}): on one cluster they overwrite each other and the last applied wins; on separate clusters each gets its own",
+                    by.len(),
+                    specs.len(),
+                    crate::diagnostic::list_some(&names, 5)
+                ),
+            )
+            .in_file(file, 1),
+        );
+    }
     out
 }
 

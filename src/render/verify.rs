@@ -3,6 +3,29 @@
 use super::fixes::{Expected, ident};
 use super::*;
 
+/// The generated objects of a render (this tool's files, its added objects included), by
+/// identity, with their specs.
+pub(super) fn generated_objects(
+    after: &[Rendered],
+    generated_paths: &BTreeSet<String>,
+) -> Vec<((String, String, String), Value)> {
+    after
+        .iter()
+        .filter(|r| {
+            r.origin.as_ref().is_some_and(|o| {
+                let name = o.rsplit('/').next().unwrap_or(o);
+                generated_paths.contains(o) || name == OBJECTS_FILE
+            })
+        })
+        .map(|r| {
+            (
+                ident(&r.value),
+                r.value.get("spec").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect()
+}
+
 /// The differences between what a build must render and what it renders after apply.
 pub(super) fn verify(
     build: &Build,
@@ -13,19 +36,10 @@ pub(super) fn verify(
 ) -> Vec<String> {
     let _ = build;
     let mut actual: BTreeMap<(String, String, String), Value> = BTreeMap::new();
-    for r in after {
-        let ours = r.origin.as_ref().is_some_and(|o| {
-            let name = o.rsplit('/').next().unwrap_or(o);
-            generated_paths.contains(o) || name == OBJECTS_FILE
-        });
-        if !ours {
-            continue;
+    for (id, spec) in generated_objects(after, generated_paths) {
+        if !foreign.contains(&id) {
+            actual.insert(id, spec);
         }
-        let id = ident(&r.value);
-        if foreign.contains(&id) {
-            continue;
-        }
-        actual.insert(id, r.value.get("spec").cloned().unwrap_or(Value::Null));
     }
     let mut out = Vec::new();
     for e in expected {
