@@ -438,9 +438,12 @@ registry! {
     IstioRetries = "istio/retries", Warning,
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731).",
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731); on the standard channel they are not translated. Run with `--channel experimental` where the implementation supports it.";
+    IstioUnweightedDestination = "istio/unweighted-destination", Info,
+        "A destination without weight next to weighted ones gets no traffic in Istio: written with weight 0.",
+        "With several destinations in a route, Istio skips those whose weight is 0 or unset (`pilot/pkg/networking/core/route/route.go`, the weighted-cluster loop: only a route's single destination is given 100). Gateway API's default weight is 1, which would send such a destination a share of the traffic, so the backendRef is written with `weight: 0` (no traffic), keeping the old split.";
     IstioRetriesDisabled = "istio/retries-disabled", Warning,
-        "`attempts: 0` (retries disabled) is not expressible: retry needs at least one attempt.",
-        "`attempts: 0` (retries disabled) is not expressible: retry needs at least one attempt.";
+        "Retries without `attempts` (or `attempts: 0`) disable retries in Istio; Gateway API cannot say \"no retries\".",
+        "Istio turns the retry policy off when `attempts` is 0 or unset, even when `retryOn` or `perTryTimeout` are given (`pilot/pkg/networking/core/route/retry/retry.go`). Gateway API's `retry.attempts` is at least 1, and a route without `retry` gets the implementation's default: on Istio, 2 attempts on connect-failure, refused-stream, unavailable and cancelled. Nothing is written, not even `perTryTimeout` as a backend timeout (it would cut every backend call to the per-try value). Requests that failed once now may be retried; make sure the backend tolerates that.";
     IstioRetriesTranslated = "istio/retries-translated", Info,
         "Retries are written as the experimental HTTPRoute `retry` (GEP-1731) on the experimental channel.",
         "Retries are written as the experimental HTTPRoute `retry` (GEP-1731) on the experimental channel; `perTryTimeout` becomes `timeouts.backendRequest`.";

@@ -181,12 +181,34 @@ fn external_ref(
 }
 
 /// Sets weights: none on a lone destination (Gateway API weight 0 would mean no traffic), the
-/// Istio weight otherwise (an Istio destination without weight keeps the default 1).
-pub(super) fn apply_weights(backends: &mut [(BackendRef, Option<i64>)]) {
+/// Istio weight otherwise. Next to weighted destinations, one without weight gets weight 0:
+/// Istio skips weight-0 clusters when a route has several (pilot/pkg/networking/core/route/
+/// route.go, the weighted-cluster loop), where Gateway API's default weight 1 would give it a
+/// share. When no destination has a weight, they keep Gateway API's default (equal shares).
+pub(super) fn apply_weights(
+    backends: &mut [(BackendRef, Option<i64>)],
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) {
     let lone = backends.len() == 1;
-    for (backend, weight) in backends.iter_mut() {
+    let weighted = backends.iter().any(|(_, w)| w.is_some_and(|w| w > 0));
+    for (i, (backend, weight)) in backends.iter_mut().enumerate() {
         backend.weight = if lone {
             None
+        } else if weighted && weight.is_none_or(|w| w <= 0) {
+            if weight.is_none() {
+                notes.push(
+                    Diagnostic::new(
+                        Code::IstioUnweightedDestination,
+                        format!(
+                            "destination {} has no weight next to weighted ones: Istio sends it no traffic; written with weight 0",
+                            backend.name
+                        ),
+                    )
+                    .at(format!("{path}.route[{i}]")),
+                );
+            }
+            Some(0)
         } else {
             weight.map(|w| w.clamp(0, 1_000_000) as u32)
         };

@@ -51,6 +51,6 @@ pub(super) fn backends(
         );
         resolved.truncate(16);
     }
-    destination::apply_weights(&mut resolved);
+    destination::apply_weights(&mut resolved, path, notes);
     resolved.into_iter().map(|(b, _)| b).collect()
 }

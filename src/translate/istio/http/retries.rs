@@ -20,18 +20,32 @@ pub(super) fn translate(
     notes: &mut Vec<Diagnostic>,
 ) -> Retry {
     unknown::report(&retries.extra, path, notes);
+    // Istio turns retries off when `attempts` is 0 or unset, whatever else the policy says:
+    // pilot/pkg/networking/core/route/retry/retry.go, ConvertPolicy (`in.Attempts <= 0`
+    // returns no retry policy at all, so `perTryTimeout` and `retryOn` have no effect either).
+    if retries.attempts.is_none_or(|n| n <= 0) {
+        let (field, what) = match retries.attempts {
+            Some(_) => (format!("{path}.attempts"), "attempts: 0"),
+            None => (path.to_string(), "retries without attempts"),
+        };
+        notes.push(
+            Diagnostic::new(
+                Code::IstioRetriesDisabled,
+                format!(
+                    "{what} disables retries in Istio (perTryTimeout and retryOn have no effect then); Gateway API cannot say \"no retries\" (retry.attempts is at least 1) and a route without retry gets the implementation's default (Istio's: 2 attempts on connect-failure, refused-stream, unavailable, cancelled); nothing written"
+                ),
+            )
+            .at(field),
+        );
+        return Retry::default();
+    }
     if ctx.config.channel != Channel::Experimental {
         notes.push(Diagnostic::new(Code::IstioRetries, "retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental). On Istio the default retry policy (2 attempts on connect-failure, refused-stream, unavailable, cancelled) still applies").at(path.to_string()));
         return Retry::default();
     }
     let mut out = HttpRouteRetry::default();
-    match retries.attempts {
-        Some(0) => {
-            notes.push(Diagnostic::new(Code::IstioRetriesDisabled, "attempts: 0 (retries disabled) has no Gateway API equivalent: retry needs at least one attempt, so no retry block is written and the implementation default applies").at(format!("{path}.attempts")));
-            return Retry::default();
-        }
-        Some(n) if n > 0 => out.attempts = Some(n.min(i64::from(u32::MAX)) as u32),
-        _ => {}
+    if let Some(n) = retries.attempts {
+        out.attempts = Some(n.clamp(1, i64::from(u32::MAX)) as u32);
     }
     if let Some(on) = &retries.retry_on {
         let mut codes = std::collections::BTreeSet::new();

@@ -310,6 +310,6 @@ fn destinations(
     if !http.route.is_empty() && resolved.is_empty() {
         notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated: the rule has no backends, so Gateway API answers 500").at(format!("{path}.route")));
     }
-    destination::apply_weights(&mut resolved);
+    destination::apply_weights(&mut resolved, path, notes);
     resolved.into_iter().map(|(b, _)| b).collect()
 }
