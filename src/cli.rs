@@ -621,27 +621,24 @@ fn write_outputs(report: &Report, args: &ReportArgs, stdout_format: Option<Forma
         || args.outputs.iter().any(|(f, _)| *f == Format::Github);
     if github && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
     {
-        let summary = report::markdown::render(
-            report,
-            &report::markdown::Options {
-                full_report: args.full_report.clone(),
-                ..Default::default()
-            },
-        );
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| {
-                format!(
-                    "opening $GITHUB_STEP_SUMMARY ({})",
-                    Path::new(&path).display()
-                )
-            })?;
-        file.write_all(summary.as_bytes())
-            .context("writing the job summary")?;
+        append_to(
+            Path::new(&path),
+            &render(report, Format::Markdown, args),
+            "$GITHUB_STEP_SUMMARY",
+        )?;
     }
     Ok(())
+}
+
+/// Appends `text` to the workflow file at `path` (`what` names it in errors), as GitHub
+/// Actions expects of `$GITHUB_STEP_SUMMARY` and `$GITHUB_OUTPUT`.
+fn append_to(path: &Path, text: &str, what: &str) -> Result<()> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .with_context(|| format!("writing to {what} ({})", path.display()))
 }
 
 /// Prints the report in `--format` on stdout and writes the other outputs.
@@ -662,13 +659,11 @@ fn append_step_outputs(report: &Report, changed: bool) -> Result<()> {
     let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty()) else {
         return Ok(());
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .context("opening $GITHUB_OUTPUT")?;
-    file.write_all(report::github::step_outputs(report, changed).as_bytes())
-        .context("writing the step outputs to $GITHUB_OUTPUT")
+    append_to(
+        Path::new(&path),
+        &report::github::step_outputs(report, changed),
+        "$GITHUB_OUTPUT",
+    )
 }
 
 /// The exit status (docs/exit-codes.md): 1 when something is left to do (`pending`) or a
@@ -688,12 +683,11 @@ fn exit_status(pending: bool, report: &Report, args: &ReportArgs) -> u8 {
 fn repository_request(
     root: &Path,
     repo: &RepositoryArgs,
-    translate: &TranslateArgs,
     report: &ReportArgs,
     in_place: bool,
+    config: Config,
 ) -> Result<pipeline::Request> {
     selection(report)?;
-    let config = load_config(root, translate, Some(repo))?;
     let mut request = pipeline::Request::new(Input::Repository(root.to_path_buf()), config);
     request.jobs = repo.jobs.unwrap_or(0);
     request.progress = progress_wanted(report);
@@ -767,16 +761,41 @@ struct RepositoryRun<'a> {
     in_place: bool,
 }
 
-impl RepositoryRun<'_> {
+impl<'a> RepositoryRun<'a> {
+    fn new(
+        root: &'a Path,
+        repo: &'a RepositoryArgs,
+        translate: &'a TranslateArgs,
+        report: &'a ReportArgs,
+        in_place: bool,
+    ) -> Self {
+        RepositoryRun {
+            root,
+            repo,
+            translate,
+            report,
+            in_place,
+        }
+    }
+
+    /// The configuration for the root, with the command line's overrides.
+    fn config(&self) -> Result<Config> {
+        load_config(self.root, self.translate, Some(self.repo))
+    }
+
     /// Runs the pipeline with the request `adjust` completes, and builds the report.
     fn run(&self, adjust: impl FnOnce(&mut pipeline::Request)) -> Result<(Outcome, Report)> {
-        let mut request = repository_request(
-            self.root,
-            self.repo,
-            self.translate,
-            self.report,
-            self.in_place,
-        )?;
+        self.run_with(self.config()?, adjust)
+    }
+
+    /// [`RepositoryRun::run`] with a configuration already loaded.
+    fn run_with(
+        &self,
+        config: Config,
+        adjust: impl FnOnce(&mut pipeline::Request),
+    ) -> Result<(Outcome, Report)> {
+        let mut request =
+            repository_request(self.root, self.repo, self.report, self.in_place, config)?;
         adjust(&mut request);
         let mut outcome = pipeline::run(request)?;
         let report = build_report(&mut outcome, self.report)?;
@@ -785,13 +804,13 @@ impl RepositoryRun<'_> {
 }
 
 fn plan(args: PlanArgs) -> Result<u8> {
-    let (outcome, report) = RepositoryRun {
-        root: &args.path,
-        repo: &args.repo,
-        translate: &args.translate,
-        report: &args.report,
-        in_place: args.in_place,
-    }
+    let (outcome, report) = RepositoryRun::new(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )
     .run(|_| {})?;
     emit(&report, &args.report)?;
     if args.diff {
@@ -810,13 +829,13 @@ fn plan(args: PlanArgs) -> Result<u8> {
 }
 
 fn apply(args: ApplyArgs) -> Result<u8> {
-    let (_, report) = RepositoryRun {
-        root: &args.path,
-        repo: &args.repo,
-        translate: &args.translate,
-        report: &args.report,
-        in_place: args.in_place,
-    }
+    let (_, report) = RepositoryRun::new(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )
     .run(|request| request.write = true)?;
     emit(&report, &args.report)?;
     append_step_outputs(&report, !report.files.is_empty())?;
@@ -837,7 +856,7 @@ fn check_root(paths: &[PathBuf]) -> Result<PathBuf> {
     for path in paths {
         let absolute = std::fs::canonicalize(path)
             .with_context(|| format!("{} does not exist", path.display()))?;
-        let Some(tree) = absolute.ancestors().find(|d| d.join(".git").exists()) else {
+        let Some(tree) = crate::vcs::work_tree_top(&absolute) else {
             // One file outside any repository: the walk's own message points to `convert`.
             if paths.len() == 1 {
                 return Ok(path.clone());
@@ -861,13 +880,13 @@ fn check_root(paths: &[PathBuf]) -> Result<PathBuf> {
 
 fn check(args: CheckArgs) -> Result<u8> {
     let root = check_root(&args.paths)?;
-    let (outcome, report) = RepositoryRun {
-        root: &root,
-        repo: &args.repo,
-        translate: &args.translate,
-        report: &args.report,
-        in_place: args.in_place,
-    }
+    let (outcome, report) = RepositoryRun::new(
+        &root,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    )
     .run(|request| {
         request.check = true;
         request.git_status = true;
@@ -893,18 +912,18 @@ fn pr(args: PrArgs) -> Result<u8> {
     }
     // Token, branch, title, repository and remote are checked before the scan, which can
     // take a while.
-    let early = load_config(&args.path, &args.translate, Some(&args.repo))?;
-    let early_opts = args.options(&early.fingerprint());
-    publish::check_options(&early_opts)?;
-    publish::check_repository(&args.path, &early_opts)?;
-    let (outcome, report) = RepositoryRun {
-        root: &args.path,
-        repo: &args.repo,
-        translate: &args.translate,
-        report: &args.report,
-        in_place: args.in_place,
-    }
-    .run(|_| {})?;
+    let run = RepositoryRun::new(
+        &args.path,
+        &args.repo,
+        &args.translate,
+        &args.report,
+        args.in_place,
+    );
+    let config = run.config()?;
+    let opts = args.options(&config.fingerprint());
+    publish::check_options(&opts)?;
+    publish::check_repository(&args.path, &opts)?;
+    let (outcome, report) = run.run_with(config, |_| {})?;
     write_outputs(&report, &args.report, None)?;
     // The body is the Markdown report, cut below the publisher's own limit so that it is
     // never truncated blindly.
@@ -915,7 +934,6 @@ fn pr(args: PrArgs) -> Result<u8> {
             full_report: args.report.full_report.clone(),
         },
     );
-    let opts = args.options(&outcome.config.fingerprint());
     let published = publish::publish(&args.path, &outcome.plan, &body, &opts)?;
     let text = match args.report.format {
         Format::Json => published.render_json(),

@@ -130,6 +130,35 @@ pub struct IgnoreRule {
     pub reason: Option<String>,
 }
 
+impl IgnoreRule {
+    /// The rule's codes; `Err((position, message))` names the first unknown one.
+    pub fn patterns(&self) -> Result<Vec<crate::diagnostic::CodePattern>, (usize, String)> {
+        self.codes
+            .iter()
+            .enumerate()
+            .map(|(j, code)| crate::diagnostic::CodePattern::parse(code).map_err(|e| (j, e)))
+            .collect()
+    }
+
+    /// The files the rule covers (`None`: every file); `Err((position, message))` names the
+    /// first glob that does not parse.
+    pub fn path_matcher(&self) -> Result<Option<ignore::gitignore::Gitignore>, (usize, String)> {
+        if self.paths.is_empty() {
+            return Ok(None);
+        }
+        let mut builder = ignore::gitignore::GitignoreBuilder::new("");
+        for (j, glob) in self.paths.iter().enumerate() {
+            builder
+                .add_line(None, glob)
+                .map_err(|e| (j, format!("invalid glob {glob:?}: {e}")))?;
+        }
+        builder
+            .build()
+            .map(Some)
+            .map_err(|e| (0, format!("invalid globs: {e}")))
+    }
+}
+
 /// The file a configuration was read from, kept to locate its `ignore:` rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigOrigin {
@@ -237,7 +266,7 @@ impl Config {
         let start = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         // Outside a git work tree only `root` itself is looked at: a stray file in `/tmp` or
         // the home directory must not configure an unrelated run.
-        let in_work_tree = start.ancestors().any(|d| d.join(".git").exists());
+        let top = crate::vcs::work_tree_top(&start);
         let mut dir: Option<&Path> = Some(start.as_path());
         while let Some(d) = dir {
             let yaml = d.join(CONFIG_FILE);
@@ -254,7 +283,7 @@ impl Config {
                 (false, false) => {}
             }
             // The top of the git work tree is as far as a repository's settings reach.
-            if !in_work_tree || d.join(".git").exists() {
+            if top.is_none_or(|t| t == d) {
                 break;
             }
             dir = d.parent();
@@ -300,19 +329,11 @@ impl Config {
                     at(format!("ignore[{i}]"))
                 ));
             }
-            for (j, code) in rule.codes.iter().enumerate() {
-                if let Err(e) = crate::diagnostic::CodePattern::parse(code) {
-                    return Err(format!("{}: {e}", at(format!("ignore[{i}].codes[{j}]"))));
-                }
+            if let Err((j, e)) = rule.patterns() {
+                return Err(format!("{}: {e}", at(format!("ignore[{i}].codes[{j}]"))));
             }
-            for (j, glob) in rule.paths.iter().enumerate() {
-                let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
-                if let Err(e) = builder.add_line(None, glob) {
-                    return Err(format!(
-                        "{}: invalid glob {glob:?}: {e}",
-                        at(format!("ignore[{i}].paths[{j}]"))
-                    ));
-                }
+            if let Err((j, e)) = rule.path_matcher() {
+                return Err(format!("{}: {e}", at(format!("ignore[{i}].paths[{j}]"))));
             }
         }
         Ok(())

@@ -91,13 +91,6 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// Whether any diagnostic is an error.
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error)
-    }
-
     /// The diagnostics about the source object at `position` in the index.
     pub fn diagnostics_of(&self, position: usize) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
@@ -116,9 +109,11 @@ impl Outcome {
         out
     }
 
-    /// Whether `check` must fail: stale files, errors about Gateway API objects already in
-    /// the repository, or planning errors (a file `apply` cannot write or list, so the
-    /// repository can never become current).
+    /// Whether the repository is not current whatever the threshold: stale files, errors
+    /// about Gateway API objects already in the repository, or planning and rendering errors
+    /// (a file `apply` cannot write or list, so the repository can never become current).
+    /// The CLI's `check` fails on more: every diagnostic at or above `--fail-on`
+    /// (`cli::exit_status`); this narrower predicate is what the render tests assert.
     pub fn check_fails(&self) -> bool {
         !self.stale.is_empty()
             || self.diagnostics.iter().any(|d| {
@@ -301,12 +296,8 @@ fn unrecorded_diagnostics(root: &std::path::Path, scan: &Scan) -> Vec<Diagnostic
     let mut paths: Vec<String> = generated.iter().map(|p| p.to_string()).collect();
     for k in &scan.index.kustomizations {
         let lists_generated = k.resources.iter().chain(&k.patches).any(|entry| {
-            let joined = if k.dir.is_empty() || k.dir == "." {
-                entry.trim_start_matches("./").to_string()
-            } else {
-                format!("{}/{}", k.dir, entry.trim_start_matches("./"))
-            };
-            generated.contains(joined.as_str())
+            crate::model::kustomize::join_relative(&k.dir, entry)
+                .is_some_and(|joined| generated.contains(joined.as_str()))
         });
         if lists_generated {
             paths.push(k.file.clone());

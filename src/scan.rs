@@ -226,6 +226,17 @@ impl Scan {
     }
 }
 
+/// Named texts scanned as one stream, as `convert` reads them (for unit tests of the stages
+/// after the scan).
+#[cfg(test)]
+pub(crate) fn scan_texts(files: &[(&str, &str)]) -> Scan {
+    let streams: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+        .collect();
+    scan_inputs(&streams, &Config::default())
+}
+
 /// Where a diagnostic is, in lines: the field's line and column when the field was found in
 /// the document's text, else the line the diagnostic carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -241,7 +252,8 @@ pub struct Place {
 /// Resolves symbolic locations against the loaded documents, parsing each document once.
 pub struct Locator<'a> {
     scan: &'a Scan,
-    trees: BTreeMap<(&'a str, usize), Option<(crate::diagnostic::locate::Tree, usize)>>,
+    /// Each document parsed once, by (file, document).
+    trees: BTreeMap<(String, usize), Option<(crate::diagnostic::locate::Tree, usize)>>,
 }
 
 impl<'a> Locator<'a> {
@@ -252,7 +264,7 @@ impl<'a> Locator<'a> {
         }
     }
 
-    pub fn resolve(&mut self, d: &'a crate::diagnostic::Diagnostic) -> Place {
+    pub fn resolve(&mut self, d: &crate::diagnostic::Diagnostic) -> Place {
         use crate::diagnostic::locate::{Tree, parse_path};
         let loc = &d.location;
         let mut place = Place {
@@ -274,7 +286,7 @@ impl<'a> Locator<'a> {
             let sources = &self.scan.sources;
             let tree = self
                 .trees
-                .entry((loc.file.as_str(), document))
+                .entry((loc.file.clone(), document))
                 .or_insert_with(|| {
                     let (text, first_line) = sources.get(&loc.file)?.document(document)?;
                     Some((Tree::parse(text)?, first_line))

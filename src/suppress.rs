@@ -62,8 +62,7 @@ struct InlineSuppression {
 struct DocumentLines(Vec<(usize, usize)>);
 
 impl DocumentLines {
-    fn of(text: &str, spans: &[crate::load::split::Span]) -> DocumentLines {
-        let lines: Vec<&str> = text.split('\n').collect();
+    fn of(text: &str, lines: &[&str], spans: &[crate::load::split::Span]) -> DocumentLines {
         DocumentLines(
             spans
                 .iter()
@@ -105,11 +104,10 @@ fn is_content(line: &str) -> bool {
 /// Reads the suppression comments of one file; malformed ones become `suppress/invalid`.
 fn parse_file(
     file: &str,
-    text: &str,
+    lines: &[&str],
     documents: &DocumentLines,
     notes: &mut Vec<Diagnostic>,
 ) -> Vec<InlineSuppression> {
-    let lines: Vec<&str> = text.split('\n').collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let number = i + 1;
@@ -200,20 +198,15 @@ fn config_rules(config: &Config) -> Vec<ConfigRule> {
         .map(|rule| {
             // Codes and globs were checked when the configuration was read.
             let patterns = rule
-                .codes
-                .iter()
-                .filter_map(|c| CodePattern::parse(c).ok())
+                .patterns()
+                .unwrap_or_default()
+                .into_iter()
                 .map(|p| (p, false))
                 .collect();
-            let paths = (!rule.paths.is_empty()).then(|| {
-                let mut builder = ignore::gitignore::GitignoreBuilder::new("");
-                for glob in &rule.paths {
-                    let _ = builder.add_line(None, glob);
-                }
-                builder
-                    .build()
-                    .unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
-            });
+            // A glob that does not parse covers nothing rather than everything.
+            let paths = rule
+                .path_matcher()
+                .unwrap_or_else(|_| Some(ignore::gitignore::Gitignore::empty()));
             ConfigRule {
                 patterns,
                 paths,
@@ -263,18 +256,19 @@ pub fn apply(
         if !text.contains(MARKER) {
             continue;
         }
-        let documents = DocumentLines::of(text, &source.documents);
-        let found = parse_file(file, text, &documents, &mut applied.notes);
+        let lines: Vec<&str> = text.split('\n').collect();
+        let documents = DocumentLines::of(text, &lines, &source.documents);
+        let found = parse_file(file, &lines, &documents, &mut applied.notes);
         if !found.is_empty() {
             inline.insert(file.as_str(), (found, documents));
         }
     }
     let mut rules = config_rules(config);
     let mut locator = Locator::new(scan);
-    for d in &diagnostics {
+    for d in diagnostics {
         let mut by = None;
         if let Some((found, documents)) = inline.get_mut(d.location.file.as_str()) {
-            let line = locator.resolve(d).line;
+            let line = locator.resolve(&d).line;
             let document = d.location.document.or_else(|| documents.holding(line));
             for s in found.iter_mut() {
                 let covers = match s.scope {
@@ -297,11 +291,11 @@ pub fn apply(
         }
         match by {
             Some((by, reason)) => applied.suppressed.push(Suppressed {
-                diagnostic: d.clone(),
+                diagnostic: d,
                 by,
                 reason,
             }),
-            None => applied.kept.push(d.clone()),
+            None => applied.kept.push(d),
         }
     }
     for (file, (found, _)) in &inline {
@@ -359,13 +353,7 @@ pub fn apply(
 mod tests {
     use super::*;
 
-    fn scan_of(files: &[(&str, &str)]) -> Scan {
-        let streams: Vec<(String, Vec<u8>)> = files
-            .iter()
-            .map(|(n, t)| (n.to_string(), t.as_bytes().to_vec()))
-            .collect();
-        crate::scan::scan_inputs(&streams, &Config::default())
-    }
+    use crate::scan::scan_texts as scan_of;
 
     fn diag(code: Code, file: &str, document: usize, field: &str) -> Diagnostic {
         let mut d = Diagnostic::new(code, "m").at(field);

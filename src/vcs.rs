@@ -15,6 +15,12 @@ pub enum Unrecorded {
     Unstaged,
 }
 
+/// The top of the git work tree holding `path` (the nearest directory with `.git`, a
+/// directory or, in a worktree or submodule, a file), if any. `path` should be absolute.
+pub fn work_tree_top(path: &Path) -> Option<&Path> {
+    path.ancestors().find(|d| d.join(".git").exists())
+}
+
 /// The files of `paths` (relative to `root`, `/`-separated) that git would not commit as
 /// they are. Empty when `root` is not inside a git work tree.
 pub fn unrecorded(root: &Path, paths: &[String]) -> Vec<(String, Unrecorded)> {

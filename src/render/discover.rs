@@ -294,13 +294,7 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
 mod tests {
     use super::*;
 
-    fn scan_of(files: &[(&str, &str)]) -> Scan {
-        let streams: Vec<(String, Vec<u8>)> = files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
-            .collect();
-        crate::scan::scan_inputs(&streams, &crate::config::Config::default())
-    }
+    use crate::scan::scan_texts as scan_of;
 
     const INGRESS: &str = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n  - host: a.example.com\n";
 

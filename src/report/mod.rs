@@ -396,10 +396,6 @@ impl Report {
         self.diagnostics.iter().filter(|d| d.is_file_level())
     }
 
-    pub fn has_errors(&self) -> bool {
-        self.summary.notes.error > 0
-    }
-
     /// How many diagnostics are at `severity` or more severe.
     pub fn at_or_above(&self, severity: Severity) -> usize {
         let n = &self.summary.notes;
