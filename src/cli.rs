@@ -196,6 +196,10 @@ pub struct TranslateArgs {
     /// `strict`].
     #[arg(long)]
     pub strict: bool,
+    /// Skip the routing equivalence check (probe requests through the old and the new
+    /// routing and report every difference; see docs/equivalence.md).
+    #[arg(long)]
+    pub no_equivalence: bool,
 }
 
 /// How the repository is scanned, rendered and written.
@@ -734,6 +738,8 @@ fn repository_request(
         renderer,
         allow_remote: repo.allow_remote,
         cache_dir: render_cache_dir(),
+        // Set from the request by the pipeline.
+        equivalence: true,
     };
     Ok(request)
 }
@@ -796,6 +802,7 @@ impl<'a> RepositoryRun<'a> {
     ) -> Result<(Outcome, Report)> {
         let mut request =
             repository_request(self.root, self.repo, self.report, self.in_place, config)?;
+        request.equivalence = !self.translate.no_equivalence;
         adjust(&mut request);
         let mut outcome = pipeline::run(request)?;
         let report = build_report(&mut outcome, self.report)?;
@@ -971,7 +978,9 @@ fn convert(args: ConvertArgs) -> Result<u8> {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         inputs.push((file.display().to_string(), bytes));
     }
-    let mut outcome = pipeline::run(pipeline::Request::new(Input::Streams(inputs), config))?;
+    let mut request = pipeline::Request::new(Input::Streams(inputs), config);
+    request.equivalence = !args.translate.no_equivalence;
+    let mut outcome = pipeline::run(request)?;
     let report = build_report(&mut outcome, &args.report)?;
     if args.report.format == Format::Text {
         // The YAML is the data on stdout; the report goes to stderr.

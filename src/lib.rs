@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod equivalence;
 pub mod gwapi;
 pub mod header;
 pub(crate) mod index;

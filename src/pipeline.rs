@@ -48,6 +48,8 @@ pub struct Request {
     /// by default so that a test's result does not depend on the state of the repository
     /// holding its fixture).
     pub git_status: bool,
+    /// Compare old and new routing probe by probe (`--no-equivalence` turns it off).
+    pub equivalence: bool,
 }
 
 impl Request {
@@ -63,6 +65,7 @@ impl Request {
             write: false,
             render: crate::render::RenderOptions::default(),
             git_status: false,
+            equivalence: true,
         }
     }
 }
@@ -88,6 +91,8 @@ pub struct Outcome {
     pub suppressed: Vec<crate::suppress::Suppressed>,
     /// The kustomize builds and what rendering and verification found (empty for streams).
     pub builds: Vec<crate::render::BuildReport>,
+    /// The routing equivalence counts (`None` with `--no-equivalence`).
+    pub equivalence: Option<crate::equivalence::Summary>,
 }
 
 impl Outcome {
@@ -156,7 +161,10 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         write,
         render,
         git_status,
+        equivalence: compare_routing,
     } = request;
+    let mut render = render;
+    render.equivalence = compare_routing;
     let progress = crate::progress::Progress::new(progress);
     let (scan, root) = match input {
         Input::Repository(root) => (
@@ -177,6 +185,11 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // written.
     progress.phase("validating the generated objects", None);
     crate::validate::validate_results(&scan.index, &mut results, &config);
+    // Routing equivalence over what will be written (invalid objects were just dropped).
+    let equivalence = compare_routing.then(|| {
+        progress.phase("comparing old and new routing", None);
+        crate::equivalence::run(&scan.index, &results, &config)
+    });
     progress.phase("planning the files", None);
     let mut plan = match &root {
         Some(root) => plan::build(root, &scan, &results, &config, layout),
@@ -217,7 +230,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
             });
         }
     }
-    diagnostics.extend(rendered.notes);
+    diagnostics.extend(rendered.notes.iter().cloned());
     let mut stale = Vec::new();
     if check {
         progress.phase("checking the repository", None);
@@ -241,6 +254,35 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         }
         _ => None,
     };
+    // For objects a build renders, the build's findings replace the files' ones: the build
+    // is what a cluster receives, the files mix every environment.
+    let equivalence_summary = equivalence.map(|e| {
+        let mut summary = e.summary;
+        summary.differ = 0;
+        for f in e.findings {
+            if rendered.covered.contains(&f.object) {
+                continue;
+            }
+            if let Some(obj) = scan.index.objects.get(f.object) {
+                let mut d = f.diagnostic;
+                d.place(
+                    f.object,
+                    &obj.source.file,
+                    obj.source.document,
+                    obj.source.line,
+                );
+                diagnostics.push(d);
+                summary.differ += f.probes;
+            }
+        }
+        for (d, probes) in &rendered.equivalence {
+            diagnostics.push(d.clone());
+            summary.differ += probes;
+        }
+        summary.probes += rendered.equivalence_summary.probes;
+        summary.unmodelled += rendered.equivalence_summary.unmodelled;
+        summary
+    });
     diagnostics.extend(scan.diagnostics.iter().cloned());
     diagnostics.extend(scan.skipped.iter().map(skip_diagnostic));
     diagnostics.extend(plan.notes.iter().cloned());
@@ -282,6 +324,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         diagnostics,
         suppressed: applied.suppressed,
         builds: rendered.builds,
+        equivalence: equivalence_summary,
     })
 }
 

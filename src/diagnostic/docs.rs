@@ -57,6 +57,11 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "Each kustomize build root is rendered with the real kustomize on a scratch copy, translated, and rendered again as the repository will be after apply; see `docs/kustomize.md`. Builds that would read outside the repository, fetch remote resources, inflate Helm charts or run plugins are not rendered.",
     ),
     (
+        "equivalence",
+        "Routing equivalence",
+        "Probe requests sent through the old routing (Istio's gateway proxy, ingress-nginx) and through the generated Gateway API objects; every probe whose outcome differs is reported at the old rule. See `docs/equivalence.md`.",
+    ),
+    (
         "check",
         "Staleness",
         "`check` fails on these: generated files that are missing, outdated, unlisted or orphaned.",

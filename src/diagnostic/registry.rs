@@ -1231,6 +1231,13 @@ registry! {
     RenderApplySeparately = "render/apply-separately", Warning,
         "Generated objects must live in a namespace no build deploys into: they are written to a file no kustomization includes.",
         "A build's `namespace:` transform would move these generated objects (a ReferenceGrant that must sit next to the Secret it permits, a Gateway in the gateway namespace) and no build of the repository deploys into their namespace unchanged. They are written to a separate file that no kustomization includes; apply it where that namespace is managed.";
+    // ── Routing equivalence ──
+    EquivalenceChanged = "equivalence/changed", Error,
+        "A request the old configuration routed one way is routed another way by the generated objects.",
+        "The routing model sent the same probe request through the old configuration (Istio's gateway proxy, or ingress-nginx) and through the generated Gateway API objects, and the outcomes differ: other backends or shares, another redirect, another rewritten path, a direct response, or a 404. The message shows the request and both outcomes; the diagnostic sits at the old rule that decided the request (or at the object when no rule did). Common causes: rules of several objects competing (first match in Istio, most specific match in Gateway API, ties broken by name), ingress-nginx's host-wide regex and per-host HTTPS redirect, RegularExpression precedence. Fix the source or the generated route, or accept the change with a suppression naming the reason. `docs/equivalence.md` describes the model.";
+    EquivalenceExplained = "equivalence/explained", Info,
+        "A traffic change the routing model found that a more specific diagnostic at the same rule already reports.",
+        "The routing model found a probe whose outcome differs, at a rule that already carries a warning or error of the translator explaining why (a dropped match, an untranslatable rewrite). The message names that code and shows the request and both outcomes, so the reviewer sees the concrete effect without a second error for the same cause.";
     // ── Staleness (`check`) ──
     CheckMissing = "check/missing", Error,
         "A generated file that `apply` would create does not exist.",

@@ -48,6 +48,9 @@ pub(super) struct BuildTranslation {
     pub(super) notes: Vec<(SourceRef, Diagnostic)>,
     /// The source documents the build rendered.
     pub(super) sources: Vec<SourceRef>,
+    /// Routing equivalence within the build: findings with their source and probe count.
+    pub(super) equivalence: Vec<(SourceRef, Diagnostic, usize)>,
+    pub(super) equivalence_summary: crate::equivalence::Summary,
 }
 
 /// Translates the objects a build renders (its sources, not the files this tool generated).
@@ -57,6 +60,7 @@ pub(super) fn translate_build(
     build: &Build,
     rendered: &[Rendered],
     generated_paths: &BTreeSet<String>,
+    with_equivalence: bool,
 ) -> BuildTranslation {
     let mut objects = Vec::new();
     for r in rendered {
@@ -117,6 +121,21 @@ pub(super) fn translate_build(
     let index = Index::build(objects, Vec::new(), config);
     let mut results = crate::translate::translate(&index, config);
     crate::validate::validate_results(&index, &mut results, config);
+    // The build is what reaches a cluster: its routing is compared as one, without the
+    // other builds' objects (an overlay's host served by another environment's Ingress).
+    let mut equivalence = Vec::new();
+    let mut equivalence_summary = crate::equivalence::Summary::default();
+    if with_equivalence {
+        let found = crate::equivalence::run(&index, &results, config);
+        equivalence_summary = found.summary;
+        for f in found.findings {
+            if let Some(obj) = index.objects.get(f.object)
+                && !context.contains(&obj.source)
+            {
+                equivalence.push((obj.source.clone(), f.diagnostic, f.probes));
+            }
+        }
+    }
     let mut desired = Vec::new();
     let mut notes = Vec::new();
     for r in &mut results {
@@ -137,6 +156,8 @@ pub(super) fn translate_build(
         desired,
         notes,
         sources,
+        equivalence,
+        equivalence_summary,
     }
 }
 

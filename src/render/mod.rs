@@ -87,6 +87,8 @@ pub struct RenderOptions {
     pub renderer: Option<Renderer>,
     /// Fetch remote bases (`--allow-remote`); refused otherwise.
     pub allow_remote: bool,
+    /// Compare routing per build (off with `--no-equivalence`).
+    pub equivalence: bool,
     /// Where rendered builds are cached by content hash (`None`: no cache).
     pub cache_dir: Option<PathBuf>,
 }
@@ -142,6 +144,11 @@ pub struct RenderOutcome {
     /// Covered objects some build could not judge (it references objects outside the build):
     /// the predictions from the files are kept for them too.
     pub partially_known: BTreeSet<usize>,
+    /// Routing equivalence findings of the builds, placed, with their probe counts; they
+    /// replace the files' findings for covered objects.
+    pub equivalence: Vec<(Diagnostic, usize)>,
+    /// The builds' probe counts, summed.
+    pub equivalence_summary: crate::equivalence::Summary,
 }
 
 /// One rendered object: final JSON (origin annotation removed) and its source file.
@@ -332,7 +339,16 @@ pub fn run(
     }
     let translations: Vec<BuildTranslation> = rendered
         .par_iter()
-        .map(|(b, objects)| translate_build((scan, &by_file), config, b, objects, &generated_paths))
+        .map(|(b, objects)| {
+            translate_build(
+                (scan, &by_file),
+                config,
+                b,
+                objects,
+                &generated_paths,
+                options.equivalence,
+            )
+        })
         .collect();
     // What the files' translation already says about each source: (code, field).
     let said: BTreeSet<(usize, Code, Option<String>)> = base_results
@@ -372,6 +388,18 @@ pub fn run(
                 out.covered.insert(pos);
             }
         }
+        for (source, d, probes) in &t.equivalence {
+            let Some(&pos) = positions.get(&(source.file.as_str(), source.document)) else {
+                continue;
+            };
+            let mut d = d.clone();
+            d.message = format!("[build {}] {}", b.name(), d.message);
+            d.place(pos, &source.file, source.document, source.line);
+            out.equivalence.push((d, *probes));
+        }
+        let s = &t.equivalence_summary;
+        out.equivalence_summary.probes += s.probes;
+        out.equivalence_summary.unmodelled += s.unmodelled;
     }
 
     // 3. After the base plan, without fixes.

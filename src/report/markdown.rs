@@ -166,6 +166,9 @@ fn summary(report: &Report) -> String {
             report.build_counts()
         );
     }
+    if let Some(e) = s.equivalence.as_ref().filter(|e| e.probes > 0) {
+        let _ = writeln!(out, "| Routing equivalence | {} |", e.line());
+    }
     let _ = writeln!(out, "| Files changed | {} |", report.files.len());
     let _ = writeln!(
         out,

@@ -163,6 +163,10 @@ pub struct Summary {
     pub notes: NoteCounts,
     /// Diagnostics suppressed by an inline comment or a configuration rule.
     pub suppressed: usize,
+    /// Routing equivalence: probes sent, hosts, how many differ (absent with
+    /// `--no-equivalence`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equivalence: Option<crate::equivalence::Summary>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -352,6 +356,7 @@ impl Report {
             })
             .collect();
         summary.suppressed = suppressed.len();
+        summary.equivalence = outcome.equivalence.clone();
         let files = outcome
             .written
             .clone()

@@ -118,6 +118,9 @@ pub fn render(report: &Report, options: &Options) -> String {
     if !report.objects.is_empty() {
         let _ = writeln!(out, "{}", objects_line(report));
     }
+    if let Some(e) = report.summary.equivalence.as_ref().filter(|e| e.probes > 0) {
+        let _ = writeln!(out, "Routing: {}", e.line());
+    }
     if !report.builds.is_empty() {
         let _ = writeln!(
             out,

@@ -17,6 +17,7 @@ mod cli_exit_codes;
 mod codes;
 mod codes_without_fixture;
 mod config_docs;
+mod equivalence;
 mod fixtures;
 mod hostile_input;
 mod ingress_cli;

@@ -85,6 +85,7 @@ fn run(repo: &Path, renderer: Option<Renderer>, check: bool) -> pipeline::Outcom
         renderer,
         allow_remote: false,
         cache_dir: None,
+        equivalence: true,
     };
     pipeline::run(request).unwrap()
 }

@@ -193,6 +193,7 @@ fn assemble(
             generated: BTreeMap::from([("Gateway".into(), 2), ("HTTPRoute".into(), 2)]),
             notes,
             suppressed: 0,
+            equivalence: None,
         },
         objects: report_objects,
         diagnostics: all,

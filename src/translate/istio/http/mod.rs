@@ -125,10 +125,26 @@ pub(super) fn translate(
         bindings.push((key.clone(), parents, mesh_only));
     }
 
-    // Precedence: every pair of entries whose routes can serve the same request.
+    // Precedence: every pair of entries whose mesh routes can serve the same request. Routes
+    // on Gateways are compared request by request by the routing equivalence model
+    // (`crate::equivalence`), which also sees rules of other VirtualServices competing; the
+    // mesh is outside that model, so this pairwise check stays for mesh routes.
+    let mesh_bindings: Vec<(&RouteKey, Vec<ParentReference>)> = bindings
+        .iter()
+        .map(|(key, parents, _)| {
+            let mesh = parents
+                .iter()
+                .filter(|p| p.group.as_deref() == Some(""))
+                .cloned()
+                .collect();
+            (key, mesh)
+        })
+        .filter(|(_, mesh): &(&RouteKey, Vec<ParentReference>)| !mesh.is_empty())
+        .collect();
     let mut prec: Vec<precedence::Entry> = Vec::new();
     for (path, rules) in &per_entry {
-        for (key, parents, _) in &bindings {
+        for (key, parents) in &mesh_bindings {
+            let key = *key;
             let matches: Vec<_> = rules
                 .iter()
                 .filter(|r| &r.key == key)

@@ -1,0 +1,601 @@
+//! Routing equivalence: does each request reach the same place after the migration?
+//!
+//! Two models answer "where does this request go?": the old one reproduces how Istio's
+//! gateway proxy (`istio.rs`) or ingress-nginx (`nginx.rs`) routes it from the repository's
+//! Istio and Ingress objects; the new one how a Gateway API implementation routes it from the
+//! generated (and already present) Gateways and routes (`gateway_api.rs`). Probes
+//! (`probes.rs`) are generated at the boundaries of every match on both sides; a probe whose
+//! outcomes differ becomes an `equivalence/changed` error at the old rule that decided it.
+//!
+//! Everything here is pure: a function of the index, the translation results and the
+//! configuration. `docs/equivalence.md` lists the sources of every rule and what is not
+//! modelled.
+
+pub(crate) mod gateway_api;
+pub(crate) mod istio;
+pub(crate) mod matching;
+pub(crate) mod nginx;
+pub(crate) mod probes;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use crate::config::Config;
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::index::Index;
+use crate::translate::SourceResult;
+
+/// `http` or `https`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scheme {
+    Http,
+    Https,
+}
+
+impl Scheme {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+        }
+    }
+
+    pub fn default_port(self) -> u32 {
+        match self {
+            Scheme::Http => 80,
+            Scheme::Https => 443,
+        }
+    }
+}
+
+/// One request sent to both sides.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Probe {
+    pub scheme: Scheme,
+    /// Lower case, without port.
+    pub host: String,
+    pub port: u32,
+    pub method: String,
+    /// The path, without query.
+    pub path: String,
+    /// Header names in lower case.
+    pub headers: Vec<(String, String)>,
+    pub query: Vec<(String, String)>,
+}
+
+impl Probe {
+    pub fn new(scheme: Scheme, host: &str, port: u32, path: &str) -> Self {
+        Probe {
+            scheme,
+            host: host.to_ascii_lowercase(),
+            port,
+            method: "GET".into(),
+            path: path.to_string(),
+            headers: Vec::new(),
+            query: Vec::new(),
+        }
+    }
+
+    /// The `Host` header a client sends: the port only when it is not the scheme's default.
+    pub fn authority(&self) -> String {
+        if self.port == self.scheme.default_port() {
+            self.host.clone()
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn query_param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `scheme://authority` followed by `path`: the `Location` of a redirect to the same
+    /// place.
+    fn url(scheme: &str, host: &str, port: Option<u32>, path: &str) -> String {
+        let default = if scheme == "https" { 443 } else { 80 };
+        match port {
+            Some(p) if p != default => format!("{scheme}://{host}:{p}{path}"),
+            _ => format!("{scheme}://{host}{path}"),
+        }
+    }
+}
+
+impl fmt::Display for Probe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}://{}{}",
+            self.method,
+            self.scheme.as_str(),
+            self.authority(),
+            self.path
+        )?;
+        for (i, (k, v)) in self.query.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { '?' } else { '&' })?;
+        }
+        for (k, v) in &self.headers {
+            write!(f, " [{k}: {v}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// A backend: a Service (`namespace/name`) or, for hosts that are not Services, the host
+/// with an empty namespace.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Backend {
+    pub namespace: String,
+    pub name: String,
+    /// `None` when the old side leaves it to the Service (its only port).
+    pub port: Option<u32>,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            write!(f, "{}", self.name)?;
+        } else {
+            write!(f, "{}/{}", self.namespace, self.name)?;
+        }
+        if let Some(p) = self.port {
+            write!(f, ":{p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A backend and its share of the requests, in thousandths.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Share {
+    pub backend: Backend,
+    pub permille: u32,
+}
+
+/// Turns weights into shares; weight-0 entries are left out. Empty when every weight is 0.
+pub(crate) fn shares(weighted: Vec<(Backend, u64)>) -> Vec<Share> {
+    let total: u64 = weighted.iter().map(|(_, w)| *w).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    let mut out: Vec<Share> = weighted
+        .into_iter()
+        .filter(|(_, w)| *w > 0)
+        .map(|(backend, w)| Share {
+            backend,
+            permille: ((w * 1000 + total / 2) / total) as u32,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// What a request ends in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Proxied to the backends, with the path (and host, when rewritten) they receive.
+    Forward {
+        backends: Vec<Share>,
+        path: String,
+        host: Option<String>,
+    },
+    Redirect {
+        status: u32,
+        location: String,
+    },
+    /// A response made by the proxy itself (direct response, or a rule with no backend).
+    Respond {
+        status: u32,
+    },
+    /// No route matched: 404.
+    NotFound,
+    /// Nothing listens for this scheme, port and host.
+    NoListener,
+    /// The model cannot tell (an unmodelled feature); such probes are not compared.
+    Unmodelled(String),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Forward {
+                backends,
+                path,
+                host,
+            } => {
+                let list: Vec<String> = backends
+                    .iter()
+                    .map(|s| {
+                        if backends.len() == 1 {
+                            s.backend.to_string()
+                        } else {
+                            format!("{} ({:.1}%)", s.backend, f64::from(s.permille) / 10.0)
+                        }
+                    })
+                    .collect();
+                write!(f, "{} with path {path}", list.join(", "))?;
+                if let Some(h) = host {
+                    write!(f, " and host {h}")?;
+                }
+                Ok(())
+            }
+            Outcome::Redirect { status, location } => write!(f, "{status} {location}"),
+            Outcome::Respond { status } => write!(f, "{status} from the proxy"),
+            Outcome::NotFound => write!(f, "404 (no route)"),
+            Outcome::NoListener => write!(f, "no listener (connection refused)"),
+            Outcome::Unmodelled(why) => write!(f, "not modelled ({why})"),
+        }
+    }
+}
+
+/// Shares within this many thousandths are the same (integer weights do not divide evenly).
+const SHARE_TOLERANCE: u32 = 5;
+
+/// Whether two outcomes send the request to the same place.
+pub(crate) fn same(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (
+            Outcome::Forward {
+                backends: ba,
+                path: pa,
+                host: ha,
+            },
+            Outcome::Forward {
+                backends: bb,
+                path: pb,
+                host: hb,
+            },
+        ) => {
+            pa == pb
+                && ha.as_deref().map(str::to_ascii_lowercase)
+                    == hb.as_deref().map(str::to_ascii_lowercase)
+                && ba.len() == bb.len()
+                && ba.iter().zip(bb).all(|(x, y)| {
+                    x.backend.namespace == y.backend.namespace
+                        && x.backend.name == y.backend.name
+                        && (x.backend.port.is_none()
+                            || y.backend.port.is_none()
+                            || x.backend.port == y.backend.port)
+                        && x.permille.abs_diff(y.permille) <= SHARE_TOLERANCE
+                })
+        }
+        // Not served either way: an unknown host gets a 404 from a listener on its port, or
+        // no TLS handshake; no client traffic depends on which.
+        (Outcome::NotFound | Outcome::NoListener, Outcome::NotFound | Outcome::NoListener) => true,
+        (
+            Outcome::Redirect {
+                status: sa,
+                location: la,
+            },
+            Outcome::Redirect {
+                status: sb,
+                location: lb,
+            },
+        ) => sa == sb && with_root_path(la) == with_root_path(lb),
+        _ => a == b,
+    }
+}
+
+/// `https://host` and `https://host/` are the same location.
+fn with_root_path(location: &str) -> String {
+    match location.split_once("://") {
+        Some((scheme, rest)) if !rest.contains('/') => format!("{scheme}://{rest}/"),
+        _ => location.to_string(),
+    }
+}
+
+/// Where a decision came from: an object of the index and the field of the rule.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Origin {
+    pub object: usize,
+    pub field: String,
+}
+
+/// A model's answer for one probe.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub outcome: Outcome,
+    /// The rule that decided (none for 404, no listener, or a host-wide redirect).
+    pub origin: Option<Origin>,
+    /// The rule's prefix matched only as a string prefix (`/api` taking `/apix`), which
+    /// Gateway API's element-wise PathPrefix does not do.
+    pub string_prefix: bool,
+}
+
+impl Decision {
+    pub(crate) fn new(outcome: Outcome, origin: Option<Origin>) -> Self {
+        Decision {
+            outcome,
+            origin,
+            string_prefix: false,
+        }
+    }
+}
+
+/// The counts the report prints: "N probes over M hosts: K differ".
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub probes: usize,
+    pub hosts: usize,
+    pub differ: usize,
+    /// Probes one side could not model (not compared).
+    pub unmodelled: usize,
+}
+
+impl Summary {
+    /// `120 probes over 4 hosts: 3 differ (2 not modelled)`.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} probes over {} hosts: {} differ",
+            self.probes, self.hosts, self.differ
+        );
+        if self.unmodelled > 0 {
+            line.push_str(&format!(" ({} not modelled)", self.unmodelled));
+        }
+        line
+    }
+}
+
+/// One rule (or object) whose traffic changes.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Position of the object in the index it was computed on.
+    pub object: usize,
+    pub diagnostic: Diagnostic,
+    /// How many probes differ there.
+    pub probes: usize,
+}
+
+/// What the equivalence check found.
+#[derive(Debug, Default)]
+pub struct Equivalence {
+    /// `differ` counts every differing probe; the pipeline recounts it from the findings it
+    /// keeps.
+    pub summary: Summary,
+    pub findings: Vec<Finding>,
+}
+
+/// An entry point of the old world and the Gateways that replace it.
+pub(crate) struct Frontend {
+    /// What the old side is called in messages (`Istio`, `ingress-nginx`).
+    pub old_name: &'static str,
+    pub old: OldFrontend,
+    /// The Gateways (`namespace`, `name`) the routes of this entry point attach to now.
+    pub gateways: Vec<(String, String)>,
+    /// The object to report on when neither side names a rule.
+    pub anchor: usize,
+}
+
+pub(crate) enum OldFrontend {
+    /// Index of the Istio Gateway in the Istio model.
+    Istio(usize),
+    /// The ingress-nginx class.
+    Nginx(String),
+}
+
+/// Runs the check over every entry point that was migrated.
+pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivalence {
+    let istio_model = istio::Model::build(index, config);
+    let nginx_model = nginx::Model::build(index);
+    let new_model = gateway_api::Model::build(index, results, config);
+    let mut frontends = istio_model.frontends(results);
+    frontends.extend(nginx_model.frontends(results, &new_model));
+    let explained = explaining_diagnostics(results);
+
+    let mut summary = Summary::default();
+    let mut hosts_seen = BTreeSet::new();
+    // Differences per (object, field): count and first example.
+    let mut differences: BTreeMap<Origin, Difference> = BTreeMap::new();
+    for frontend in &frontends {
+        let mut seeds = probes::Seeds::default();
+        match &frontend.old {
+            OldFrontend::Istio(g) => istio_model.seeds(*g, &mut seeds),
+            OldFrontend::Nginx(class) => nginx_model.seeds(class, &mut seeds),
+        }
+        new_model.seeds(&frontend.gateways, &mut seeds);
+        for probe in seeds.probes() {
+            hosts_seen.insert(probe.host.clone());
+            summary.probes += 1;
+            let old = match &frontend.old {
+                OldFrontend::Istio(g) => istio_model.evaluate(*g, &probe),
+                OldFrontend::Nginx(class) => nginx_model.evaluate(class, &probe),
+            };
+            let new = new_model.evaluate(&frontend.gateways, &probe);
+            if matches!(old.outcome, Outcome::Unmodelled(_))
+                || new
+                    .iter()
+                    .any(|(_, d)| matches!(d.outcome, Outcome::Unmodelled(_)))
+            {
+                summary.unmodelled += 1;
+                continue;
+            }
+            if new.iter().all(|(_, d)| same(&old.outcome, &d.outcome)) {
+                continue;
+            }
+            summary.differ += 1;
+            let origin = old
+                .origin
+                .clone()
+                .or_else(|| new.iter().find_map(|(_, d)| d.origin.clone()))
+                .unwrap_or(Origin {
+                    object: frontend.anchor,
+                    field: String::new(),
+                });
+            let new_text = if new.len() == 1 {
+                new[0].1.outcome.to_string()
+            } else {
+                // Implementation-specific: say what each ranking gives.
+                let parts: Vec<String> = new
+                    .iter()
+                    .map(|(label, d)| format!("{} under {label}", d.outcome))
+                    .collect();
+                format!(
+                    "{} (RegularExpression precedence is implementation-specific)",
+                    parts.join("; ")
+                )
+            };
+            let example = format!(
+                "{probe}: {} → {}; Gateway API → {new_text}",
+                frontend.old_name, old.outcome
+            );
+            // A note about a string prefix explains exactly the probes only a string prefix
+            // matches; other notes explain by topic. An error explains better than a warning.
+            let topics: &[&str] = if old.string_prefix {
+                &["uri.prefix"]
+            } else {
+                topics(&old.outcome, &new[0].1.outcome)
+            };
+            let explanation = explained
+                .iter()
+                .filter(|(o, _)| {
+                    overlaps(o, &origin)
+                        && about(&o.field, &origin, topics)
+                        && (old.string_prefix || !o.field.ends_with("uri.prefix"))
+                })
+                .min_by_key(|(_, code)| code.severity())
+                .map(|(o, code)| (o.field.clone(), *code));
+            let entry = differences
+                .entry(origin)
+                .or_insert((0, example, explanation));
+            entry.0 += 1;
+        }
+    }
+    summary.hosts = hosts_seen.len();
+    let findings = differences
+        .into_iter()
+        .map(|(origin, (count, example, explanation))| {
+            let more = if count > 1 {
+                format!(" ({count} probes differ; the first is shown)")
+            } else {
+                String::new()
+            };
+            let diagnostic = match explanation {
+                Some((_, code)) => Diagnostic::new(
+                    Code::EquivalenceExplained,
+                    format!(
+                        "traffic changes here, as `{}` already reports: {example}{more}",
+                        code.id()
+                    ),
+                ),
+                None => Diagnostic::new(
+                    Code::EquivalenceChanged,
+                    format!("traffic changes: {example}{more}"),
+                ),
+            };
+            Finding {
+                object: origin.object,
+                diagnostic: diagnostic.at(origin.field),
+                probes: count,
+            }
+        })
+        .collect();
+    Equivalence { summary, findings }
+}
+
+/// The differences found at one rule: how many probes, the first example, and the
+/// diagnostic (field, code) that already explains them.
+type Difference = (usize, String, Option<(String, Code)>);
+
+/// Diagnostics that already explain a traffic change at a rule: warnings and errors of the
+/// translators located at a field (not object-wide notes).
+fn explaining_diagnostics(results: &[SourceResult]) -> Vec<(Origin, Code)> {
+    results
+        .iter()
+        .flat_map(|r| {
+            r.notes.iter().filter_map(move |d| {
+                let field = d.location.field.clone()?;
+                (d.severity <= Severity::Warning
+                    && matches!(d.code.family(), "istio" | "ingress" | "ingress-nginx"))
+                .then_some((
+                    Origin {
+                        object: r.object,
+                        field,
+                    },
+                    d.code,
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Whether a note at `note` is about the rule at `rule`: the same object, and the note lies
+/// within the rule (`spec.http[1].directResponse` for the match `spec.http[1].match[0]`) or
+/// covers it.
+fn overlaps(note: &Origin, rule: &Origin) -> bool {
+    let scope = rule_scope(&rule.field);
+    note.object == rule.object
+        && !scope.is_empty()
+        && (contains(&note.field, scope) || contains(scope, &note.field))
+}
+
+/// The words a note's field must contain to explain a difference between `old` and `new`:
+/// a dropped direct response explains a changed response, not a changed backend.
+fn topics(old: &Outcome, new: &Outcome) -> &'static [&'static str] {
+    const MATCH: &[&str] = &[
+        "match",
+        "uri",
+        "path",
+        "host",
+        "port",
+        "route",
+        "destination",
+        "backend",
+    ];
+    match (old, new) {
+        (Outcome::Respond { .. }, _) | (_, Outcome::Respond { .. })
+            if !matches!(new, Outcome::Respond { status: 500 }) =>
+        {
+            &["directResponse", "fault"]
+        }
+        (Outcome::Redirect { .. }, _) | (_, Outcome::Redirect { .. }) => {
+            &["redirect", "tls", "ssl"]
+        }
+        (Outcome::Forward { backends: a, .. }, Outcome::Forward { backends: b, .. })
+            if a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.backend.name == y.backend.name) =>
+        {
+            &["rewrite", "headers", "weight", "canary"]
+        }
+        _ => MATCH,
+    }
+}
+
+/// Whether the note at `field` is about one of `topics` of the rule at `origin` (a note on
+/// the rule itself is about all of them).
+fn about(field: &str, origin: &Origin, topics: &[&str]) -> bool {
+    let scope = rule_scope(&origin.field);
+    let rest = field
+        .strip_prefix(scope)
+        .unwrap_or(field)
+        .to_ascii_lowercase();
+    rest.is_empty()
+        || topics
+            .iter()
+            .any(|t| rest.contains(&t.to_ascii_lowercase()))
+}
+
+/// The rule a match belongs to: `spec.http[1].match[0]` → `spec.http[1]`.
+fn rule_scope(field: &str) -> &str {
+    field.split_once(".match[").map_or(field, |(rule, _)| rule)
+}
+
+fn contains(outer: &str, inner: &str) -> bool {
+    inner == outer
+        || inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+}
+
+#[cfg(test)]
+mod tests;
