@@ -83,6 +83,8 @@ impl Ranking {
 pub(crate) struct Model {
     gateways: BTreeMap<(String, String), Value>,
     routes: Vec<Route>,
+    /// `(gateway namespace, gateway name, listener)` → the routes accepted there.
+    by_listener: std::collections::HashMap<(String, String, String), Vec<usize>>,
     rankings: Vec<Ranking>,
 }
 
@@ -296,7 +298,7 @@ impl Model {
             }
         }
         let world = World::new(index, generated.iter(), config);
-        let routes = routes_json
+        let routes: Vec<Route> = routes_json
             .into_iter()
             .map(|((kind, namespace, name), (v, object))| {
                 let grpc = kind == "GRPCRoute";
@@ -336,9 +338,16 @@ impl Model {
             Target::EnvoyGateway => vec![Ranking::EnvoyGateway],
             Target::Generic => vec![Ranking::EnvoyGateway, Ranking::Istio],
         };
+        let mut by_listener: std::collections::HashMap<_, Vec<usize>> = Default::default();
+        for (i, r) in routes.iter().enumerate() {
+            for key in &r.listeners {
+                by_listener.entry(key.clone()).or_default().push(i);
+            }
+        }
         Model {
             gateways,
             routes,
+            by_listener,
             rankings,
         }
     }
@@ -361,11 +370,11 @@ impl Model {
         gateway: &'a (String, String),
         listener: &'a str,
     ) -> impl Iterator<Item = (usize, &'a Route)> {
-        self.routes.iter().enumerate().filter(move |(_, r)| {
-            r.listeners
-                .iter()
-                .any(|(ns, gw, l)| ns == &gateway.0 && gw == &gateway.1 && l == listener)
-        })
+        self.by_listener
+            .get(&(gateway.0.clone(), gateway.1.clone(), listener.to_string()))
+            .into_iter()
+            .flatten()
+            .map(|&i| (i, &self.routes[i]))
     }
 
     pub(crate) fn seeds(&self, gateways: &[(String, String)], seeds: &mut Seeds) {

@@ -16,7 +16,9 @@
 //!   destination without weight next to weighted ones gets none of the traffic), redirect
 //!   (default 301) and rewrite (`prefix_rewrite` replaces the matched prefix).
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use regex::Regex;
 
@@ -96,11 +98,16 @@ struct Entry {
     catch_all: bool,
 }
 
+/// Virtual hosts of one route configuration: domain → (routes, require TLS).
+type VirtualHosts = BTreeMap<String, (Vec<Entry>, bool)>;
+
 pub(crate) struct Model<'a> {
     gateways: Vec<Gateway>,
     virtual_services: Vec<VirtualServiceModel<'a>>,
     proxy_namespace: String,
     domain: String,
+    /// Route configurations already built, by their servers.
+    tables: RefCell<HashMap<Vec<(usize, usize)>, Rc<VirtualHosts>>>,
 }
 
 /// Resolves a gateway reference of a VirtualService (`gw`, `ns/gw`, `./gw`,
@@ -353,6 +360,7 @@ impl<'a> Model<'a> {
             virtual_services,
             proxy_namespace,
             domain: config.cluster_domain.clone(),
+            tables: RefCell::default(),
         }
     }
 
@@ -551,11 +559,67 @@ impl<'a> Model<'a> {
         out
     }
 
+    /// The virtual hosts of a route configuration made of these servers (`(gateway,
+    /// server)`): domain → (routes, require TLS), in the order Istio builds them. Built once
+    /// per set of servers.
+    fn virtual_hosts(&self, servers: &[(usize, usize)]) -> Rc<VirtualHosts> {
+        if let Some(table) = self.tables.borrow().get(servers) {
+            return Rc::clone(table);
+        }
+        let mut vhosts: VirtualHosts = BTreeMap::new();
+        for &(g, si) in servers {
+            let server = &self.gateways[g].servers[si];
+            for (vs_index, vs) in self.bound(g) {
+                let mut hosts: Vec<String> = Vec::new();
+                for (filter, sh) in &server.hosts {
+                    if filter.as_ref().is_some_and(|ns| ns != &vs.namespace) {
+                        continue;
+                    }
+                    for vh in &vs.hosts {
+                        if let Some(h) = intersect(sh, vh)
+                            && !hosts.contains(&h)
+                        {
+                            hosts.push(h);
+                        }
+                    }
+                }
+                if hosts.is_empty() {
+                    continue;
+                }
+                let routes = self.routes(vs_index, server.port, g);
+                if routes.is_empty() {
+                    continue;
+                }
+                for h in hosts {
+                    let vhost = vhosts.entry(h).or_default();
+                    vhost.0.extend(routes.iter().copied());
+                    vhost.1 |= server.https_redirect;
+                }
+            }
+            if server.https_redirect {
+                for h in &server.plain_hosts {
+                    vhosts.entry(h.clone()).or_default().1 = true;
+                }
+            }
+        }
+        let table = Rc::new(vhosts);
+        self.tables
+            .borrow_mut()
+            .insert(servers.to_vec(), Rc::clone(&table));
+        table
+    }
+
     pub(crate) fn evaluate(&self, gateway: usize, probe: &Probe) -> Decision {
-        let mut servers: Vec<(usize, &Server)> = self
+        let mut servers: Vec<((usize, usize), &Server)> = self
             .proxy(gateway)
             .into_iter()
-            .flat_map(|g| self.gateways[g].servers.iter().map(move |s| (g, s)))
+            .flat_map(|g| {
+                self.gateways[g]
+                    .servers
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, s)| ((g, i), s))
+            })
             .filter(|(_, s)| s.port == probe.port && s.scheme == probe.scheme)
             .collect();
         if probe.scheme == Scheme::Https {
@@ -580,42 +644,8 @@ impl<'a> Model<'a> {
         if servers.is_empty() {
             return Decision::new(Outcome::NoListener, None);
         }
-        // Virtual hosts: domain → (routes, require TLS), in the order Istio builds them.
-        let mut vhosts: BTreeMap<String, (Vec<Entry>, bool)> = BTreeMap::new();
-        for (g, server) in &servers {
-            for (vs_index, vs) in self.bound(*g) {
-                let mut hosts: Vec<String> = Vec::new();
-                for (filter, sh) in &server.hosts {
-                    if filter.as_ref().is_some_and(|ns| ns != &vs.namespace) {
-                        continue;
-                    }
-                    for vh in &vs.hosts {
-                        if let Some(h) = intersect(sh, vh)
-                            && !hosts.contains(&h)
-                        {
-                            hosts.push(h);
-                        }
-                    }
-                }
-                if hosts.is_empty() {
-                    continue;
-                }
-                let routes = self.routes(vs_index, server.port, *g);
-                if routes.is_empty() {
-                    continue;
-                }
-                for h in hosts {
-                    let vhost = vhosts.entry(h).or_default();
-                    vhost.0.extend(routes.iter().copied());
-                    vhost.1 |= server.https_redirect;
-                }
-            }
-            if server.https_redirect {
-                for h in &server.plain_hosts {
-                    vhosts.entry(h.clone()).or_default().1 = true;
-                }
-            }
-        }
+        let key: Vec<(usize, usize)> = servers.iter().map(|(id, _)| *id).collect();
+        let vhosts = self.virtual_hosts(&key);
         let chosen = vhosts.get(&probe.host).or_else(|| {
             vhosts
                 .iter()

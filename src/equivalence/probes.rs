@@ -77,18 +77,28 @@ impl Seeds {
     pub(crate) fn probes(&self) -> Vec<Probe> {
         let mut concrete: BTreeSet<String> = self.hosts.keys().map(|p| sample_host(p)).collect();
         concrete.insert(UNLISTED_HOST.to_string());
+        // Exact patterns are looked up; only wildcards are tried against every host.
+        let wildcards: Vec<(&String, &HostSeeds)> = self
+            .hosts
+            .iter()
+            .filter(|(p, _)| p.starts_with('*'))
+            .collect();
         let mut out = BTreeSet::new();
         for host in &concrete {
             let mut paths: BTreeSet<String> =
                 ["/".to_string(), "/gm-probe-unmatched".to_string()].into();
             let mut shapes = BTreeSet::new();
-            for (pattern, seeds) in &self.hosts {
-                if host_matches(pattern, host) {
-                    for p in &seeds.paths {
-                        paths.extend(variants(p));
-                    }
-                    shapes.extend(seeds.shapes.iter().cloned());
+            let applicable = self.hosts.get(host).into_iter().chain(
+                wildcards
+                    .iter()
+                    .filter(|(pattern, _)| host_matches(pattern, host))
+                    .map(|(_, seeds)| *seeds),
+            );
+            for seeds in applicable {
+                for p in &seeds.paths {
+                    paths.extend(variants(p));
                 }
+                shapes.extend(seeds.shapes.iter().cloned());
             }
             for &(scheme, port) in &self.listeners {
                 for path in &paths {

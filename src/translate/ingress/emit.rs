@@ -174,47 +174,54 @@ fn http_routes(
         push_http(plan, name, h, main_parents.clone(), chunk);
     }
     if split {
-        let redirect = HttpRequestRedirectFilter {
-            scheme: Some("https".into()),
-            status_code: Some(308),
-            ..Default::default()
-        };
-        let rules: Vec<Rule> = host
-            .rules
-            .iter()
-            .map(|r| Rule {
-                path: r.path.clone(),
-                headers: r.headers.clone(),
-                redirect: Some(redirect.clone()),
-                ..Default::default()
-            })
-            .collect();
-        let redirect_names = chunk_names(
-            plan,
-            "HTTPRoute",
-            &format!("{base}-ssl-redirect"),
-            rules.len(),
-            names,
-        );
-        for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
-            push_http(plan, name, h, a.http.clone(), chunk);
-        }
-        plan.result.notes.push(
-            Diagnostic::new(
-                Code::NginxSslRedirect,
-                format!(
-                    "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https (ingress-nginx's {})",
-                    h.unwrap_or("*"),
-                    if plan.force_ssl_redirect {
-                        "force-ssl-redirect"
-                    } else {
-                        "default ssl-redirect for TLS hosts"
-                    }
-                ),
-            )
-            .at(&host.field),
-        );
+        ssl_redirect_route(plan, host, a, &base, names);
     }
+}
+
+/// The route on the HTTP listener that answers 308 to https for the whole host: ingress-nginx
+/// redirects every location of a host with a certificate (the root location included, so
+/// paths no Ingress names too), in its Lua rewrite phase before any location content
+/// (`rootfs/etc/nginx/lua/lua_ingress.lua` `redirect_to_https`).
+fn ssl_redirect_route(
+    plan: &mut IngressPlan,
+    host: &HostRoutes,
+    a: &Attachment,
+    base: &str,
+    names: &mut NameAllocator,
+) {
+    let h = host.host.as_deref();
+    let redirect = HttpRequestRedirectFilter {
+        scheme: Some("https".into()),
+        status_code: Some(308),
+        ..Default::default()
+    };
+    let rules = vec![Rule {
+        path: HttpPathMatch {
+            type_: PATH_PREFIX.into(),
+            value: "/".into(),
+        },
+        redirect: Some(redirect),
+        ..Default::default()
+    }];
+    let redirect_names = chunk_names(plan, "HTTPRoute", &format!("{base}-ssl-redirect"), 1, names);
+    for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
+        push_http(plan, name, h, a.http.clone(), chunk);
+    }
+    plan.result.notes.push(
+        Diagnostic::new(
+            Code::NginxSslRedirect,
+            format!(
+                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https for every path of the host (ingress-nginx's {})",
+                h.unwrap_or("*"),
+                if plan.force_ssl_redirect {
+                    "force-ssl-redirect"
+                } else {
+                    "default ssl-redirect for TLS hosts"
+                }
+            ),
+        )
+        .at(&host.field),
+    );
 }
 
 fn grpc_routes(
@@ -224,11 +231,19 @@ fn grpc_routes(
     names: &mut NameAllocator,
 ) {
     let base = base_name(plan, host);
+    // gRPC over plain HTTP is redirected like any request of a TLS host.
+    let split =
+        plan.wants_ssl_redirect(host.host.as_deref()) && !a.https.is_empty() && !a.http.is_empty();
+    let parents = if split {
+        a.https.clone()
+    } else {
+        a.http_and_https()
+    };
     let route_names = chunk_names(plan, "GRPCRoute", &base, host.rules.len(), names);
     for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
         let mut notes = Vec::new();
         let spec = GrpcRouteSpec {
-            parent_refs: a.http_and_https(),
+            parent_refs: parents.clone(),
             hostnames: host.host.clone().into_iter().collect(),
             rules: routes::render_grpc(chunk, &mut notes),
         };
@@ -241,6 +256,9 @@ fn grpc_routes(
             Metadata::new(name, plan.namespace.clone()),
             spec,
         )));
+    }
+    if split {
+        ssl_redirect_route(plan, host, a, &base, names);
     }
     if host.rules.iter().any(|r| {
         r.redirect.is_some()
