@@ -101,13 +101,16 @@ struct Entry {
 /// Virtual hosts of one route configuration: domain → (routes, require TLS).
 type VirtualHosts = BTreeMap<String, (Vec<Entry>, bool)>;
 
+/// The servers of one route configuration, as `(gateway, server)` positions.
+type ServerSet = Vec<(usize, usize)>;
+
 pub(crate) struct Model<'a> {
     gateways: Vec<Gateway>,
     virtual_services: Vec<VirtualServiceModel<'a>>,
     proxy_namespace: String,
     domain: String,
     /// Route configurations already built, by their servers.
-    tables: RefCell<HashMap<Vec<(usize, usize)>, Rc<VirtualHosts>>>,
+    tables: RefCell<HashMap<ServerSet, Rc<VirtualHosts>>>,
 }
 
 /// Resolves a gateway reference of a VirtualService (`gw`, `ns/gw`, `./gw`,

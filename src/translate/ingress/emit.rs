@@ -195,7 +195,7 @@ fn ssl_redirect_route(
         status_code: Some(308),
         ..Default::default()
     };
-    let rules = vec![Rule {
+    let rules = [Rule {
         path: HttpPathMatch {
             type_: PATH_PREFIX.into(),
             value: "/".into(),
