@@ -185,16 +185,16 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // written.
     progress.phase("validating the generated objects", None);
     crate::validate::validate_results(&scan.index, &mut results, &config);
-    // Routing equivalence over what will be written (invalid objects were just dropped).
-    let equivalence = compare_routing.then(|| {
-        progress.phase("comparing old and new routing", None);
-        crate::equivalence::run(&scan.index, &results, &config)
-    });
-    progress.phase("planning the files", None);
-    let mut plan = match &root {
-        Some(root) => plan::build(root, &scan, &results, &config, layout),
-        None => EditPlan::default(),
-    };
+    // Routing equivalence over what will be written (invalid objects were just dropped),
+    // beside planning: both only read the translation.
+    progress.phase("planning the files and comparing old and new routing", None);
+    let (equivalence, mut plan) = rayon::join(
+        || compare_routing.then(|| crate::equivalence::run(&scan.index, &results, &config)),
+        || match &root {
+            Some(root) => plan::build(root, &scan, &results, &config, layout),
+            None => EditPlan::default(),
+        },
+    );
     let mut diagnostics = Vec::new();
     // Each kustomize build is rendered, translated and verified; its attachment predictions
     // replace the ones made from the files for the objects it renders.

@@ -17,7 +17,9 @@
 //! - `RequestRedirect` defaults to 302 and, without a port, to the scheme's well-known port
 //!   or the listener's; a rule with no backend answers 500.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -64,8 +66,40 @@ struct Route {
     object: Option<usize>,
 }
 
+/// What routing needs of a listener.
+struct Listener {
+    name: String,
+    port: Option<u32>,
+    /// The scheme it serves (`None`: not HTTP, or TLS passthrough).
+    scheme: Option<Scheme>,
+    /// `*` when it has none.
+    hostname: String,
+}
+
+impl Listener {
+    fn of(l: &Value) -> Self {
+        let scheme = match str_of(l, "protocol") {
+            Some("HTTP") => Some(Scheme::Http),
+            Some("HTTPS") if listener_serves(l, Scheme::Https) => Some(Scheme::Https),
+            _ => None,
+        };
+        Listener {
+            name: str_of(l, "name").unwrap_or_default().to_string(),
+            port: l.get("port").and_then(Value::as_u64).map(|p| p as u32),
+            scheme,
+            hostname: str_of(l, "hostname").unwrap_or("*").to_ascii_lowercase(),
+        }
+    }
+}
+
+/// `(entry point, port, scheme)` → host → position of the chosen listener.
+type ListenerCache = HashMap<(usize, u32, Scheme), HashMap<String, Option<usize>>>;
+
+/// `(listener, ranking)` → host → competing `(route, rule, match)` positions.
+type CompetingCache = HashMap<(usize, Ranking), HashMap<String, Rc<Vec<(usize, usize, usize)>>>>;
+
 /// How an implementation orders matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Ranking {
     Istio,
     EnvoyGateway,
@@ -81,10 +115,16 @@ impl Ranking {
 }
 
 pub(crate) struct Model {
-    gateways: BTreeMap<(String, String), Value>,
+    /// The listeners of each Gateway.
+    gateways: BTreeMap<(String, String), Vec<Listener>>,
     routes: Vec<Route>,
-    /// `(gateway namespace, gateway name, listener)` → the routes accepted there.
-    by_listener: std::collections::HashMap<(String, String, String), Vec<usize>>,
+    /// The listener chosen per (entry point, port, scheme) and host (see
+    /// [`Model::listener_for`]).
+    chosen_listener: RefCell<ListenerCache>,
+    /// Competing matches per (listener, ranking) and host (see [`Model::competing`]).
+    competing: RefCell<CompetingCache>,
+    /// Gateway `(namespace, name)` → listener → the routes accepted there.
+    by_listener: HashMap<(String, String), HashMap<String, Vec<usize>>>,
     rankings: Vec<Ranking>,
 }
 
@@ -338,13 +378,25 @@ impl Model {
             Target::EnvoyGateway => vec![Ranking::EnvoyGateway],
             Target::Generic => vec![Ranking::EnvoyGateway, Ranking::Istio],
         };
-        let mut by_listener: std::collections::HashMap<_, Vec<usize>> = Default::default();
+        let mut by_listener: HashMap<(String, String), HashMap<String, Vec<usize>>> =
+            HashMap::new();
         for (i, r) in routes.iter().enumerate() {
-            for key in &r.listeners {
-                by_listener.entry(key.clone()).or_default().push(i);
+            for (ns, gw, listener) in &r.listeners {
+                by_listener
+                    .entry((ns.clone(), gw.clone()))
+                    .or_default()
+                    .entry(listener.clone())
+                    .or_default()
+                    .push(i);
             }
         }
+        let gateways = gateways
+            .into_iter()
+            .map(|(key, g)| (key, list(&g, "/spec/listeners").map(Listener::of).collect()))
+            .collect();
         Model {
+            chosen_listener: RefCell::default(),
+            competing: RefCell::default(),
             gateways,
             routes,
             by_listener,
@@ -355,12 +407,12 @@ impl Model {
     fn listeners<'a>(
         &'a self,
         gateways: &'a [(String, String)],
-    ) -> impl Iterator<Item = (&'a (String, String), &'a Value)> {
+    ) -> impl Iterator<Item = (&'a (String, String), &'a Listener)> {
         gateways.iter().flat_map(move |key| {
             self.gateways
                 .get(key)
                 .into_iter()
-                .flat_map(|g| list(g, "/spec/listeners"))
+                .flatten()
                 .map(move |l| (key, l))
         })
     }
@@ -371,7 +423,8 @@ impl Model {
         listener: &'a str,
     ) -> impl Iterator<Item = (usize, &'a Route)> {
         self.by_listener
-            .get(&(gateway.0.clone(), gateway.1.clone(), listener.to_string()))
+            .get(gateway)
+            .and_then(|listeners| listeners.get(listener))
             .into_iter()
             .flatten()
             .map(|&i| (i, &self.routes[i]))
@@ -379,18 +432,13 @@ impl Model {
 
     pub(crate) fn seeds(&self, gateways: &[(String, String)], seeds: &mut Seeds) {
         for (key, l) in self.listeners(gateways) {
-            let scheme = match str_of(l, "protocol") {
-                Some("HTTP") => Scheme::Http,
-                Some("HTTPS") => Scheme::Https,
-                _ => continue,
-            };
-            let Some(port) = l.get("port").and_then(Value::as_u64) else {
+            let (Some(scheme), Some(port)) = (l.scheme, l.port) else {
                 continue;
             };
-            seeds.listener(scheme, port as u32);
-            let lhost = str_of(l, "hostname").unwrap_or("*");
+            seeds.listener(scheme, port);
+            let lhost = l.hostname.as_str();
             seeds.host(lhost);
-            for (_, route) in self.attached(key, str_of(l, "name").unwrap_or_default()) {
+            for (_, route) in self.attached(key, &l.name) {
                 let hosts = if route.hostnames.is_empty() {
                     vec![lhost.to_string()]
                 } else {
@@ -448,27 +496,29 @@ impl Model {
         out
     }
 
-    fn evaluate_with(
+    /// The matches that compete for a request to `host` on listener `l`, in precedence
+    /// order, as `(route, rule, match)` positions. Computed once per listener, host and
+    /// ranking: probes of one host differ only in path and headers.
+    fn competing(
         &self,
-        gateways: &[(String, String)],
-        probe: &Probe,
+        gateway: &(String, String),
+        l: &Listener,
+        host: &str,
         ranking: Ranking,
-    ) -> Decision {
-        // Listener isolation: the most specific listener hostname takes the request.
-        let listener = self
-            .listeners(gateways)
-            .filter(|(_, l)| {
-                l.get("port").and_then(Value::as_u64) == Some(u64::from(probe.port))
-                    && listener_serves(l, probe.scheme)
-            })
-            .filter(|(_, l)| host_matches(str_of(l, "hostname").unwrap_or("*"), &probe.host))
-            .max_by_key(|(_, l)| host_rank(str_of(l, "hostname").unwrap_or("*")));
-        let Some((key, l)) = listener else {
-            return Decision::new(Outcome::NoListener, None);
-        };
-        let lhost = str_of(l, "hostname").unwrap_or("*");
+    ) -> Rc<Vec<(usize, usize, usize)>> {
+        // The listener's address identifies it: listeners are not moved after `build`.
+        let listener_id = std::ptr::from_ref(l) as usize;
+        if let Some(found) = self
+            .competing
+            .borrow()
+            .get(&(listener_id, ranking))
+            .and_then(|by_host| by_host.get(host))
+        {
+            return Rc::clone(found);
+        }
+        let lhost = l.hostname.as_str();
         let mut candidates: Vec<(usize, (bool, usize))> = Vec::new();
-        for (i, route) in self.attached(key, str_of(l, "name").unwrap_or_default()) {
+        for (i, route) in self.attached(gateway, &l.name) {
             let effective: Vec<String> = if route.hostnames.is_empty() {
                 vec![lhost.to_string()]
             } else {
@@ -480,33 +530,100 @@ impl Model {
             };
             if let Some(score) = effective
                 .iter()
-                .filter(|h| host_matches(h, &probe.host))
+                .filter(|h| host_matches(h, host))
                 .map(|h| host_rank(h))
                 .max()
             {
                 candidates.push((i, score));
             }
         }
-        let Some(best) = candidates.iter().map(|(_, s)| *s).max() else {
-            return Decision::new(Outcome::NotFound, None);
-        };
-        let mut entries: Vec<(&Route, &Rule, &RuleMatch)> = candidates
+        // The most specific matching hostname takes the request; less specific routes do
+        // not compete at all (each hostname is its own virtual host).
+        let best = candidates.iter().map(|(_, s)| *s).max();
+        let mut entries: Vec<(usize, usize, usize)> = candidates
             .iter()
-            .filter(|(_, s)| *s == best)
-            .flat_map(|(i, _)| {
-                let route = &self.routes[*i];
-                route
+            .filter(|(_, s)| Some(*s) == best)
+            .flat_map(|&(i, _)| {
+                self.routes[i]
                     .rules
                     .iter()
-                    .flat_map(move |rule| rule.matches.iter().map(move |m| (route, rule, m)))
+                    .enumerate()
+                    .flat_map(move |(ru, rule)| (0..rule.matches.len()).map(move |m| (i, ru, m)))
             })
             .collect();
+        let key_of = |&(r, ru, m): &(usize, usize, usize)| {
+            let route = &self.routes[r];
+            (route, &route.rules[ru], &route.rules[ru].matches[m])
+        };
         entries.sort_by(|a, b| {
-            rank(b.2, ranking)
-                .cmp(&rank(a.2, ranking))
-                .then_with(|| (&a.0.namespace, &a.0.name).cmp(&(&b.0.namespace, &b.0.name)))
-                .then_with(|| a.1.index.cmp(&b.1.index))
-                .then_with(|| a.2.index.cmp(&b.2.index))
+            let (ra, rua, ma) = key_of(a);
+            let (rb, rub, mb) = key_of(b);
+            rank(mb, ranking)
+                .cmp(&rank(ma, ranking))
+                .then_with(|| (&ra.namespace, &ra.name).cmp(&(&rb.namespace, &rb.name)))
+                .then_with(|| rua.index.cmp(&rub.index))
+                .then_with(|| ma.index.cmp(&mb.index))
+        });
+        let entries = Rc::new(entries);
+        self.competing
+            .borrow_mut()
+            .entry((listener_id, ranking))
+            .or_default()
+            .insert(host.to_string(), Rc::clone(&entries));
+        entries
+    }
+
+    /// Listener isolation: the listener of the probe's port and scheme whose hostname matches
+    /// it most specifically. Looked up once per entry point, port, scheme and host.
+    fn listener_for<'a>(
+        &'a self,
+        gateways: &'a [(String, String)],
+        probe: &Probe,
+    ) -> Option<(&'a (String, String), &'a Listener)> {
+        let slot = (gateways.as_ptr() as usize, probe.port, probe.scheme);
+        let cached = self
+            .chosen_listener
+            .borrow()
+            .get(&slot)
+            .and_then(|by_host| by_host.get(&probe.host).copied());
+        let position = match cached {
+            Some(p) => p,
+            None => {
+                let p = self
+                    .listeners(gateways)
+                    .enumerate()
+                    .filter(|(_, (_, l))| {
+                        l.port == Some(probe.port)
+                            && l.scheme == Some(probe.scheme)
+                            && host_matches(&l.hostname, &probe.host)
+                    })
+                    .max_by_key(|(_, (_, l))| host_rank(&l.hostname))
+                    .map(|(i, _)| i);
+                self.chosen_listener
+                    .borrow_mut()
+                    .entry(slot)
+                    .or_default()
+                    .insert(probe.host.clone(), p);
+                p
+            }
+        };
+        self.listeners(gateways).nth(position?)
+    }
+
+    fn evaluate_with(
+        &self,
+        gateways: &[(String, String)],
+        probe: &Probe,
+        ranking: Ranking,
+    ) -> Decision {
+        let Some((key, l)) = self.listener_for(gateways, probe) else {
+            return Decision::new(Outcome::NoListener, None);
+        };
+        let entries = self.competing(key, l, &probe.host, ranking);
+        let entries = entries.iter().map(|&(r, ru, m)| {
+            let route = &self.routes[r];
+            let rule = &route.rules[ru];
+            (route, rule, &rule.matches[m])
         });
         for (route, rule, m) in entries {
             match test(m, probe) {
@@ -607,7 +724,7 @@ fn modify_path(modifier: &Value, m: &RuleMatch, path: &str) -> String {
     }
 }
 
-fn action(rule: &Rule, m: &RuleMatch, probe: &Probe, listener: &Value) -> Outcome {
+fn action(rule: &Rule, m: &RuleMatch, probe: &Probe, listener: &Listener) -> Outcome {
     let mut path = probe.path.clone();
     let mut host = None;
     for f in &rule.filters {
@@ -618,10 +735,7 @@ fn action(rule: &Rule, m: &RuleMatch, probe: &Probe, listener: &Value) -> Outcom
                 let port = match (r.get("port").and_then(Value::as_u64), scheme) {
                     (Some(p), _) => Some(p as u32),
                     (None, Some(_)) => None,
-                    (None, None) => listener
-                        .get("port")
-                        .and_then(Value::as_u64)
-                        .map(|p| p as u32),
+                    (None, None) => listener.port,
                 };
                 let path = r
                     .get("path")

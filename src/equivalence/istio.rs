@@ -109,6 +109,8 @@ pub(crate) struct Model<'a> {
     virtual_services: Vec<VirtualServiceModel<'a>>,
     proxy_namespace: String,
     domain: String,
+    /// For each Gateway, the Gateways of its proxy (same selector; itself alone without one).
+    proxies: Vec<Vec<usize>>,
     /// Route configurations already built, by their servers.
     tables: RefCell<HashMap<ServerSet, Rc<VirtualHosts>>>,
 }
@@ -358,7 +360,19 @@ impl<'a> Model<'a> {
         // Creation time is unknown offline: objects applied together share a second, and
         // Istio then orders by name, then namespace.
         virtual_services.sort_by(|a, b| (&a.name, &a.namespace).cmp(&(&b.name, &b.namespace)));
+        let proxies = (0..gateways.len())
+            .map(|g| {
+                let selector = &gateways[g].selector;
+                if selector.is_empty() {
+                    return vec![g];
+                }
+                (0..gateways.len())
+                    .filter(|&i| &gateways[i].selector == selector)
+                    .collect()
+            })
+            .collect();
         Model {
+            proxies,
             gateways,
             virtual_services,
             proxy_namespace,
@@ -461,13 +475,7 @@ impl<'a> Model<'a> {
 
     /// The Gateways served by the same proxy as `gateway` (same selector).
     fn proxy(&self, gateway: usize) -> Vec<usize> {
-        let selector = &self.gateways[gateway].selector;
-        if selector.is_empty() {
-            return vec![gateway];
-        }
-        (0..self.gateways.len())
-            .filter(|&i| &self.gateways[i].selector == selector)
-            .collect()
+        self.proxies.get(gateway).cloned().unwrap_or_default()
     }
 
     /// The VirtualServices bound to a Gateway that the proxy can see, in Istio's order.

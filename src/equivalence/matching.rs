@@ -118,10 +118,10 @@ pub(crate) fn host_matches(pattern: &str, host: &str) -> bool {
     }
     match pattern.strip_prefix("*.") {
         Some(suffix) => {
-            host.len() > suffix.len() + 1
-                && host
-                    .to_ascii_lowercase()
-                    .ends_with(&format!(".{}", suffix.to_ascii_lowercase()))
+            let (h, s) = (host.as_bytes(), suffix.as_bytes());
+            h.len() > s.len() + 1
+                && h[h.len() - s.len() - 1] == b'.'
+                && h[h.len() - s.len()..].eq_ignore_ascii_case(s)
         }
         None => pattern.eq_ignore_ascii_case(host),
     }

@@ -430,6 +430,11 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                     object: frontend.anchor,
                     field: String::new(),
                 });
+            // One finding per rule: the first probe is its example, the others count.
+            if let Some(entry) = differences.get_mut(&origin) {
+                entry.0 += 1;
+                continue;
+            }
             let new_text = if new.len() == 1 {
                 new[0].1.outcome.to_string()
             } else {
@@ -455,7 +460,9 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 topics(&old.outcome, &new[0].1.outcome)
             };
             let explanation = explained
-                .iter()
+                .get(&origin.object)
+                .into_iter()
+                .flatten()
                 .filter(|(o, _)| {
                     overlaps(o, &origin)
                         && about(&o.field, &origin, topics)
@@ -463,10 +470,7 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 })
                 .min_by_key(|(_, code)| code.severity())
                 .map(|(o, code)| (o.field.clone(), *code));
-            let entry = differences
-                .entry(origin)
-                .or_insert((0, example, explanation));
-            entry.0 += 1;
+            differences.insert(origin, (1, example, explanation));
         }
     }
     summary.hosts = hosts_seen.len();
@@ -505,26 +509,29 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
 /// diagnostic (field, code) that already explains them.
 type Difference = (usize, String, Option<(String, Code)>);
 
-/// Diagnostics that already explain a traffic change at a rule: warnings and errors of the
-/// translators located at a field (not object-wide notes).
-fn explaining_diagnostics(results: &[SourceResult]) -> Vec<(Origin, Code)> {
-    results
-        .iter()
-        .flat_map(|r| {
-            r.notes.iter().filter_map(move |d| {
-                let field = d.location.field.clone()?;
-                (d.severity <= Severity::Warning
-                    && matches!(d.code.family(), "istio" | "ingress" | "ingress-nginx"))
-                .then_some((
+/// Diagnostics that already explain a traffic change at a rule, by object: warnings and
+/// errors of the translators located at a field (not object-wide notes).
+fn explaining_diagnostics(results: &[SourceResult]) -> BTreeMap<usize, Vec<(Origin, Code)>> {
+    let mut out: BTreeMap<usize, Vec<(Origin, Code)>> = BTreeMap::new();
+    for r in results {
+        for d in &r.notes {
+            let Some(field) = d.location.field.clone() else {
+                continue;
+            };
+            if d.severity <= Severity::Warning
+                && matches!(d.code.family(), "istio" | "ingress" | "ingress-nginx")
+            {
+                out.entry(r.object).or_default().push((
                     Origin {
                         object: r.object,
                         field,
                     },
                     d.code,
-                ))
-            })
-        })
-        .collect()
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Whether a note at `note` is about the rule at `rule`: the same object, and the note lies

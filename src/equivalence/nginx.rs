@@ -32,6 +32,7 @@ use super::gateway_api::Model as NewModel;
 use super::matching::host_matches;
 use super::probes::{Seeds, UNLISTED_HOST};
 use super::{Backend, Decision, Frontend, OldFrontend, Origin, Outcome, Probe, Scheme, shares};
+use crate::gwapi::Generated;
 use crate::index::Index;
 use crate::model::SourceBody;
 use crate::model::ingress::{Ingress, IngressServiceBackend};
@@ -253,26 +254,21 @@ impl Model {
                 let mut gateways: Vec<(String, String)> = Vec::new();
                 for r in results.iter().filter(|r| objects.contains(&r.object)) {
                     for g in &r.generated {
-                        let v = g.to_json();
-                        if g.kind() == "Gateway" {
-                            gateways.push((g.namespace().to_string(), g.name().to_string()));
-                        }
-                        for p in v
-                            .pointer("/spec/parentRefs")
-                            .and_then(serde_json::Value::as_array)
-                            .into_iter()
-                            .flatten()
-                        {
-                            let kind = p.get("kind").and_then(|k| k.as_str()).unwrap_or("Gateway");
-                            if kind != "Gateway" {
+                        let parents = match g {
+                            Generated::Gateway(_) => {
+                                gateways.push((g.namespace().to_string(), g.name().to_string()));
                                 continue;
                             }
-                            let ns = p
-                                .get("namespace")
-                                .and_then(|n| n.as_str())
-                                .unwrap_or(g.namespace());
-                            let name = p.get("name").and_then(|n| n.as_str()).unwrap_or_default();
-                            gateways.push((ns.to_string(), name.to_string()));
+                            Generated::HttpRoute(o) => &o.spec.parent_refs,
+                            Generated::GrpcRoute(o) => &o.spec.parent_refs,
+                            _ => continue,
+                        };
+                        for p in parents {
+                            if p.kind.as_deref().unwrap_or("Gateway") != "Gateway" {
+                                continue;
+                            }
+                            let ns = p.namespace.as_deref().unwrap_or(g.namespace());
+                            gateways.push((ns.to_string(), p.name.clone()));
                         }
                     }
                 }
@@ -334,9 +330,13 @@ impl Model {
         }
         // server_name: exact, then the longest wildcard, then the catch-all server.
         let server = servers.get(&probe.host).or_else(|| {
+            // Wildcard server names sort together (`*` before letters).
             servers
-                .iter()
-                .filter(|(h, _)| h.starts_with("*.") && host_matches(h, &probe.host))
+                .range::<str, _>((
+                    std::ops::Bound::Included("*."),
+                    std::ops::Bound::Excluded("*/"),
+                ))
+                .filter(|(h, _)| host_matches(h, &probe.host))
                 .max_by_key(|(h, _)| h.len())
                 .map(|(_, s)| s)
                 .or_else(|| servers.get(CATCH_ALL))
