@@ -276,13 +276,19 @@ impl Match<'_> {
     }
 }
 
-fn scheme_of(protocol: &str, tls_mode: Option<&str>) -> Option<Scheme> {
+/// The scheme a server accepts. HTTPS terminates TLS; HTTP2 and gRPC servers with a TLS mode
+/// do too (the i2gw and Istio docs' `protocol: GRPC` + `tls: {mode: SIMPLE}`); an HTTP server
+/// with `tls` only carries `httpsRedirect`. Passthrough is not HTTP routing.
+fn scheme_of(protocol: &str, tls_mode: Option<Option<&str>>) -> Option<Scheme> {
+    let mode = tls_mode.flatten().map(str::to_ascii_uppercase);
+    let passthrough = matches!(
+        mode.as_deref(),
+        Some("PASSTHROUGH") | Some("AUTO_PASSTHROUGH")
+    );
     match protocol.to_ascii_uppercase().as_str() {
-        "HTTP" | "HTTP2" | "GRPC" | "GRPC-WEB" => Some(Scheme::Http),
-        "HTTPS" => match tls_mode.map(str::to_ascii_uppercase).as_deref() {
-            Some("PASSTHROUGH") | Some("AUTO_PASSTHROUGH") => None,
-            _ => Some(Scheme::Https),
-        },
+        "HTTP" => Some(Scheme::Http),
+        "HTTP2" | "GRPC" | "GRPC-WEB" if mode.is_none() => Some(Scheme::Http),
+        "HTTP2" | "GRPC" | "GRPC-WEB" | "HTTPS" if !passthrough => Some(Scheme::Https),
         _ => None,
     }
 }
@@ -302,7 +308,7 @@ impl<'a> Model<'a> {
                             let port = s.port.as_ref()?;
                             let scheme = scheme_of(
                                 port.protocol.as_deref()?,
-                                s.tls.as_ref().and_then(|t| t.mode.as_deref()),
+                                s.tls.as_ref().map(|t| t.mode.as_deref()),
                             )?;
                             let hosts = s
                                 .hosts
