@@ -627,12 +627,7 @@ impl Model {
         });
         for (route, rule, m) in entries {
             match test(m, probe) {
-                None => {
-                    return Decision::new(
-                        Outcome::Unmodelled("a regex the model cannot compile".into()),
-                        None,
-                    );
-                }
+                None => return Decision::unmodelled_regex(),
                 Some(false) => continue,
                 Some(true) => {
                     let origin = route.object.map(|object| Origin {

@@ -697,12 +697,7 @@ impl<'a> Model<'a> {
                 None => Some(true),
             };
             match hit {
-                None => {
-                    return Decision::new(
-                        Outcome::Unmodelled("a regex the model cannot compile".into()),
-                        None,
-                    );
-                }
+                None => return Decision::unmodelled_regex(),
                 Some(false) => continue,
                 Some(true) => {
                     let field = match m {

@@ -312,6 +312,14 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// A regex on the way could not be compiled: the outcome is not predicted.
+    pub(crate) fn unmodelled_regex() -> Self {
+        Decision::new(
+            Outcome::Unmodelled("a regex the model cannot compile".into()),
+            None,
+        )
+    }
+
     pub(crate) fn new(outcome: Outcome, origin: Option<Origin>) -> Self {
         Decision {
             outcome,

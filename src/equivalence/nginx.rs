@@ -504,6 +504,22 @@ fn select(server: &Server, path: &str) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// The rules of an Ingress.
+fn rules_of(ing: &Ingress) -> Vec<crate::model::ingress::IngressRule> {
+    ing.spec
+        .as_ref()
+        .and_then(|s| s.rules.clone())
+        .unwrap_or_default()
+}
+
+/// The server a rule belongs to: its host, or the catch-all server without one.
+fn server_name(rule: &crate::model::ingress::IngressRule) -> String {
+    match rule.host.as_deref().filter(|h| !h.is_empty()) {
+        Some(h) => h.to_ascii_lowercase(),
+        None => CATCH_ALL.to_string(),
+    }
+}
+
 /// The servers of one class, built as ingress-nginx builds them.
 fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
     let mut servers: BTreeMap<String, Server> = BTreeMap::new();
@@ -538,12 +554,7 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
             });
         }
         for rule in &rules {
-            let host = rule.host.clone().unwrap_or_default().to_ascii_lowercase();
-            let host = if host.is_empty() {
-                CATCH_ALL.to_string()
-            } else {
-                host
-            };
+            let host = server_name(rule);
             servers.entry(host).or_insert_with(|| Server {
                 locations: vec![root_location(
                     default.clone(),
@@ -571,19 +582,9 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
     }
     // getBackendServers: locations.
     for ing in ingresses.iter().filter(|i| !i.canary) {
-        let rules = ing
-            .ingress
-            .spec
-            .as_ref()
-            .and_then(|s| s.rules.clone())
-            .unwrap_or_default();
+        let rules = rules_of(ing.ingress);
         for (r, rule) in rules.iter().enumerate() {
-            let host = rule.host.clone().unwrap_or_default().to_ascii_lowercase();
-            let host = if host.is_empty() {
-                CATCH_ALL.to_string()
-            } else {
-                host
-            };
+            let host = server_name(rule);
             let Some(server) = servers.get_mut(&host) else {
                 continue;
             };
@@ -649,19 +650,9 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
             .filter(|h| !h.is_empty() && basic_chars(h))
             .map(str::to_string);
         let header_value = annotation(ing.ingress, "canary-by-header-value").map(str::to_string);
-        let rules = ing
-            .ingress
-            .spec
-            .as_ref()
-            .and_then(|s| s.rules.clone())
-            .unwrap_or_default();
+        let rules = rules_of(ing.ingress);
         for rule in &rules {
-            let host = rule.host.clone().unwrap_or_default().to_ascii_lowercase();
-            let host = if host.is_empty() {
-                CATCH_ALL.to_string()
-            } else {
-                host
-            };
+            let host = server_name(rule);
             let Some(server) = servers.get_mut(&host) else {
                 continue;
             };

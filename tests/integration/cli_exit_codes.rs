@@ -349,7 +349,7 @@ fn the_demo_after_apply_with_its_diagnostics_suppressed_exits_0() {
             "{command}: {out}"
         );
         assert!(
-            out.lines().next().unwrap().contains("; 7 suppressed"),
+            out.lines().next().unwrap().contains("; 8 suppressed"),
             "{command}: {out}"
         );
     }
