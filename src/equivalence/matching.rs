@@ -68,15 +68,13 @@ impl Matcher {
             Matcher::Prefix { value, .. } => Some(format!("{value}gm")),
             Matcher::Regex(re) => {
                 let literal = literal_prefix(re.as_str().trim_start_matches("^(?:"));
-                [
-                    literal.clone(),
-                    format!("{literal}1"),
-                    format!("{literal}a"),
-                    format!("{literal}/1"),
-                    "gm-probe".to_string(),
-                ]
-                .into_iter()
-                .find(|c| re.is_match(c))
+                // A few shapes cover the common ones: a version or id after the literal
+                // part, then nothing, a segment, or more segments.
+                ["", "1", "a", "/1", "1/", "1/x", "a/x", "/1/x", "x/y"]
+                    .iter()
+                    .map(|tail| format!("{literal}{tail}"))
+                    .chain(["gm-probe".to_string()])
+                    .find(|c| re.is_match(c))
             }
             Matcher::Invalid => None,
         }
