@@ -307,6 +307,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     let ran = |family: &str| match family {
         "render" => rendered_ran,
         "check" => check,
+        "equivalence" => compare_routing,
         _ => true,
     };
     let applied = crate::suppress::apply(diagnostics, &scan, &config, &ran);
