@@ -62,6 +62,44 @@ pub enum TcpRouteVersion {
     V1alpha2,
 }
 
+/// The controller whose behaviour an IngressClass's Ingresses had: decides which annotations
+/// mean something and how paths, redirects and TLS behaved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// kubernetes/ingress-nginx (`k8s.io/ingress-nginx`): its annotations are translated.
+    IngressNginx,
+    /// F5 NGINX Ingress Controller (`nginx.org/ingress-controller`).
+    NginxInc,
+    /// GKE Ingress (`gce`, `gce-internal`).
+    Gce,
+    /// AWS Load Balancer Controller (`ingress.k8s.aws/alb`).
+    Alb,
+    Traefik,
+    Istio,
+    Kong,
+    Haproxy,
+    Contour,
+    Cilium,
+    Apisix,
+    /// Any other controller: only the Ingress fields are translated.
+    Other,
+}
+
+/// `ingressClasses.<class>`: how one IngressClass is migrated.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct IngressClassConfig {
+    /// `gatewayClassName` of the Gateway created for the class (`migrate` mode).
+    pub gateway_class_name: Option<String>,
+    /// The controller that served the class.
+    pub dialect: Option<Dialect>,
+}
+
+/// The `ingressClasses` key that applies to Ingresses without a class and to classes not
+/// listed.
+pub const ANY_INGRESS_CLASS: &str = "*";
+
 /// Everything a translation may depend on besides its input. Translation is a pure function
 /// of `(object, &Index, &Config)`.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -83,6 +121,9 @@ pub struct Config {
     pub ingress_gateway_namespace: Option<String>,
     /// migrate mode: name of the Gateway created per IngressClass (default: the class name).
     pub ingress_gateway_name: Option<String>,
+    /// Per IngressClass (`*`: Ingresses without a class and classes not listed): the
+    /// controller that served it and the `gatewayClassName` that will.
+    pub ingress_classes: std::collections::BTreeMap<String, IngressClassConfig>,
     /// mount mode: extra file or directory (relative to the root) holding the Gateways to
     /// mount onto, in addition to those found by the scan.
     pub mount_gateways: Option<String>,
@@ -181,6 +222,7 @@ impl Default for Config {
             ingress_mode: IngressMode::Migrate,
             ingress_gateway_namespace: None,
             ingress_gateway_name: None,
+            ingress_classes: std::collections::BTreeMap::new(),
             mount_gateways: None,
             require_hostname: false,
             keep_load_balancer: false,

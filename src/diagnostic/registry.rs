@@ -599,14 +599,17 @@ registry! {
         "DestinationRule `workloadSelector` has no Gateway API equivalent.";
     // ── Ingress translation ──
     IngressAnnotationIgnoredByClass = "ingress/annotation-ignored-by-class", Info,
-        "An ingress-nginx annotation on an Ingress of another controller family had no effect there, so it is not translated.",
-        "An ingress-nginx annotation on an Ingress of another controller family had no effect there, so it is not translated.";
+        "An ingress-nginx annotation on an Ingress another controller served (or whose controller is unknown) is not translated.",
+        "An ingress-nginx annotation on an Ingress another controller served had no effect there, so it is not translated; the controller comes from the IngressClass, the configuration or the class name, never from the annotations. When nothing says which controller served the class, set `ingressClasses.<class>.dialect`.";
     IngressCertManager = "ingress/cert-manager", Warning,
         "cert-manager annotations act on Gateways only when placed on the Gateway.",
         "cert-manager annotations act on Gateways only when placed on the Gateway; move them there.";
     IngressClassAnnotation = "ingress/class-annotation", Warning,
-        "An annotation of another controller (Traefik, GCE, ALB, Istio, Kong, HAProxy, NGINX Inc., Contour) has no Gateway API equivalent and is not translated.",
-        "An annotation of another controller (Traefik, GCE, ALB, Istio, Kong, HAProxy, NGINX Inc., Contour) has no Gateway API equivalent and is not translated.";
+        "An annotation of another controller (Traefik, GKE, ALB, Istio, Kong, HAProxy, F5 NGINX, Contour) is not translated.",
+        "An annotation of another controller (Traefik, GKE, ALB, Istio, Kong, HAProxy, F5 NGINX, Contour) is not translated; for GKE and AWS annotations with a Gateway API counterpart on that cloud (static IP, managed certificates, FrontendConfig, BackendConfig, scheme, certificates, target groups) the message names it.";
+    IngressClassChoice = "ingress/class-choice", Warning,
+        "Which controller served an IngressClass, or which GatewayClass will serve it, was not configured: the choice made is named.",
+        "Which controller served an IngressClass (its dialect: which annotations took effect), or which GatewayClass will serve it, was not configured: the choice made and its evidence (the IngressClass's controller, the class name, the GKE class, the gatewayClassName setting) are named once per class. Confirm it with `ingressClasses.<class>` (`dialect`, `gatewayClassName`) in .gateway-migrate.yaml; `\"*\"` covers Ingresses without a class and classes not listed.";
     IngressDefaultBackend = "ingress/default-backend", Info,
         "migrate: `defaultBackend` becomes a catch-all HTTPRoute `<ingress>-default-backend` on the hostless listener plus a `PathPrefix /` rule on each host route lacking one.",
         "migrate: `defaultBackend` becomes a catch-all HTTPRoute `<ingress>-default-backend` on the hostless listener plus a `PathPrefix /` rule on each host route lacking one.";
@@ -626,8 +629,8 @@ registry! {
         "`requireHostname` is set: a rule without a host is skipped.",
         "`requireHostname` is set: a rule without a host is skipped.";
     IngressImplementationSpecificPath = "ingress/implementation-specific-path", Info,
-        "An `ImplementationSpecific` plain path is a prefix for the controller.",
-        "An `ImplementationSpecific` plain path is a prefix for the controller; it becomes `PathPrefix`, which matches whole path segments only (`/foo` no longer matches `/foobar`).";
+        "An `ImplementationSpecific` plain path is a prefix for the controller; it becomes `PathPrefix`, and the message says what that changes.",
+        "An `ImplementationSpecific` plain path is a prefix for the controller; it becomes `PathPrefix`, and the message says what that changes: for ingress-nginx (without regex matching on the host) it was a literal string prefix, so `/foo` matched `/foobar` and `/foo/` did not match `/foo`; a `/foo/*` glob did not match `/foo` itself. `/` changes nothing and is not reported.";
     IngressImplementationSpecificRegex = "ingress/implementation-specific-regex", Warning,
         "An `ImplementationSpecific` path that is a regular expression (or any such path in mount mode) becomes `RegularExpression`.",
         "An `ImplementationSpecific` path that is a regular expression (or any such path in mount mode) becomes `RegularExpression`; its dialect and anchoring are implementation-specific.";
@@ -643,6 +646,9 @@ registry! {
     IngressMissingBackend = "ingress/missing-backend", Error,
         "The backend names neither a Service nor a resource (or an invalid port).",
         "The backend names neither a Service nor a resource (or an invalid port); the path has no backend.";
+    IngressMountNarrowed = "ingress/mount-narrowed", Warning,
+        "mount: no listener covers the whole wildcard host; the route attaches to the listeners for names under it, and serves only those.",
+        "mount: no listener covers the whole wildcard host (no wildcard or catch-all listener admits it), but listeners for names under it do: by Gateway API's hostname intersection the route attaches to them and serves only their names. Other names under the wildcard are no longer served; add a wildcard listener if they were in use.";
     IngressMountNoGateway = "ingress/mount-no-gateway", Warning,
         "mount: no Gateway listener accepts the host (hostname, protocol, `allowedRoutes.namespaces` or `kinds`).",
         "mount: no Gateway listener accepts the host (hostname, protocol, `allowedRoutes.namespaces` or `kinds`); the message names the host and every refusal; no route is written for it.";
@@ -777,8 +783,8 @@ registry! {
         "`canary-by-header` is not a valid HTTP header name.",
         "`canary-by-header` is not a valid HTTP header name; the header canary is not translated.";
     NginxCanaryByHeaderPattern = "ingress-nginx/canary-by-header-pattern", Warning,
-        "`canary-by-header-pattern` becomes a `RegularExpression` header match (implementation-specific dialect.",
-        "`canary-by-header-pattern` becomes a `RegularExpression` header match (implementation-specific dialect; nginx uses PCRE).";
+        "`canary-by-header-pattern` (an unanchored PCRE search in nginx) becomes the whole-value `RegularExpression` header match `.*(?:pattern).*`.",
+        "`canary-by-header-pattern` is an unanchored PCRE search in nginx (`balancer.lua`, `ngx.re.match`) and Gateway API header regexes match the whole value, so the match is `.*(?:pattern).*`; a pattern only PCRE accepts is `ingress-nginx/pcre-only-regex` instead. Header regex matching is Extended support in Gateway API.";
     NginxCanaryDuplicate = "ingress-nginx/canary-duplicate", Warning,
         "A second canary for the same path.",
         "A second canary for the same path; ingress-nginx supports one, the extra one is not translated.";
@@ -812,6 +818,12 @@ registry! {
     NginxCorsMethod = "ingress-nginx/cors-method", Warning,
         "A `cors-allow-methods` entry Gateway API does not accept is dropped.",
         "A `cors-allow-methods` entry Gateway API does not accept is dropped.";
+    NginxCorsOrigin = "ingress-nginx/cors-origin", Info,
+        "ingress-nginx skipped an origin (or, for a value that fails its validation, allowed `*`); the translation does the same.",
+        "`cors-allow-origin` is validated as a whole (spaces removed), then origin by origin (`annotations/cors/main.go`): an origin that is not `scheme://host[:port]`, `null` or `*` is skipped; a value that fails the whole check means `*`. The translation reads it the same way.";
+    NginxCorsOriginUnsupported = "ingress-nginx/cors-origin-unsupported", Warning,
+        "An origin ingress-nginx allowed (`null`, a non-http scheme) cannot be named in Gateway API's CORS filter and is dropped.",
+        "Gateway API's CORS origins are `http(s)://host[:port]` or `*` (the CRD's `CORSOrigin` pattern); `null` (sandboxed frames, `file:` pages) and other schemes (`chrome-extension://…`) that ingress-nginx allowed are dropped, so those origins no longer get CORS headers. The rest of the filter and the route are kept.";
     NginxCorsWithoutEnable = "ingress-nginx/cors-without-enable", Info,
         "`cors-*` without `enable-cors: \"true\"` had no effect and is not translated.",
         "`cors-*` without `enable-cors: \"true\"` had no effect and is not translated.";
@@ -908,6 +920,12 @@ registry! {
     NginxOpentelemetryTrustIncomingSpan = "ingress-nginx/opentelemetry-trust-incoming-span", Info,
         "`nginx.ingress.kubernetes.io/opentelemetry-trust-incoming-span` is not translated: tracing is configured on the implementation, not on routes.",
         "`nginx.ingress.kubernetes.io/opentelemetry-trust-incoming-span` is not translated: tracing is configured on the implementation, not on routes.";
+    NginxPcreOnlyRegex = "ingress-nginx/pcre-only-regex", Error,
+        "A regex only PCRE accepts (lookaround, backreferences): Gateway API implementations use RE2-style engines, so the rule is not translated.",
+        "ingress-nginx matched paths and `canary-by-header-pattern` with PCRE; Envoy and Istio accept only RE2 syntax, which has no lookaround, backreferences or possessive quantifiers. The rule or header canary is not translated (an implementation would reject the route); rewrite the pattern without those features.";
+    NginxPrefixTrailingSlash = "ingress-nginx/prefix-trailing-slash", Warning,
+        "A Prefix path ending in `/` did not match the path without it in ingress-nginx; PathPrefix does.",
+        "A Prefix path ending in `/` (`/api/`) is the nginx location `/api/`, which does not match `/api` (`location.go` adds only `= /api/`); Gateway API's PathPrefix ignores a trailing slash, so `/api` now reaches this backend instead of falling through to another location. Add an Exact `/api` path elsewhere, or accept it.";
     NginxPreserveTrailingSlash = "ingress-nginx/preserve-trailing-slash", Info,
         "`nginx.ingress.kubernetes.io/preserve-trailing-slash` is not translated: trailing-slash handling of redirects is implementation-defined.",
         "`nginx.ingress.kubernetes.io/preserve-trailing-slash` is not translated: trailing-slash handling of redirects is implementation-defined.";
@@ -969,20 +987,32 @@ registry! {
         "`permanent-redirect` / `temporal-redirect`: every rule becomes a `RequestRedirect` (scheme, hostname, port, `ReplaceFullPath`).",
         "`permanent-redirect` / `temporal-redirect`: every rule becomes a `RequestRedirect` (scheme, hostname, port, `ReplaceFullPath`); temporal wins, as in nginx.";
     NginxRedirectCode = "ingress-nginx/redirect-code", Warning,
-        "The redirect code is not one of 301, 302, 303, 307, 308.",
-        "The redirect code is not one of 301, 302, 303, 307, 308; the default (301 permanent, 302 temporal) is used.";
+        "ingress-nginx answered a status RequestRedirect cannot (300, 304, 305, 306).",
+        "ingress-nginx answered a status RequestRedirect cannot (300, 304, 305, 306: nginx sends the URL as the body, not a redirect); the default (301 permanent, 302 temporal) is used.";
+    NginxRedirectCodeOutOfRange = "ingress-nginx/redirect-code-out-of-range", Info,
+        "The redirect code is outside what ingress-nginx accepts, so it used its default; so does the translation.",
+        "The redirect code is outside what ingress-nginx accepts (300–307 temporal, 300–308 permanent), so it used its default (302, 301); so does the translation (`annotations/redirect/redirect.go` `Parse`).";
+    NginxRedirectIgnored = "ingress-nginx/redirect-ignored", Info,
+        "ingress-nginx rejected the redirect annotations and redirected nothing; nothing is translated.",
+        "ingress-nginx rejected the redirect annotations and redirected nothing (`temporal-redirect` without an http(s) scheme, or a status that is not a number: a parse error that drops every redirect annotation of the Ingress); requests reach the backends, before and after.";
     NginxRedirectQueryDropped = "ingress-nginx/redirect-query-dropped", Warning,
         "The redirect target carries a query string, which `RequestRedirect` cannot set.",
         "The redirect target carries a query string, which `RequestRedirect` cannot set; the query is dropped.";
     NginxRedirectUrlUnsupported = "ingress-nginx/redirect-url-unsupported", Error,
         "The `permanent-redirect`/`temporal-redirect` target cannot be expressed by a `RequestRedirect` (nginx variables, a scheme other than http/https).",
         "The `permanent-redirect`/`temporal-redirect` target cannot be expressed by a `RequestRedirect` (nginx variables, a scheme other than http/https); it is not translated and requests reach the backends.";
+    NginxResourceBackendSkipped = "ingress-nginx/resource-backend-skipped", Warning,
+        "ingress-nginx skips paths (and a defaultBackend) with a resource backend; they are not translated.",
+        "ingress-nginx builds locations only for Service backends (`controller.go` `getBackendServers`, `createServers`): a path with a `resource` backend had no location, so its requests fell through to the next matching location (often `/`). The path is not translated, which keeps that behaviour; route it to a Service if it was meant to work.";
     NginxRewriteTarget = "ingress-nginx/rewrite-target", Info,
         "`rewrite-target` with the strip-prefix idiom `/x(/|$)(.*)` → `/$2` becomes `PathPrefix /x` + `URLRewrite` `ReplacePrefixMatch /`.",
         "`rewrite-target` with the strip-prefix idiom `/x(/|$)(.*)` → `/$2` becomes `PathPrefix /x` + `URLRewrite` `ReplacePrefixMatch /`.";
     NginxRewriteTargetFullPath = "ingress-nginx/rewrite-target-full-path", Warning,
         "`rewrite-target` without captures (or with captures the path does not have) replaces the whole path, as nginx's rewrite does: `URLRewrite` `ReplaceFullPath`.",
         "`rewrite-target` without captures (or with captures the path does not have) replaces the whole path, as nginx's rewrite does: `URLRewrite` `ReplaceFullPath`. Every request of the path reaches the backend at that one path.";
+    NginxRewriteTargetSamePath = "ingress-nginx/rewrite-target-same-path", Info,
+        "`rewrite-target` equals the path: nginx rewrites nothing for that path; for a Prefix path, only requests below it are rewritten.",
+        "`rewrite-target` equals the path: nginx rewrites nothing for that location. A Prefix path `/api` is split into the locations `/api/` and `= /api` (`location.go` `updateServerLocations`), so `/api/x` is rewritten to `/api` while `/api` is not, and the rewrite turns every path of the host into a case-insensitive regex (`/apix` and `/API/v1` match too). The translation emits both rules: `(?i)/api/.*` with `ReplaceFullPath /api`, and `(?i)/api.*` without.";
     NginxRewriteTargetUnsupported = "ingress-nginx/rewrite-target-unsupported", Error,
         "`rewrite-target` uses regex captures beyond the strip-prefix idiom, or is not a path.",
         "`rewrite-target` uses regex captures beyond the strip-prefix idiom, or is not a path; Gateway API has no regex rewrite, requests reach the backend unrewritten.";
@@ -1073,12 +1103,18 @@ registry! {
     NginxUpstreamVhostUnsupported = "ingress-nginx/upstream-vhost-unsupported", Error,
         "`upstream-vhost` with nginx variables or a port has no `URLRewrite` hostname equivalent.",
         "`upstream-vhost` with nginx variables or a port has no `URLRewrite` hostname equivalent; not translated.";
+    NginxSslRedirectFromOtherIngress = "ingress-nginx/ssl-redirect-from-other-ingress", Info,
+        "Another Ingress of the host gives it a certificate, so ingress-nginx redirected this Ingress's plain-HTTP requests too; so does the translation.",
+        "ingress-nginx decides HTTPS redirects per location from the location's own Ingress (`ssl-redirect`, default true) whenever the host has a certificate from any Ingress of the class (`lua_ingress.lua` `redirect_to_https`): an Ingress without a `tls` section is redirected because another one has TLS for the host. The translation redirects it the same way; `ssl-redirect: \"false\"` on this Ingress keeps its paths on plain HTTP.";
+    NginxSslPassthroughHostWide = "ingress-nginx/ssl-passthrough-host-wide", Warning,
+        "Another Ingress of the host uses `ssl-passthrough`: this Ingress's paths were never served over HTTPS and get no HTTPS listener.",
+        "`ssl-passthrough` hands the host's whole TLS stream to one backend (nginx's stream SNI map), so no Ingress of that host was served over HTTPS by nginx; the other Ingresses' paths get no HTTPS listener (which would conflict with the Passthrough listener for the same host and port) and stay on plain HTTP, as before.";
     NginxUseRegex = "ingress-nginx/use-regex", Warning,
         "With `use-regex` (or `rewrite-target`) nginx paths are case-insensitive regexes anchored at the start: `RegularExpression (?i)<path>.*`.",
         "With `use-regex` (or `rewrite-target`) nginx paths are case-insensitive regexes anchored at the start: `RegularExpression (?i)<path>.*`; the dialect is implementation-specific, and nginx applied regex matching to every Ingress of the host.";
     NginxUseRegexHostWide = "ingress-nginx/use-regex-host-wide", Warning,
-        "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too.",
-        "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too; they are translated with their own path types.";
+        "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too, and so does the translation.",
+        "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched every path of the host (Exact and Prefix too) as a case-insensitive regex anchored at the start, longest first (`template.go` `enforceRegexModifier`, `buildLocation`); this Ingress's paths become `RegularExpression (?i)<path>.*`, which keeps nginx's length order under Istio's and Envoy Gateway's regex ranking.";
     NginxWhitelistSourceRange = "ingress-nginx/whitelist-source-range", Error,
         "`nginx.ingress.kubernetes.io/whitelist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).",
         "`nginx.ingress.kubernetes.io/whitelist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).";
@@ -1086,8 +1122,8 @@ registry! {
         "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.",
         "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.";
     NginxXForwardedPrefix = "ingress-nginx/x-forwarded-prefix", Info,
-        "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix`.",
-        "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix`.";
+        "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules that rewrite.",
+        "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules that rewrite; ingress-nginx sets it only in locations whose `rewrite-target` differs from the path (`template.go` `buildProxyPass`), so without one it has no effect and nothing is written.";
     // ── Shared translation ──
     GatewayApiReferenceGrant = "gateway-api/reference-grant", Info,
         "A ReferenceGrant was generated because a generated object refers to a Service or Secret in another namespace.",

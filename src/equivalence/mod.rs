@@ -393,7 +393,7 @@ pub(crate) enum OldFrontend {
 /// Runs the check over every entry point that was migrated.
 pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivalence {
     let istio_model = istio::Model::build(index, config);
-    let nginx_model = nginx::Model::build(index);
+    let nginx_model = nginx::Model::build(index, config);
     let new_model = gateway_api::Model::build(index, results, config);
     let mut frontends = istio_model.frontends(results);
     frontends.extend(nginx_model.frontends(results, &new_model));

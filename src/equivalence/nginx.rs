@@ -12,6 +12,8 @@
 //!   path already present with the same type keeps the first Ingress; locations sorted by
 //!   path length, then path, descending; canaries merge onto the location of the same host
 //!   and path.
+//! - `internal/k8s/main.go` `SetDefaultNGINXPathType`: a path that is not Exact is Prefix
+//!   (ImplementationSpecific and unset included).
 //! - `internal/ingress/controller/location.go` `updateServerLocations`: a Prefix path `/p`
 //!   (without rewrite or regex) becomes the location `/p/` plus an exact `= /p`.
 //! - `internal/ingress/controller/template/template.go` `enforceRegexModifier`,
@@ -32,31 +34,18 @@ use super::gateway_api::Model as NewModel;
 use super::matching::host_matches;
 use super::probes::{Seeds, UNLISTED_HOST};
 use super::{Backend, Decision, Frontend, OldFrontend, Origin, Outcome, Probe, Scheme, shares};
+use crate::config::Config;
 use crate::gwapi::Generated;
 use crate::index::Index;
 use crate::model::SourceBody;
 use crate::model::ingress::{Ingress, IngressServiceBackend};
 use crate::translate::SourceResult;
+use crate::translate::ingress::nginx::parse_bool;
+use crate::translate::ingress::nginx::redirect::nginx_accepts_temporal_url;
 
 const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 /// The name ingress-nginx gives the catch-all server.
 const CATCH_ALL: &str = "_";
-
-/// Go's `strconv.ParseBool`, which ingress-nginx's annotation parser uses.
-pub(crate) fn parse_bool(text: &str) -> Option<bool> {
-    match text {
-        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
-        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
-        _ => None,
-    }
-}
-
-/// `http(s)://host…` (annotations/redirect `isValidURL`).
-fn absolute_url(url: &str) -> bool {
-    url.strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-        .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
-}
 
 /// annotations/parser `BasicCharsRegex`: the characters `canary-by-header` may hold; any
 /// other value is invalid and ignored.
@@ -91,28 +80,29 @@ fn annotation<'a>(ing: &'a Ingress, key: &str) -> Option<&'a str> {
 fn behaviour(ing: &Ingress) -> Behaviour {
     let flag =
         |key: &str, default: bool| annotation(ing, key).and_then(parse_bool).unwrap_or(default);
-    let code = |key: &str, default: u32, range: std::ops::RangeInclusive<u32>| {
-        annotation(ing, key)
-            .and_then(|c| c.parse::<u32>().ok())
-            .filter(|c| range.contains(c))
-            .unwrap_or(default)
-    };
-    // annotations/redirect: temporal-redirect is read first; an invalid URL there is an
-    // error that leaves the Ingress without any redirect.
-    let redirect = match annotation(ing, "temporal-redirect").filter(|u| !u.is_empty()) {
-        Some(url) => absolute_url(url).then(|| {
-            (
-                url.to_string(),
-                code("temporal-redirect-code", 302, 300..=307),
-            )
+    // annotations/redirect `Parse`: a status outside the range falls back to the default; one
+    // that is not a number is a parse error (`None`).
+    let code = |key: &str, default: u32, range: std::ops::RangeInclusive<u32>| match annotation(
+        ing, key,
+    ) {
+        None => Some(default),
+        Some(c) => c.parse::<i64>().ok().map(|n| {
+            u32::try_from(n)
+                .ok()
+                .filter(|c| range.contains(c))
+                .unwrap_or(default)
         }),
+    };
+    // temporal-redirect is read first; an invalid URL or status there is an error that
+    // leaves the Ingress without any redirect.
+    let redirect = match annotation(ing, "temporal-redirect").filter(|u| !u.is_empty()) {
+        Some(url) => code("temporal-redirect-code", 302, 300..=307)
+            .filter(|_| nginx_accepts_temporal_url(url))
+            .map(|c| (url.to_string(), c)),
         None => annotation(ing, "permanent-redirect")
             .filter(|u| !u.is_empty())
-            .map(|u| {
-                (
-                    u.to_string(),
-                    code("permanent-redirect-code", 301, 300..=308),
-                )
+            .and_then(|u| {
+                code("permanent-redirect-code", 301, 300..=308).map(|c| (u.to_string(), c))
             }),
     };
     let mut unmodelled = None;
@@ -209,15 +199,15 @@ fn service_backend(svc: &IngressServiceBackend, namespace: &str) -> Backend {
 }
 
 impl Model {
-    pub(crate) fn build(index: &Index) -> Self {
+    pub(crate) fn build(index: &Index, config: &Config) -> Self {
         let mut by_class: BTreeMap<String, Vec<IngressRef>> = BTreeMap::new();
         for (position, obj) in index.objects.iter().enumerate() {
             let SourceBody::Ingress(ing) = &obj.body else {
                 continue;
             };
             let mut notes = Vec::new();
-            let class = crate::translate::ingress::class::resolve(index, ing, &mut notes);
-            if class.family != crate::translate::ingress::class::Family::Nginx {
+            let class = crate::translate::ingress::class::resolve(index, config, ing, &mut notes);
+            if !class.reads_nginx_annotations() {
                 continue;
             }
             let behaviour = behaviour(ing);
@@ -349,6 +339,16 @@ impl Model {
         // --default-ssl-certificate, which the repository does not show): not served.
         if probe.scheme == Scheme::Https && !server.has_cert {
             return Decision::new(Outcome::NoListener, None);
+        }
+        // ssl-passthrough on any location hands the host's whole TLS stream to one backend
+        // before nginx's HTTP server sees it (the model does not follow TLS streams).
+        if probe.scheme == Scheme::Https
+            && server
+                .locations
+                .iter()
+                .any(|l| l.behaviour.unmodelled.as_deref() == Some("ssl-passthrough"))
+        {
+            return Decision::new(Outcome::Unmodelled("ssl-passthrough".into()), None);
         }
         let Some(chosen) = select(server, &probe.path) else {
             return Decision::new(
@@ -599,7 +599,12 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
                     .clone()
                     .filter(|p| !p.is_empty())
                     .unwrap_or_else(|| "/".into());
-                let path_type = path.path_type.clone();
+                // internal/k8s SetDefaultNGINXPathType: what is not Exact is Prefix.
+                let path_type = if path.path_type == "Exact" {
+                    "Exact".to_string()
+                } else {
+                    "Prefix".to_string()
+                };
                 let origin = Origin {
                     object: ing.object,
                     field: format!("spec.rules[{r}].http.paths[{p}]"),

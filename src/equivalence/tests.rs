@@ -484,12 +484,13 @@ spec:
 
 fn nginx(yaml: &str, url: &str, headers: &[(&str, &str)]) -> Outcome {
     let s = scan(yaml);
-    let model = nginx::Model::build(&s.index);
+    let model = nginx::Model::build(&s.index, &Config::default());
     model.evaluate("nginx", &probe(url, headers)).outcome
 }
 
 // location.go updateServerLocations: Prefix `/p` is `/p/` plus `= /p` (not `/px`);
-// ImplementationSpecific stays a string prefix; Exact is `=`.
+// ImplementationSpecific is Prefix (internal/k8s/main.go SetDefaultNGINXPathType, applied
+// when the store reads the Ingress); Exact is `=`.
 #[test]
 fn nginx_path_types() {
     let y = ingress(
@@ -506,7 +507,8 @@ fn nginx_path_types() {
     assert_eq!(t("http://shop.example.com/api"), "web/api");
     assert_eq!(t("http://shop.example.com/api/x"), "web/api");
     assert_eq!(t("http://shop.example.com/apix"), "404 (no route)");
-    assert_eq!(t("http://shop.example.com/staticx"), "web/static");
+    assert_eq!(t("http://shop.example.com/staticx"), "404 (no route)");
+    assert_eq!(t("http://shop.example.com/static/x"), "web/static");
     assert_eq!(t("http://shop.example.com/exact/x"), "404 (no route)");
 }
 

@@ -76,6 +76,7 @@ const DEMO_ERRORS: &[&str] = &[
 ];
 const DEMO_WARNINGS: &[&str] = &[
     "attach/certificate-unknown",
+    "ingress/class-choice",
     "istio/prefix-semantics",
     "istio/retries",
     "ingress-nginx/proxy-body-size",
@@ -349,7 +350,7 @@ fn the_demo_after_apply_with_its_diagnostics_suppressed_exits_0() {
             "{command}: {out}"
         );
         assert!(
-            out.lines().next().unwrap().contains("; 8 suppressed"),
+            out.lines().next().unwrap().contains("; 9 suppressed"),
             "{command}: {out}"
         );
     }

@@ -20,6 +20,8 @@ pub(crate) struct Attachment {
     pub https: Vec<ParentReference>,
     /// TLS listeners in Passthrough mode (for `ssl-passthrough`).
     pub tls: Vec<ParentReference>,
+    /// mount: the listener hostnames a wildcard host is narrowed to (hostname intersection).
+    pub narrowed_to: Vec<String>,
 }
 
 impl Attachment {
@@ -60,6 +62,16 @@ pub(crate) fn emit(plan: &mut IngressPlan, att: &PlanAttachments, names: &mut Na
         }
         if plan.passthrough {
             tls_route(plan, host, a, names);
+        } else if host.passthrough_elsewhere {
+            // nginx never terminated TLS for the host: plain HTTP only.
+            let http_only = Attachment {
+                http: a.http.clone(),
+                ..Default::default()
+            };
+            match plan.kind {
+                RouteKind::Grpc => grpc_routes(plan, host, &http_only, names),
+                RouteKind::Http => http_routes(plan, host, &http_only, names),
+            }
         } else {
             match plan.kind {
                 RouteKind::Grpc => grpc_routes(plan, host, a, names),
@@ -149,9 +161,12 @@ fn http_routes(
     names: &mut NameAllocator,
 ) {
     let h = host.host.as_deref();
-    let wants_redirect = plan.wants_ssl_redirect(h);
-    let split = wants_redirect && !a.https.is_empty() && !a.http.is_empty();
-    if wants_redirect && a.https.is_empty() {
+    let wants_redirect = host.ssl_redirect;
+    // With passthrough elsewhere on the host, HTTPS belongs to the TLSRoute: plain HTTP is
+    // only redirected there, as nginx did.
+    let https_served = !a.https.is_empty() || host.passthrough_elsewhere;
+    let split = wants_redirect && https_served && !a.http.is_empty();
+    if wants_redirect && !https_served {
         plan.result.notes.push(
             Diagnostic::new(
                 Code::NginxSslRedirectNoHttps,
@@ -169,9 +184,11 @@ fn http_routes(
         a.http_and_https()
     };
     let base = base_name(plan, host);
-    let route_names = chunk_names(plan, "HTTPRoute", &base, host.rules.len(), names);
-    for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
-        push_http(plan, name, h, main_parents.clone(), chunk);
+    if !main_parents.is_empty() {
+        let route_names = chunk_names(plan, "HTTPRoute", &base, host.rules.len(), names);
+        for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
+            push_http(plan, name, h, main_parents.clone(), chunk);
+        }
     }
     if split {
         ssl_redirect_route(plan, host, a, &base, names);
@@ -195,15 +212,45 @@ fn ssl_redirect_route(
         status_code: Some(308),
         ..Default::default()
     };
-    let rules = [Rule {
+    let root = Rule {
         path: HttpPathMatch {
             type_: PATH_PREFIX.into(),
             value: "/".into(),
         },
-        redirect: Some(redirect),
+        redirect: Some(redirect.clone()),
         ..Default::default()
-    }];
-    let redirect_names = chunk_names(plan, "HTTPRoute", &format!("{base}-ssl-redirect"), 1, names);
+    };
+    // When another Ingress of the host keeps plain HTTP, only this Ingress's own locations
+    // (and the root, when this Ingress created the server) redirect.
+    let rules: Vec<Rule> = if host.redirect_own_paths {
+        let mut own: Vec<Rule> = host
+            .rules
+            .iter()
+            .map(|r| Rule {
+                path: r.path.clone(),
+                headers: r.headers.clone(),
+                redirect: Some(redirect.clone()),
+                ..Default::default()
+            })
+            .collect();
+        let has_root = own
+            .iter()
+            .any(|r| r.path == root.path && r.headers.is_empty());
+        if host.owns_root && !has_root {
+            own.push(root);
+        }
+        own.dedup_by(|a, b| a.path == b.path && a.headers == b.headers);
+        own
+    } else {
+        vec![root]
+    };
+    let redirect_names = chunk_names(
+        plan,
+        "HTTPRoute",
+        &format!("{base}-ssl-redirect"),
+        rules.len(),
+        names,
+    );
     for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
         push_http(plan, name, h, a.http.clone(), chunk);
     }
@@ -211,8 +258,13 @@ fn ssl_redirect_route(
         Diagnostic::new(
             Code::NginxSslRedirect,
             format!(
-                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https for every path of the host (ingress-nginx's {})",
+                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https for {} (ingress-nginx's {})",
                 h.unwrap_or("*"),
+                if host.redirect_own_paths {
+                    "this Ingress's paths (another Ingress of the host keeps plain HTTP)"
+                } else {
+                    "every path of the host"
+                },
                 if plan.force_ssl_redirect {
                     "force-ssl-redirect"
                 } else {
@@ -232,14 +284,19 @@ fn grpc_routes(
 ) {
     let base = base_name(plan, host);
     // gRPC over plain HTTP is redirected like any request of a TLS host.
-    let split =
-        plan.wants_ssl_redirect(host.host.as_deref()) && !a.https.is_empty() && !a.http.is_empty();
+    let split = host.ssl_redirect
+        && (!a.https.is_empty() || host.passthrough_elsewhere)
+        && !a.http.is_empty();
     let parents = if split {
         a.https.clone()
     } else {
         a.http_and_https()
     };
-    let route_names = chunk_names(plan, "GRPCRoute", &base, host.rules.len(), names);
+    let route_names = if parents.is_empty() {
+        Vec::new()
+    } else {
+        chunk_names(plan, "GRPCRoute", &base, host.rules.len(), names)
+    };
     for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
         let mut notes = Vec::new();
         let spec = GrpcRouteSpec {

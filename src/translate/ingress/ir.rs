@@ -27,15 +27,48 @@ pub(crate) struct Rule {
     pub set_headers: Vec<HttpHeader>,
     pub cors: Option<HttpCorsFilter>,
     pub timeouts: Option<HttpRouteTimeouts>,
+    /// The match is not an nginx location (`app-root`'s `Exact /`, a strip-prefix rewrite's
+    /// `PathPrefix`): the host-wide regex pass leaves it as it is.
+    pub fixed_path: bool,
 }
 
 /// The rules of one Ingress for one host (`None`: rules without a host).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct HostRoutes {
     pub host: Option<String>,
     pub rules: Vec<Rule>,
     /// The first `spec.rules[i]` with this host, for notes.
     pub field: String,
+    /// What the other Ingresses of the host decide (ingress-nginx builds one server per
+    /// host from all of them; `nginx::servers`). Plain HTTP to this Ingress's paths is
+    /// redirected to HTTPS.
+    pub ssl_redirect: bool,
+    /// Another Ingress of the host does not redirect: the redirect route carries this
+    /// Ingress's own matches instead of the whole host.
+    pub redirect_own_paths: bool,
+    /// This Ingress created the host's server, so its `defaultBackend` (and `ssl-redirect`)
+    /// decide for paths no Ingress names.
+    pub owns_root: bool,
+    /// Another Ingress of the host passes TLS through (`ssl-passthrough`): nginx terminated
+    /// no TLS for the host, so no HTTPS listener serves it.
+    pub passthrough_elsewhere: bool,
+    /// ingress-nginx matched every path of the host as a case-insensitive regex.
+    pub regex: bool,
+}
+
+impl HostRoutes {
+    pub(crate) fn new(host: Option<String>, field: String) -> Self {
+        HostRoutes {
+            host,
+            rules: Vec::new(),
+            field,
+            ssl_redirect: false,
+            redirect_own_paths: false,
+            owns_root: true,
+            passthrough_elsewhere: false,
+            regex: false,
+        }
+    }
 }
 
 /// Which route kind the Ingress's HTTP rules become.
@@ -61,6 +94,12 @@ pub(crate) struct IngressPlan {
     /// HTTP routes.
     pub passthrough: bool,
     pub default_backend: Option<BackendRef>,
+    /// Whether `spec.rules` is not empty: ingress-nginx serves a `defaultBackend` for unknown
+    /// hosts only from an Ingress without rules.
+    pub has_rules: bool,
+    /// ingress-nginx: another Ingress without rules configured the catch-all server first, so
+    /// this one's `defaultBackend` had no effect.
+    pub default_backend_shadowed: bool,
     /// `spec.tls`: (host, secret name) pairs; a `None` host means "every host of the Ingress".
     pub tls: Vec<(Option<String>, Option<String>)>,
     /// Redirect plain HTTP to HTTPS (`force-ssl-redirect`, or `ssl-redirect` with TLS).

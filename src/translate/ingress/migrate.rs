@@ -48,6 +48,8 @@ struct GatewayBuild {
     name: String,
     namespace: String,
     class: Option<String>,
+    /// `gatewayClassName` chosen for the IngressClass.
+    gateway_class_name: String,
     /// Plan (position in `plans`) that carries the Gateway in its result.
     owner: usize,
     listeners: Vec<ListenerBuild>,
@@ -104,6 +106,7 @@ fn split_listeners(gw: GatewayBuild) -> Vec<GatewayBuild> {
         name,
         namespace,
         class,
+        gateway_class_name,
         owner,
         listeners,
         ..
@@ -143,6 +146,7 @@ fn split_listeners(gw: GatewayBuild) -> Vec<GatewayBuild> {
             },
             namespace: namespace.clone(),
             class: class.clone(),
+            gateway_class_name: gateway_class_name.clone(),
             owner,
             listeners,
             // Names were allocated while listeners were added; none are allocated after.
@@ -163,8 +167,18 @@ fn gateway_name(class: Option<&str>, classes: usize, config: &Config) -> String 
     names::fit(&wanted, names::MAX_GATEWAY_NAME)
 }
 
+/// Whether the Ingress's `defaultBackend` answers hosts no rule names. ingress-nginx gives
+/// it the catch-all server only when the Ingress has no rules (and the first such Ingress
+/// wins: `controller.go` `createServers`); other controllers (GKE) serve it for everything
+/// unmatched.
+fn serves_unknown_hosts(plan: &IngressPlan) -> bool {
+    !plan.class.reads_nginx_annotations() || (!plan.has_rules && !plan.default_backend_shadowed)
+}
+
 /// ingress-nginx serves an Ingress's `defaultBackend` for paths of its hosts that no rule
-/// matches: each host route without a `PathPrefix /` rule gets one to the default backend.
+/// matches, on the hosts whose server that Ingress created and where no Ingress names `/`
+/// (`host.owns_root`): such a host route gets a `/` rule to the default backend (a regex
+/// `(?i)/.*` on a regex host, so it keeps the root's place last).
 fn default_backend_rules(plan: &mut IngressPlan) {
     let Some(backend) = plan.default_backend.clone() else {
         return;
@@ -173,11 +187,12 @@ fn default_backend_rules(plan: &mut IngressPlan) {
         return;
     }
     for host in &mut plan.hosts {
-        let has_root = host.rules.iter().any(|r| {
-            r.path.type_ == routes::PATH_PREFIX && r.path.value == "/" && r.headers.is_empty()
-        });
-        if !has_root && !host.rules.is_empty() {
-            host.rules.push(Rule {
+        let has_root = host
+            .rules
+            .iter()
+            .any(|r| r.source_path == "/" && r.source_type != "Exact" && r.headers.is_empty());
+        if !has_root && !host.rules.is_empty() && host.owns_root {
+            let mut rule = Rule {
                 path: HttpPathMatch {
                     type_: routes::PATH_PREFIX.into(),
                     value: "/".into(),
@@ -187,7 +202,11 @@ fn default_backend_rules(plan: &mut IngressPlan) {
                 field: "spec.defaultBackend".into(),
                 backends: vec![backend.clone()],
                 ..Default::default()
-            });
+            };
+            if host.regex {
+                rule.path = super::nginx::rewrite::regex_path(&rule);
+            }
+            host.rules.push(rule);
             routes::sort_rules(&mut host.rules);
         }
     }
@@ -218,6 +237,7 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                     .clone()
                     .unwrap_or_else(|| plan.namespace.clone()),
                 class: plan.class.name.clone(),
+                gateway_class_name: plan.class.gateway_class_name.clone(),
                 owner: pi,
                 listeners: Vec::new(),
                 listener_names: NameAllocator::default(),
@@ -232,6 +252,9 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                 continue;
             }
             gw.ensure(h, Proto::Http, &ns);
+            if host.passthrough_elsewhere {
+                continue;
+            }
             let Some(named) = tls::certificates(&plan.tls, h) else {
                 continue;
             };
@@ -253,7 +276,7 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                 gw.listeners[li].certs.insert((ns.clone(), s));
             }
         }
-        if plan.default_backend.is_some() {
+        if plan.default_backend.is_some() && serves_unknown_hosts(plan) {
             gw.ensure(None, Proto::Http, &ns);
         }
         tls::note_unused_entries(plan);
@@ -314,14 +337,20 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                     http: pref(h, Proto::Http),
                     https: pref(h, Proto::Https),
                     tls: pref(h, Proto::TlsPassthrough),
+                    narrowed_to: Vec::new(),
                 })
             })
             .collect();
-        let default_backend = plan.default_backend.as_ref().map(|_| Attachment {
-            http: pref(None, Proto::Http),
-            https: pref(None, Proto::Https),
-            tls: Vec::new(),
-        });
+        let default_backend = plan
+            .default_backend
+            .as_ref()
+            .filter(|_| serves_unknown_hosts(plan))
+            .map(|_| Attachment {
+                http: pref(None, Proto::Http),
+                https: pref(None, Proto::Https),
+                tls: Vec::new(),
+                narrowed_to: Vec::new(),
+            });
         out.push(PlanAttachments {
             hosts,
             default_backend,
@@ -332,7 +361,7 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
         if gw.listeners.is_empty() {
             continue;
         }
-        let (gateway, grants, notes) = build_gateway(&gw, config);
+        let (gateway, grants, notes) = build_gateway(&gw);
         let owner = &mut plans[gw.owner];
         owner.result.notes.extend(notes);
         owner.result.grants.extend(grants);
@@ -340,25 +369,37 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
     }
     for plan in plans.iter_mut() {
         if let Some(backend) = &plan.default_backend {
-            plan.result.notes.push(
-                Diagnostic::new(
-                    Code::IngressDefaultBackend,
-                    format!(
-                        "defaultBackend {} → catch-all HTTPRoute {}-default-backend on the hostless listener (hosts no other listener names) and a PathPrefix / rule on each host route without one (unmatched paths of this Ingress's hosts, as ingress-nginx does)",
-                        backend.name, plan.name
-                    ),
+            let message = if plan.default_backend_shadowed {
+                format!(
+                    "defaultBackend {}: another Ingress without rules already gave ingress-nginx its catch-all backend (the first one read wins), so this one had no effect and is not translated",
+                    backend.name
                 )
-                .at("spec.defaultBackend"),
+            } else if serves_unknown_hosts(plan) {
+                format!(
+                    "defaultBackend {} → catch-all HTTPRoute {}-default-backend on the hostless listener (hosts no other listener names){}",
+                    backend.name,
+                    plan.name,
+                    if plan.has_rules {
+                        ", and a / rule on each host route of this Ingress without one"
+                    } else {
+                        ""
+                    }
+                )
+            } else {
+                format!(
+                    "defaultBackend {} → a / rule on the routes of the hosts whose nginx server this Ingress created and where no Ingress names /; ingress-nginx did not use it for other hosts (only an Ingress without rules configures the catch-all server), so no catch-all route is made",
+                    backend.name
+                )
+            };
+            plan.result.notes.push(
+                Diagnostic::new(Code::IngressDefaultBackend, message).at("spec.defaultBackend"),
             );
         }
     }
     out
 }
 
-fn build_gateway(
-    gw: &GatewayBuild,
-    config: &Config,
-) -> (Object<GatewaySpec>, Vec<GrantRequest>, Vec<Diagnostic>) {
+fn build_gateway(gw: &GatewayBuild) -> (Object<GatewaySpec>, Vec<GrantRequest>, Vec<Diagnostic>) {
     let mut notes = Vec::new();
     let mut grants = Vec::new();
     let mut listeners = Vec::new();
@@ -456,7 +497,7 @@ fn build_gateway(
             "Gateway {}/{} (gatewayClassName {}) created for IngressClass {}: {} listeners for {hosts} hosts; it is shared by every Ingress of that class",
             gw.namespace,
             gw.name,
-            config.gateway_class_name,
+            gw.gateway_class_name,
             gw.class.as_deref().unwrap_or("(none)"),
             listeners.len()
         ),
@@ -466,7 +507,7 @@ fn build_gateway(
         "Gateway",
         Metadata::new(gw.name.clone(), gw.namespace.clone()),
         GatewaySpec {
-            gateway_class_name: config.gateway_class_name.clone(),
+            gateway_class_name: gw.gateway_class_name.clone(),
             listeners,
             ..Default::default()
         },

@@ -50,8 +50,10 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         p.naming_scope = obj.naming_scope.clone();
         plans.push(p);
     }
-    note_host_wide_regex(&mut plans);
+    note_class_choices(&mut plans, config);
+    nginx::servers::drop_shadowed_paths(&mut plans);
     nginx::canary::merge(&mut plans);
+    nginx::servers::apply(&mut plans);
     let attachments = match config.ingress_mode {
         IngressMode::Migrate => migrate::attach(&mut plans, config),
         IngressMode::Mount => mount::attach(&mut plans, index),
@@ -85,12 +87,13 @@ fn plan(
     ing: &Ingress,
 ) -> IngressPlan {
     let mut notes = Vec::new();
-    let class = class::resolve(index, ing, &mut notes);
+    let class = class::resolve(index, config, ing, &mut notes);
     let hosts = routes::build_hosts(
         index,
         namespace,
         ing,
         config.ingress_mode,
+        class.dialect,
         config.require_hostname,
         &mut notes,
     );
@@ -100,9 +103,25 @@ fn plan(
         }
     }
     let spec = ing.spec.as_ref();
-    let default_backend = spec
-        .and_then(|s| s.default_backend.as_ref())
-        .and_then(|b| backends::convert(index, namespace, b, "spec.defaultBackend", &mut notes));
+    let nginx_resource_default = class.reads_nginx_annotations()
+        && config.ingress_mode == IngressMode::Migrate
+        && spec
+            .and_then(|s| s.default_backend.as_ref())
+            .is_some_and(|b| b.resource.is_some());
+    let default_backend = if nginx_resource_default {
+        // createServers reads a defaultBackend only when it names a Service.
+        notes.push(
+            Diagnostic::new(
+                Code::NginxResourceBackendSkipped,
+                "defaultBackend is a resource backend, which ingress-nginx ignores (only a Service defaultBackend is used); not translated",
+            )
+            .at("spec.defaultBackend"),
+        );
+        None
+    } else {
+        spec.and_then(|s| s.default_backend.as_ref())
+            .and_then(|b| backends::convert(index, namespace, b, "spec.defaultBackend", &mut notes))
+    };
     let tls = tls::entries(ing);
     class::note_class_annotations(ing, &class, &mut notes);
     let mut result = SourceResult::new(pos);
@@ -116,6 +135,8 @@ fn plan(
         kind: RouteKind::Http,
         passthrough: false,
         default_backend,
+        has_rules: spec.is_some_and(|s| s.rules.as_ref().is_some_and(|r| !r.is_empty())),
+        default_backend_shadowed: false,
         tls,
         force_ssl_redirect: false,
         ssl_redirect_disabled: false,
@@ -124,10 +145,8 @@ fn plan(
         canary: None,
         result,
     };
-    let ann = nginx::Annotations::of(ing);
-    let family = plan.class.family;
-    if family == class::Family::Nginx || (family == class::Family::Unknown && !ann.is_empty()) {
-        nginx::apply(&mut plan, &ann, config);
+    if plan.class.reads_nginx_annotations() {
+        nginx::apply(&mut plan, &nginx::Annotations::of(ing), config);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
         plan.result.notes.push(Diagnostic::new(
@@ -138,46 +157,16 @@ fn plan(
     plan
 }
 
-/// ingress-nginx switches every location of a host to regex matching as soon as one Ingress
-/// of that host (same class) uses `use-regex` or `rewrite-target`; the other Ingresses of the
-/// host are translated with their own path types, and the difference is noted on them.
-fn note_host_wide_regex(plans: &mut [IngressPlan]) {
-    let regex_hosts: BTreeSet<(Option<String>, String, String)> = plans
-        .iter()
-        .filter(|p| p.regex_paths)
-        .flat_map(|p| {
-            p.hosts.iter().filter_map(|h| {
-                h.host
-                    .clone()
-                    .map(|host| (p.class.name.clone(), host, p.name.clone()))
-            })
-        })
-        .collect();
-    for plan in plans
-        .iter_mut()
-        .filter(|p| !p.regex_paths && p.class.family.reads_nginx_annotations())
-    {
-        for host in &plan.hosts {
-            let Some(h) = host.host.as_deref() else {
-                continue;
-            };
-            let culprit = regex_hosts
-                .iter()
-                .find(|(c, rh, _)| *c == plan.class.name && rh == h)
-                .map(|(_, _, n)| n.clone());
-            if let Some(other) = culprit
-                && host.rules.iter().any(|r| r.source_type != "Exact")
-            {
-                plan.result.notes.push(
-                    Diagnostic::new(
-                        Code::NginxUseRegexHostWide,
-                        format!(
-                            "host {h}: Ingress {other} uses use-regex/rewrite-target, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too; they are translated with their own path types (Prefix now matches whole segments, case-sensitively)"
-                        ),
-                    )
-                    .at(&host.field),
-                );
-            }
+/// Names, once per class (on its first Ingress), the dialect and GatewayClass chosen when
+/// configuration did not choose them.
+fn note_class_choices(plans: &mut [IngressPlan], config: &Config) {
+    let mut seen = BTreeSet::new();
+    for plan in plans {
+        if !seen.insert(plan.class.name.clone()) {
+            continue;
+        }
+        if let Some(note) = plan.class.choice_note(config.ingress_mode) {
+            plan.result.notes.push(note);
         }
     }
 }

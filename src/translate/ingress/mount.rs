@@ -1,9 +1,12 @@
 //! `mount` mode (spec: ingress-mounting-controller): routes attach to Gateways already in the
-//! repository; none is created or changed. Per Ingress host the best hostname match wins —
-//! exact listener hostname, then wildcard, then catch-all — among listeners whose
+//! repository; none is created or changed. Per Ingress host and listener protocol the best
+//! hostname match wins — exact listener hostname, then wildcard, then catch-all, then (for a
+//! wildcard host) the listeners inside it, Gateway API's hostname intersection — among
+//! listeners whose
 //! `allowedRoutes` admit the Ingress's namespace (`Same`, `All`, or a `Selector` on the labels
 //! of the Namespace as the repository defines it) and the route kind. On the chosen Gateways
-//! the route attaches to both the HTTP and the HTTPS listeners (`sectionName`).
+//! the route attaches to the best HTTP and the best HTTPS listeners (`sectionName`), which may
+//! be on different Gateways.
 //! A host no listener accepts is reported with the reasons.
 
 use serde_json::Value;
@@ -64,16 +67,24 @@ pub(crate) fn listeners(index: &Index) -> Vec<MountListener> {
     out
 }
 
-/// How well a listener hostname matches a host: 3 exact, 2 wildcard, 1 catch-all, 0 no match.
+/// How well a listener hostname matches a host: 4 exact, 3 a listener wildcard covering the
+/// host, 2 catch-all, 1 a listener hostname inside the host's wildcard (Gateway API's
+/// hostname intersection: the route attaches and serves only the listener's names), 0 none.
 fn hostname_rank(listener: Option<&str>, host: Option<&str>) -> u8 {
     match (listener, host) {
-        (None, _) => 1,
+        (None, _) => CATCH_ALL,
         (Some(_), None) => 0,
-        (Some(l), Some(h)) if l == h => 3,
-        (Some(l), Some(h)) if wildcard::listener_wildcard_admits(l, h) => 2,
+        (Some(l), Some(h)) if l == h => 4,
+        (Some(l), Some(h)) if wildcard::listener_wildcard_admits(l, h) => 3,
+        (Some(l), Some(h)) if wildcard::listener_wildcard_admits(h, l) => 1,
         _ => 0,
     }
 }
+
+/// The rank of a listener without hostname.
+const CATCH_ALL: u8 = 2;
+/// The rank at which only part of a wildcard host is served.
+const NARROWER: u8 = 1;
 
 /// Why `listener` refuses a route of `kind` from namespace `ns`, or `None` if it admits it.
 fn refusal(index: &Index, l: &MountListener, ns: &str, kind: &str) -> Option<String> {
@@ -133,7 +144,7 @@ pub(crate) fn select(
     for l in all {
         let Some(s) = slot(l, kind) else { continue };
         let rank = hostname_rank(l.hostname.as_deref(), host);
-        if rank == 0 || (host.is_none() && rank != 1) {
+        if rank == 0 || (host.is_none() && rank != CATCH_ALL) {
             continue;
         }
         match refusal(index, l, ns, kind) {
@@ -144,40 +155,36 @@ pub(crate) fn select(
             )),
         }
     }
-    let Some(best) = admitted.iter().map(|(r, _, _)| *r).max() else {
+    if admitted.is_empty() {
         return Err(refused);
-    };
-    // The Gateways that offer the best match; on each, the best listener per protocol.
-    let chosen: Vec<(&str, &str)> = {
-        let mut v: Vec<(&str, &str)> = admitted
-            .iter()
-            .filter(|(r, _, _)| *r == best)
-            .map(|(_, _, l)| (l.namespace.as_str(), l.gateway.as_str()))
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
+    }
+    // Per protocol, the best-matching listeners of any Gateway: the HTTP listener for a host
+    // and the HTTPS one (often a wildcard on a shared Gateway) need not be on one Gateway.
     let mut att = Attachment::default();
-    for (gw_ns, gw) in chosen {
-        for s in 0..3 {
-            let on_gw: Vec<&(u8, usize, &MountListener)> = admitted
-                .iter()
-                .filter(|(_, ls, l)| *ls == s && l.namespace == gw_ns && l.gateway == gw)
-                .collect();
-            let Some(top) = on_gw.iter().map(|(r, _, _)| *r).max() else {
-                continue;
+    for s in 0..3 {
+        let candidates: Vec<&(u8, usize, &MountListener)> =
+            admitted.iter().filter(|(_, ls, _)| *ls == s).collect();
+        let Some(top) = candidates.iter().map(|(r, _, _)| *r).max() else {
+            continue;
+        };
+        for (_, _, l) in candidates.into_iter().filter(|(r, _, _)| *r == top) {
+            let p = parent_ref(&l.gateway, &l.namespace, &l.name, ns);
+            let list = match s {
+                0 => &mut att.http,
+                1 => &mut att.https,
+                _ => &mut att.tls,
             };
-            for (_, _, l) in on_gw.into_iter().filter(|(r, _, _)| *r == top) {
-                let p = parent_ref(&l.gateway, &l.namespace, &l.name, ns);
-                let list = match s {
-                    0 => &mut att.http,
-                    1 => &mut att.https,
-                    _ => &mut att.tls,
-                };
-                if !list.contains(&p) {
-                    list.push(p);
+            if top == NARROWER
+                && let Some(name) = &l.hostname
+            {
+                let proto = ["HTTP", "HTTPS", "TLS"][s.min(2)];
+                let entry = format!("{name} ({proto})");
+                if !att.narrowed_to.contains(&entry) {
+                    att.narrowed_to.push(entry);
                 }
+            }
+            if !list.contains(&p) {
+                list.push(p);
             }
         }
     }
@@ -201,6 +208,19 @@ pub(crate) fn attach(plans: &mut [IngressPlan], index: &Index) -> Vec<PlanAttach
             let h = host.host.as_deref();
             match select(index, &all, h, &plan.namespace, kind) {
                 Ok(a) => {
+                    if !a.narrowed_to.is_empty() {
+                        plan.result.notes.push(
+                            Diagnostic::new(
+                                Code::IngressMountNarrowed,
+                                format!(
+                                    "host {}: no listener of that protocol covers the whole wildcard; the route attaches to the listeners for {} (Gateway API hostname intersection), so other names under the wildcard are not served there",
+                                    h.unwrap_or("*"),
+                                    a.narrowed_to.join(", ")
+                                ),
+                            )
+                            .at(&host.field),
+                        );
+                    }
                     if kind != "TLSRoute" && a.https.is_empty() && plan.tls_covers(h) {
                         plan.result.notes.push(
                             Diagnostic::new(
@@ -286,10 +306,20 @@ mod tests {
     #[test]
     fn hostname_ranks_prefer_exact_then_wildcard_then_catch_all() {
         let h = Some("a.example.com");
-        assert_eq!(hostname_rank(Some("a.example.com"), h), 3);
-        assert_eq!(hostname_rank(Some("*.example.com"), h), 2);
-        assert_eq!(hostname_rank(None, h), 1);
+        assert_eq!(hostname_rank(Some("a.example.com"), h), 4);
+        assert_eq!(hostname_rank(Some("*.example.com"), h), 3);
+        assert_eq!(hostname_rank(None, h), 2);
         assert_eq!(hostname_rank(Some("b.example.com"), h), 0);
         assert_eq!(hostname_rank(Some("a.example.com"), None), 0);
+        // Gateway API hostname intersection: a wildcard route host attaches to a listener
+        // for one name under it (HTTPRoute spec, `hostnames`).
+        assert_eq!(
+            hostname_rank(Some("a.example.com"), Some("*.example.com")),
+            NARROWER
+        );
+        assert_eq!(
+            hostname_rank(Some("*.a.example.com"), Some("*.example.com")),
+            NARROWER
+        );
     }
 }

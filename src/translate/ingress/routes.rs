@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::config::IngressMode;
+use crate::config::{Dialect, IngressMode};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     GrpcMethodMatch, GrpcRouteMatch, GrpcRouteRule, HttpHeaderFilter, HttpPathMatch,
@@ -64,6 +64,7 @@ pub(crate) fn convert_path(
     path: &str,
     path_type: &str,
     mode: IngressMode,
+    dialect: Option<Dialect>,
     field: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> HttpPathMatch {
@@ -72,6 +73,23 @@ pub(crate) fn convert_path(
         type_: t.into(),
         value: v,
     };
+    let path_type = nginx_path_type(path_type, mode, dialect);
+    if path_type == "Prefix"
+        && dialect == Some(Dialect::IngressNginx)
+        && path.len() > 1
+        && path.ends_with('/')
+    {
+        notes.push(
+            Diagnostic::new(
+                Code::NginxPrefixTrailingSlash,
+                format!(
+                    "Prefix path {path:?}: ingress-nginx's location {path} did not match {}, PathPrefix {path} does (Gateway API ignores a trailing slash)",
+                    path.trim_end_matches('/')
+                ),
+            )
+            .at(field),
+        );
+    }
     match path_type {
         "Exact" | "Prefix" => {
             let t = if path_type == "Exact" {
@@ -112,7 +130,8 @@ pub(crate) fn convert_path(
                 );
                 return make(REGEX, path.to_string());
             }
-            // `/foo/*` (GCE) and `/foo` (ingress-nginx) are both prefixes.
+            // `/foo/*` (GKE) and `/foo` are both prefixes.
+            let glob = path.ends_with("/*");
             let prefix = match path.strip_suffix("/*") {
                 Some("") => "/".to_string(),
                 Some(p) => p.to_string(),
@@ -120,15 +139,24 @@ pub(crate) fn convert_path(
             };
             match mode {
                 IngressMode::Migrate if valid_gateway_path(&prefix) => {
-                    notes.push(
-                        Diagnostic::new(
-                            Code::IngressImplementationSpecificPath,
-                            format!(
-                                "ImplementationSpecific path {path:?} is a prefix for the controller: emitted as PathPrefix {prefix:?}, which matches whole path segments only (/foo does not match /foobar)"
-                            ),
-                        )
-                        .at(field),
-                    );
+                    let change = if prefix == "/" {
+                        None
+                    } else if glob {
+                        Some(format!(
+                            "ImplementationSpecific path {path:?} is a prefix glob: emitted as PathPrefix {prefix:?}, which also matches {prefix} itself (the glob matched only below it)"
+                        ))
+                    } else {
+                        Some(format!(
+                            "ImplementationSpecific path {path:?}: its meaning was the controller's ({}); emitted as PathPrefix {prefix:?}, which matches whole path segments",
+                            dialect.map_or("unknown controller", super::class::dialect_label)
+                        ))
+                    };
+                    if let Some(message) = change {
+                        notes.push(
+                            Diagnostic::new(Code::IngressImplementationSpecificPath, message)
+                                .at(field),
+                        );
+                    }
                     make(PATH_PREFIX, prefix)
                 }
                 _ => {
@@ -153,12 +181,32 @@ pub(crate) fn convert_path(
     }
 }
 
+/// The pathType as ingress-nginx reads it in `migrate` mode: every path that is not Exact is
+/// Prefix (`internal/k8s/main.go` `SetDefaultNGINXPathType`, applied when the store reads
+/// an Ingress), so ImplementationSpecific `/foo` is split into `/foo/` and `= /foo` like any
+/// Prefix path and matches whole segments. `mount` keeps the mounting specification's table.
+pub(crate) fn nginx_path_type(
+    path_type: &str,
+    mode: IngressMode,
+    dialect: Option<Dialect>,
+) -> &str {
+    if dialect == Some(Dialect::IngressNginx)
+        && mode == IngressMode::Migrate
+        && path_type != "Exact"
+    {
+        "Prefix"
+    } else {
+        path_type
+    }
+}
+
 /// Groups the Ingress's rules by host (in order of first appearance) and converts each path.
 pub(crate) fn build_hosts(
     index: &Index,
     namespace: &str,
     ing: &Ingress,
     mode: IngressMode,
+    dialect: Option<Dialect>,
     require_hostname: bool,
     notes: &mut Vec<Diagnostic>,
 ) -> Vec<HostRoutes> {
@@ -200,11 +248,7 @@ pub(crate) fn build_hosts(
         let slot = match hosts.iter().position(|h| h.host == host) {
             Some(p) => p,
             None => {
-                hosts.push(HostRoutes {
-                    host: host.clone(),
-                    rules: Vec::new(),
-                    field: field.clone(),
-                });
+                hosts.push(HostRoutes::new(host.clone(), field.clone()));
                 hosts.len() - 1
             }
         };
@@ -220,13 +264,31 @@ pub(crate) fn build_hosts(
         };
         for (j, p) in http.paths.iter().enumerate() {
             let pfield = format!("{field}.http.paths[{j}]");
+            if dialect == Some(Dialect::IngressNginx)
+                && mode == IngressMode::Migrate
+                && p.backend.resource.is_some()
+            {
+                // controller.go getBackendServers and mergeAlternativeBackends skip paths
+                // without a Service backend: nginx has no location for them.
+                notes.push(
+                    Diagnostic::new(
+                        Code::NginxResourceBackendSkipped,
+                        format!(
+                            "path {:?} has a resource backend, which ingress-nginx skips (it builds locations for Service backends only): its requests fell through to the next matching location, so the path is not translated",
+                            p.path.as_deref().unwrap_or("/")
+                        ),
+                    )
+                    .at(&pfield),
+                );
+                continue;
+            }
             let source_path = p.path.clone().unwrap_or_else(|| "/".into());
-            let path = convert_path(&source_path, &p.path_type, mode, &pfield, notes);
+            let path = convert_path(&source_path, &p.path_type, mode, dialect, &pfield, notes);
             let backend = backends::convert(index, namespace, &p.backend, &pfield, notes);
             let candidate = Rule {
                 path,
                 source_path,
-                source_type: p.path_type.clone(),
+                source_type: nginx_path_type(&p.path_type, mode, dialect).to_string(),
                 field: pfield.clone(),
                 backends: backend.into_iter().collect(),
                 ..Default::default()

@@ -1,6 +1,7 @@
 //! Canary Ingresses (`canary: "true"` with `canary-weight[-total]`, `canary-by-header[-value|
-//! -pattern]`) are merged into the route of their primary Ingress — the non-canary Ingress in
-//! the same namespace with the same host — as ingress-nginx does: a weight splits the primary
+//! -pattern]`) are merged into the route of the primary location — the non-canary Ingress
+//! path of the class with the same host, path and pathType, in any namespace — as
+//! ingress-nginx does: a weight splits the primary
 //! rule's backends, a header adds a more specific rule (header rules beat weights, the same
 //! precedence as nginx's header > weight). `canary-by-cookie` has no equivalent.
 
@@ -10,6 +11,7 @@ use crate::gwapi::{BackendRef, HttpHeaderMatch};
 use super::super::ir::{IngressPlan, Rule};
 use super::super::routes;
 use super::{Annotations, field};
+use crate::translate::GrantRequest;
 
 pub(crate) const KEYS: &[&str] = &[
     "canary",
@@ -104,15 +106,48 @@ pub(crate) fn read(plan: &mut IngressPlan, ann: &Annotations) {
             .at(field("canary-by-cookie")),
         );
     }
-    if header.is_some() && header_pattern.is_some() && header_value.is_none() {
-        notes.push(
-            Diagnostic::new(
-                Code::NginxCanaryByHeaderPattern,
-                "canary-by-header-pattern: matched as a RegularExpression header match, whose dialect is implementation-specific (nginx uses PCRE)",
-            )
-            .at(field("canary-by-header-pattern")),
-        );
-    }
+    // balancer.lua: `ngx.re.match(value, pattern)`, an unanchored PCRE search; Gateway API
+    // header regexes match the whole value, so the pattern is wrapped in `.*(?:…).*`.
+    let header_pattern = match header_pattern {
+        Some(p) if header.is_some() && header_value.is_none() => {
+            if regex::Regex::new(&p).is_ok() {
+                notes.push(
+                    Diagnostic::new(
+                        Code::NginxCanaryByHeaderPattern,
+                        format!(
+                            "canary-by-header-pattern {p:?}: nginx searched the header value (unanchored PCRE); the RegularExpression header match is .*(?:{p}).*, which matches the whole value the same way"
+                        ),
+                    )
+                    .at(field("canary-by-header-pattern")),
+                );
+                Some(format!(".*(?:{p}).*"))
+            } else {
+                notes.push(
+                    Diagnostic::new(
+                        Code::NginxPcreOnlyRegex,
+                        format!(
+                            "canary-by-header-pattern {p:?} uses PCRE syntax that RE2-style engines (Envoy, Istio) reject (lookaround, backreferences, possessive quantifiers); the header canary is not translated, so requests with the header no longer reach the canary"
+                        ),
+                    )
+                    .at(field("canary-by-header-pattern")),
+                );
+                None
+            }
+        }
+        other => other,
+    };
+    let header = if header_pattern.is_none()
+        && header_value.is_none()
+        && ann
+            .get("canary-by-header-pattern")
+            .is_some_and(|p| !p.is_empty())
+    {
+        // A pattern RE2 rejects: nginx compared against the pattern only, never against
+        // `always`/`never`.
+        None
+    } else {
+        header
+    };
     plan.canary = Some(Canary {
         weight,
         total,
@@ -160,81 +195,71 @@ fn header_rules(c: &Canary, primary: &Rule, canary_backends: &[BackendRef]) -> V
     }
 }
 
-/// Merges every canary plan into its primary. Canary hosts without a primary stay on the
-/// canary's own route, with the header conditions applied, and are reported.
+/// Merges every canary plan into the primary location of the same host, path and pathType,
+/// in whichever Ingress and namespace of the class it is (`controller.go`
+/// `mergeAlternativeBackends`; pathTypes were normalised, so ImplementationSpecific is
+/// Prefix). A canary path with no such location, or a host no primary Ingress serves, was
+/// ignored by ingress-nginx and is not translated.
 pub(crate) fn merge(plans: &mut [IngressPlan]) {
+    let order = super::servers::nginx_order(plans);
     for ci in 0..plans.len() {
         let Some(canary) = plans[ci].canary.clone() else {
             continue;
         };
         let canary_hosts = std::mem::take(&mut plans[ci].hosts);
-        let mut kept = Vec::new();
+        let canary_ns = plans[ci].namespace.clone();
+        let canary_name = plans[ci].name.clone();
+        let class = plans[ci].class.name.clone();
         for host in canary_hosts {
-            let primary = plans.iter().position(|p| {
-                p.canary.is_none()
-                    && p.namespace == plans[ci].namespace
-                    && !p.passthrough
-                    && p.hosts.iter().any(|h| h.host == host.host)
-            });
             let host_label = host.host.clone().unwrap_or_else(|| "*".into());
-            let Some(pi) = primary else {
-                let mut standalone = host.clone();
-                let mut rules = Vec::new();
-                // Without a primary there is nothing for a `never` header or a weight to
-                // fall back to.
-                let alone = Canary {
-                    weight: None,
-                    ..canary.clone()
-                };
-                for r in &standalone.rules {
-                    let header = header_rules(&alone, r, &r.backends);
-                    if header.is_empty() {
-                        rules.push(r.clone());
-                    } else {
-                        rules.extend(header);
-                    }
-                }
-                standalone.rules = rules;
-                routes::sort_rules(&mut standalone.rules);
+            let primaries: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&pi| {
+                    plans[pi].class.name == class
+                        && !plans[pi].passthrough
+                        && plans[pi].hosts.iter().any(|h| h.host == host.host)
+                })
+                .collect();
+            if primaries.is_empty() {
                 plans[ci].result.notes.push(
                     Diagnostic::new(
                         Code::NginxCanaryWithoutPrimary,
                         format!(
-                            "canary Ingress has no primary (non-canary) Ingress for host {host_label} in namespace {} in the repository; its rules are translated on their own route",
-                            plans[ci].namespace
+                            "canary Ingress: no primary (non-canary) Ingress of the class serves host {host_label} in the repository; ingress-nginx merges canaries only into an existing server and ignored this one, so nothing is translated for it"
                         ),
                     )
                     .at(&host.field),
                 );
-                kept.push(standalone);
                 continue;
-            };
-            let primary_name = plans[pi].name.clone();
-            let mut merged = 0;
-            let mut notes = Vec::new();
+            }
+            let mut merged_into = std::collections::BTreeSet::new();
             for crule in &host.rules {
-                let Some(phost) = plans[pi].hosts.iter_mut().find(|h| h.host == host.host) else {
-                    continue;
-                };
-                let Some(ppos) = phost
-                    .rules
-                    .iter()
-                    .position(|r| r.path == crule.path && r.headers.is_empty())
-                else {
-                    notes.push(
+                let found = primaries.iter().find_map(|&pi| {
+                    let hi = plans[pi].hosts.iter().position(|h| h.host == host.host)?;
+                    let ri = plans[pi].hosts[hi].rules.iter().position(|r| {
+                        r.source_path == crule.source_path
+                            && r.source_type == crule.source_type
+                            && r.headers.is_empty()
+                            && r.redirect.is_none()
+                    })?;
+                    Some((pi, hi, ri))
+                });
+                let Some((pi, hi, ri)) = found else {
+                    plans[ci].result.notes.push(
                         Diagnostic::new(
                             Code::NginxCanaryPathNotInPrimary,
                             format!(
-                                "canary path {:?} of host {host_label} has no matching path in primary Ingress {primary_name}; ingress-nginx ignores it, so it is not translated",
-                                crule.source_path
+                                "canary path {:?} ({}) of host {host_label} has no path of the same pathType in any primary Ingress of the class; ingress-nginx ignores it, so it is not translated",
+                                crule.source_path, crule.source_type
                             ),
                         )
-                        .at(&host.field),
+                        .at(&crule.field),
                     );
                     continue;
                 };
-                if phost.rules[ppos].backends.len() > 1 {
-                    notes.push(
+                if plans[pi].hosts[hi].rules[ri].backends.len() > 1 {
+                    plans[ci].result.notes.push(
                         Diagnostic::new(
                             Code::NginxCanaryDuplicate,
                             format!(
@@ -242,50 +267,77 @@ pub(crate) fn merge(plans: &mut [IngressPlan]) {
                                 crule.source_path
                             ),
                         )
-                        .at(&host.field),
+                        .at(&crule.field),
                     );
                     continue;
                 }
-                let primary_rule = phost.rules[ppos].clone();
-                let extra = header_rules(&canary, &primary_rule, &crule.backends);
+                let primary_ns = plans[pi].namespace.clone();
+                let route_kind = match plans[pi].kind {
+                    super::super::ir::RouteKind::Grpc => "GRPCRoute",
+                    super::super::ir::RouteKind::Http => "HTTPRoute",
+                };
+                // The canary's Services live in the canary's namespace.
+                let canary_backends: Vec<BackendRef> = crule
+                    .backends
+                    .iter()
+                    .map(|b| {
+                        let mut b = b.clone();
+                        if primary_ns != canary_ns && b.namespace.is_none() {
+                            b.namespace = Some(canary_ns.clone());
+                        }
+                        b
+                    })
+                    .collect();
+                if primary_ns != canary_ns {
+                    for b in &canary_backends {
+                        plans[pi].result.grants.push(GrantRequest {
+                            from_kind: route_kind.into(),
+                            from_namespace: primary_ns.clone(),
+                            to_group: b.group.clone().unwrap_or_default(),
+                            to_kind: b.kind.clone().unwrap_or_else(|| "Service".into()),
+                            to_namespace: canary_ns.clone(),
+                            to_name: b.name.clone(),
+                        });
+                    }
+                }
+                let phost = &mut plans[pi].hosts[hi];
+                let primary_rule = phost.rules[ri].clone();
+                let extra = header_rules(&canary, &primary_rule, &canary_backends);
                 if let Some(w) = canary.weight.filter(|w| *w > 0) {
-                    let rule = &mut phost.rules[ppos];
+                    let rule = &mut phost.rules[ri];
                     for b in &mut rule.backends {
                         b.weight = Some(canary.total - w);
                     }
-                    for b in &crule.backends {
+                    for b in &canary_backends {
                         let mut b = b.clone();
                         b.weight = Some(w);
                         rule.backends.push(b);
                     }
                 }
-                phost.rules.splice(ppos + 1..ppos + 1, extra);
+                phost.rules.splice(ri + 1..ri + 1, extra);
                 routes::sort_rules(&mut phost.rules);
-                merged += 1;
+                merged_into.insert(pi);
             }
-            plans[ci].result.notes.extend(notes);
-            if merged > 0 {
-                let how = describe(&canary);
+            let how = describe(&canary);
+            for pi in merged_into {
+                let primary = format!("{}/{}", plans[pi].namespace, plans[pi].name);
                 plans[ci].result.notes.push(
                     Diagnostic::new(
                         Code::NginxCanaryMerged,
                         format!(
-                            "canary for host {host_label} ({how}) merged into the route of primary Ingress {}/{primary_name}; this Ingress produces no route of its own for it",
-                            plans[ci].namespace
+                            "canary for host {host_label} ({how}) merged into the route of primary Ingress {primary}; this Ingress produces no route of its own for it"
                         ),
                     )
                     .at(&host.field),
                 );
-                let canary_name = plans[ci].name.clone();
                 plans[pi].result.notes.push(Diagnostic::new(
                     Code::NginxCanaryMerged,
                     format!(
-                        "host {host_label}: canary Ingress {canary_name} ({how}) merged into this route"
+                        "host {host_label}: canary Ingress {canary_ns}/{canary_name} ({how}) merged into this route"
                     ),
                 ));
             }
         }
-        plans[ci].hosts = kept;
     }
 }
 

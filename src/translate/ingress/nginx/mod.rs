@@ -9,6 +9,7 @@ pub(crate) mod other;
 pub(crate) mod passthrough;
 pub(crate) mod redirect;
 pub(crate) mod rewrite;
+pub(crate) mod servers;
 pub(crate) mod timeouts;
 pub(crate) mod upstream;
 
@@ -46,13 +47,11 @@ impl Annotations {
         self.map.get(key).map(String::as_str)
     }
 
-    /// A boolean annotation (`"true"` / `"false"`, case-insensitive); anything else is `None`.
+    /// A boolean annotation, read as ingress-nginx reads it (`parser.GetBoolAnnotation`,
+    /// Go's `strconv.ParseBool`); anything else is `None`, which ingress-nginx treats as
+    /// unset.
     pub(crate) fn flag(&self, key: &str) -> Option<bool> {
-        match self.get(key)?.to_ascii_lowercase().as_str() {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        }
+        parse_bool(self.get(key)?)
     }
 
     pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
@@ -61,6 +60,16 @@ impl Annotations {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.map.is_empty()
+    }
+}
+
+/// Go's `strconv.ParseBool`: `1 t T TRUE true True` and `0 f F FALSE false False`; nothing
+/// else (not `yes`, not `tRuE`).
+pub(crate) fn parse_bool(text: &str) -> Option<bool> {
+    match text {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
     }
 }
 

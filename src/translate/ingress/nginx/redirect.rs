@@ -87,25 +87,52 @@ pub(crate) fn parse_target(url: &str) -> Option<Target> {
     })
 }
 
-fn code(ann: &Annotations, key: &str, default: u32, notes: &mut Vec<Diagnostic>) -> u32 {
+/// A redirect status as ingress-nginx reads it (`annotations/redirect` `Parse`): a number
+/// outside `range` falls back to `default`; `Err` when the value is not a number, which
+/// makes the parser fail and leaves the Ingress without any redirect.
+fn code(
+    ann: &Annotations,
+    key: &str,
+    default: u32,
+    range: std::ops::RangeInclusive<u32>,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<u32, ()> {
     let Some(raw) = ann.get(key) else {
-        return default;
+        return Ok(default);
     };
-    match raw.parse::<u32>() {
-        Ok(c) if CODES.contains(&c) => c,
-        _ => {
-            notes.push(
-                Diagnostic::new(
-                    Code::NginxRedirectCode,
-                    format!(
-                        "{key} {raw:?}: RequestRedirect accepts only 301, 302, 303, 307 and 308; {default} is used"
-                    ),
-                )
-                .at(field(key)),
-            );
-            default
-        }
+    let Ok(number) = raw.parse::<i64>() else {
+        return Err(());
+    };
+    let nginx = u32::try_from(number)
+        .ok()
+        .filter(|c| range.contains(c))
+        .unwrap_or(default);
+    if i64::from(nginx) != number {
+        notes.push(
+            Diagnostic::new(
+                Code::NginxRedirectCodeOutOfRange,
+                format!(
+                    "{key} {raw:?} is outside {}–{}: ingress-nginx used {nginx}, and so does the translation",
+                    range.start(),
+                    range.end()
+                ),
+            )
+            .at(field(key)),
+        );
     }
+    if CODES.contains(&nginx) {
+        return Ok(nginx);
+    }
+    notes.push(
+        Diagnostic::new(
+            Code::NginxRedirectCode,
+            format!(
+                "{key} {raw:?}: ingress-nginx answered {nginx} with the URL as the body (nginx redirects only with 301, 302, 303, 307 and 308); RequestRedirect cannot answer that, {default} is used"
+            ),
+        )
+        .at(field(key)),
+    );
+    Ok(default)
 }
 
 pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
@@ -115,16 +142,63 @@ pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     app_root(plan, ann);
 }
 
-/// `temporal-redirect` (wins, as in ingress-nginx) or `permanent-redirect`.
+/// Whether ingress-nginx's `isValidURL` accepts a `temporal-redirect` URL: it parses and its
+/// scheme starts with `http`.
+pub(crate) fn nginx_accepts_temporal_url(url: &str) -> bool {
+    url.split_once("://").is_some_and(|(scheme, rest)| {
+        scheme.to_ascii_lowercase().starts_with("http") && !rest.is_empty()
+    })
+}
+
+/// `temporal-redirect` (read first, as in ingress-nginx) or `permanent-redirect`.
 fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
-    let (key, code_key, default) = if ann.get("temporal-redirect").is_some() {
-        ("temporal-redirect", "temporal-redirect-code", 302)
-    } else if ann.get("permanent-redirect").is_some() {
-        ("permanent-redirect", "permanent-redirect-code", 301)
+    let temporal = ann.get("temporal-redirect").filter(|u| !u.is_empty());
+    let (key, code_key, default, range) = if temporal.is_some() {
+        (
+            "temporal-redirect",
+            "temporal-redirect-code",
+            302,
+            300..=307,
+        )
+    } else if ann.get("permanent-redirect").is_some_and(|u| !u.is_empty()) {
+        (
+            "permanent-redirect",
+            "permanent-redirect-code",
+            301,
+            300..=308,
+        )
     } else {
         return;
     };
     let url = ann.get(key).unwrap_or_default();
+    // annotations/redirect: a temporal URL without an http(s) scheme, or a status that is
+    // not a number, is a parse error; the Ingress then has no redirect at all (the permanent
+    // one is not read either).
+    if temporal.is_some() && !nginx_accepts_temporal_url(url) {
+        plan.result.notes.push(
+            Diagnostic::new(
+                Code::NginxRedirectIgnored,
+                format!(
+                    "temporal-redirect {url:?} has no http:// or https:// scheme: ingress-nginx rejected it and redirected nothing; requests reach the backends, as before"
+                ),
+            )
+            .at(field(key)),
+        );
+        return;
+    }
+    let Ok(status) = code(ann, code_key, default, range, &mut plan.result.notes) else {
+        plan.result.notes.push(
+            Diagnostic::new(
+                Code::NginxRedirectIgnored,
+                format!(
+                    "{code_key} {:?} is not a number: ingress-nginx rejected the redirect annotations and redirected nothing; requests reach the backends, as before",
+                    ann.get(code_key).unwrap_or_default()
+                ),
+            )
+            .at(field(code_key)),
+        );
+        return;
+    };
     let Some(target) = parse_target(url) else {
         plan.result.notes.push(
             Diagnostic::new(
@@ -137,7 +211,6 @@ fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
         );
         return;
     };
-    let status = code(ann, code_key, default, &mut plan.result.notes);
     if target.query {
         plan.result.notes.push(
             Diagnostic::new(
@@ -201,12 +274,15 @@ fn app_root(plan: &mut IngressPlan, ann: &Annotations) {
             .find(|r| r.path == root_match && r.headers.is_empty())
         {
             existing.redirect = Some(redirect.clone());
+            // nginx answers app-root only for `/` itself, whatever its locations.
+            existing.fixed_path = true;
         } else {
             host.rules.push(Rule {
                 path: root_match.clone(),
                 source_path: "/".into(),
                 source_type: "Exact".into(),
                 redirect: Some(redirect.clone()),
+                fixed_path: true,
                 ..Default::default()
             });
             routes::sort_rules(&mut host.rules);

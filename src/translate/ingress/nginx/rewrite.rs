@@ -1,8 +1,10 @@
 //! `use-regex` and `rewrite-target`.
 //!
-//! With either annotation ingress-nginx makes the Ingress's paths case-insensitive regular
-//! expressions anchored at the start (`location ~* "^<path>"`), emitted as
-//! `RegularExpression (?i)<path>.*`. A rewrite replaces the whole URI with the target
+//! With `use-regex`, or a `rewrite-target` that differs from a location's path, ingress-nginx
+//! makes every path of the host case-insensitive regular expressions anchored at the start
+//! (`location ~* "^<path>"`), emitted as `RegularExpression (?i)<path>.*` by `servers`. A
+//! target equal to a Prefix path rewrites only below it (`/api/x` → `/api`, `/api` untouched:
+//! nginx splits the location). A rewrite replaces the whole URI with the target
 //! (nginx `rewrite`), captures interpolated. The canonical strip-prefix idiom
 //! `/x(/|$)(.*)` → `/$2` (and `/x/?(.*)`, `/x/(.*)`, `/x/(.+)` → `/$1`) is recognised and becomes
 //! `PathPrefix /x` + `ReplacePrefixMatch /`, which is portable; a target without captures
@@ -16,7 +18,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{HttpPathMatch, HttpPathModifier};
 
 use super::super::ir::{IngressPlan, Rule};
-use super::super::routes::{self, EXACT, PATH_PREFIX, REGEX};
+use super::super::routes::{self, PATH_PREFIX, REGEX};
 use super::{Annotations, field};
 
 pub(crate) const KEYS: &[&str] = &["use-regex", "rewrite-target"];
@@ -69,7 +71,7 @@ pub(crate) fn regex_path(rule: &Rule) -> HttpPathMatch {
 }
 
 /// Drops the path notes `routes` made for a rule whose path an annotation reinterprets.
-fn forget_path_notes(notes: &mut Vec<Diagnostic>, rule_field: &str) {
+pub(crate) fn forget_path_notes(notes: &mut Vec<Diagnostic>, rule_field: &str) {
     notes.retain(|n| {
         !(n.location.field.as_deref() == Some(rule_field)
             && matches!(
@@ -77,6 +79,7 @@ fn forget_path_notes(notes: &mut Vec<Diagnostic>, rule_field: &str) {
                 Code::IngressImplementationSpecificPath
                     | Code::IngressImplementationSpecificRegex
                     | Code::IngressInvalidPath
+                    | Code::NginxPrefixTrailingSlash
             ))
     });
 }
@@ -102,116 +105,184 @@ fn without_captures(target: &str) -> String {
     }
 }
 
+/// Reads `use-regex` and `rewrite-target`. Whether nginx matched by regex is recorded on the
+/// plan (`regex_paths`); the paths themselves become regexes in `servers`, host-wide.
 pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
     let use_regex = ann.flag("use-regex") == Some(true);
     let target = ann.get("rewrite-target").filter(|t| !t.is_empty());
     if !use_regex && target.is_none() {
         return;
     }
-    plan.regex_paths = true;
-    let mut regexed = Vec::new();
-    for host in &mut plan.hosts {
-        for rule in &mut host.rules {
-            let exact = rule.path.type_ == EXACT && rule.source_type == "Exact";
-            if let Some(target) = target {
-                if let Some((prefix, replacement)) = strip_prefix_idiom(&rule.source_path, target) {
-                    forget_path_notes(&mut plan.result.notes, &rule.field);
-                    rule.path = HttpPathMatch {
-                        type_: PATH_PREFIX.into(),
-                        value: prefix.clone(),
-                    };
-                    rule.rewrite_path = Some(HttpPathModifier::prefix_match(replacement.clone()));
-                    plan.result.notes.push(
-                        Diagnostic::new(
-                            Code::NginxRewriteTarget,
-                            format!(
-                                "path {:?} with rewrite-target {target:?} is the strip-prefix idiom: PathPrefix {prefix} + URLRewrite ReplacePrefixMatch {replacement}",
-                                rule.source_path
-                            ),
-                        )
-                        .at(field("rewrite-target")),
-                    );
-                    continue;
+    let mut regex = use_regex;
+    if let Some(target) = target {
+        for host in &mut plan.hosts {
+            let mut split = Vec::new();
+            for rule in &mut host.rules {
+                if let Some(slash) = rewrite_rule(rule, target, &mut plan.result.notes) {
+                    split.push(slash);
                 }
-                let captures_in_path = rule.source_path.contains('(');
-                if target.contains('$') && !captures_in_path {
-                    let full = without_captures(target);
-                    if routes::valid_gateway_path(&full) {
-                        rule.rewrite_path = Some(HttpPathModifier::full_path(full.clone()));
-                        plan.result.notes.push(
-                            Diagnostic::new(
-                                Code::NginxRewriteTargetFullPath,
-                                format!(
-                                    "rewrite-target {target:?} refers to captures path {:?} does not have: nginx rewrites every request to {full:?}, and so does URLRewrite ReplaceFullPath (probably not what was meant)",
-                                    rule.source_path
-                                ),
-                            )
-                            .at(field("rewrite-target")),
-                        );
-                    } else {
-                        plan.result.notes.push(
-                            Diagnostic::new(
-                                Code::NginxRewriteTargetUnsupported,
-                                format!(
-                                    "rewrite-target {target:?} on path {:?} rewrites to {full:?}, which is not a path URLRewrite can set (query strings, variables); not translated",
-                                    rule.source_path
-                                ),
-                            )
-                            .at(field("rewrite-target")),
-                        );
-                    }
-                } else if target.contains('$') {
-                    plan.result.notes.push(
-                        Diagnostic::new(
-                            Code::NginxRewriteTargetUnsupported,
-                            format!(
-                                "rewrite-target {target:?} on path {:?} uses regex captures beyond the strip-prefix idiom; Gateway API has no regex rewrite, so requests reach the backend unrewritten",
-                                rule.source_path
-                            ),
-                        )
-                        .at(field("rewrite-target")),
-                    );
-                } else if routes::valid_gateway_path(target) {
-                    rule.rewrite_path = Some(HttpPathModifier::full_path(target));
-                    plan.result.notes.push(
-                        Diagnostic::new(
-                            Code::NginxRewriteTargetFullPath,
-                            format!(
-                                "rewrite-target {target:?} without captures replaces the whole path, as nginx's rewrite does (/foo/bar → {target}): URLRewrite ReplaceFullPath"
-                            ),
-                        )
-                        .at(field("rewrite-target")),
-                    );
-                } else {
-                    plan.result.notes.push(
-                        Diagnostic::new(
-                            Code::NginxRewriteTargetUnsupported,
-                            format!("rewrite-target {target:?} is not a path; not translated"),
-                        )
-                        .at(field("rewrite-target")),
-                    );
+                if target != rule.source_path {
+                    regex = true;
                 }
             }
-            if !exact && (use_regex || routes::looks_like_regex(&rule.source_path)) {
-                forget_path_notes(&mut plan.result.notes, &rule.field);
-                rule.path = regex_path(rule);
-                regexed.push(rule.source_path.clone());
+            if !split.is_empty() {
+                regex = true;
+                host.rules.extend(split);
             }
+            routes::sort_rules(&mut host.rules);
         }
-        routes::sort_rules(&mut host.rules);
     }
-    if !regexed.is_empty() {
+    plan.regex_paths = regex;
+    let regex_rules = plan
+        .hosts
+        .iter()
+        .flat_map(|h| &h.rules)
+        .any(|r| !r.fixed_path);
+    if regex && regex_rules {
+        let paths: Vec<String> = plan
+            .hosts
+            .iter()
+            .flat_map(|h| &h.rules)
+            .filter(|r| !r.fixed_path)
+            .map(|r| r.source_path.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         plan.result.notes.push(
             Diagnostic::new(
                 Code::NginxUseRegex,
                 format!(
                     "paths {} are nginx regexes (case-insensitive, anchored at the start): emitted as RegularExpression (?i)<path>.*, whose dialect is implementation-specific; ingress-nginx also applied regex matching to every other Ingress on the same host",
-                    regexed.join(", ")
+                    paths.join(", ")
                 ),
             )
             .at(field(if use_regex { "use-regex" } else { "rewrite-target" })),
         );
     }
+}
+
+/// Applies `rewrite-target` to one rule. Returns the extra rule nginx's location split makes
+/// when the target equals a Prefix path (`location.go` `updateServerLocations`: `/api`
+/// becomes `/api/`, which the rewrite applies to, and `= /api`, which it does not).
+fn rewrite_rule(rule: &mut Rule, target: &str, notes: &mut Vec<Diagnostic>) -> Option<Rule> {
+    if target == rule.source_path {
+        // No rewrite for the location whose path is the target.
+        let splits = rule.source_type == "Prefix"
+            && rule.source_path != "/"
+            && !rule.source_path.ends_with('/');
+        if !splits {
+            notes.push(
+                Diagnostic::new(
+                    Code::NginxRewriteTargetSamePath,
+                    format!(
+                        "rewrite-target {target:?} equals path {:?}: ingress-nginx rewrote nothing for it, and neither does the translation",
+                        rule.source_path
+                    ),
+                )
+                .at(field("rewrite-target")),
+            );
+            return None;
+        }
+        let mut slash = rule.clone();
+        slash.source_path = format!("{}/", rule.source_path);
+        slash.path = HttpPathMatch {
+            type_: PATH_PREFIX.into(),
+            value: slash.source_path.clone(),
+        };
+        slash.rewrite_path = Some(HttpPathModifier::full_path(target));
+        notes.push(
+            Diagnostic::new(
+                Code::NginxRewriteTargetSamePath,
+                format!(
+                    "rewrite-target {target:?} equals Prefix path {target:?}: ingress-nginx split it into the locations {target}/ and = {target}; {target}/… was rewritten to {target} (URLRewrite ReplaceFullPath on a rule for {target}/), {target} itself was not, and the rewrite made every path of the host a case-insensitive regex"
+                ),
+            )
+            .at(field("rewrite-target")),
+        );
+        return Some(slash);
+    }
+    if let Some((prefix, replacement)) = strip_prefix_idiom(&rule.source_path, target) {
+        forget_path_notes(notes, &rule.field);
+        rule.path = HttpPathMatch {
+            type_: PATH_PREFIX.into(),
+            value: prefix.clone(),
+        };
+        rule.rewrite_path = Some(HttpPathModifier::prefix_match(replacement.clone()));
+        // ReplacePrefixMatch needs a PathPrefix match: this rule stays outside nginx's regex
+        // ordering (the equivalence check reports where that matters).
+        rule.fixed_path = true;
+        notes.push(
+            Diagnostic::new(
+                Code::NginxRewriteTarget,
+                format!(
+                    "path {:?} with rewrite-target {target:?} is the strip-prefix idiom: PathPrefix {prefix} + URLRewrite ReplacePrefixMatch {replacement} (case-sensitive, while nginx's regex location matched any case, {} too)",
+                    rule.source_path,
+                    prefix.to_ascii_uppercase()
+                ),
+            )
+            .at(field("rewrite-target")),
+        );
+        return None;
+    }
+    let captures_in_path = rule.source_path.contains('(');
+    if target.contains('$') && !captures_in_path {
+        let full = without_captures(target);
+        if routes::valid_gateway_path(&full) {
+            rule.rewrite_path = Some(HttpPathModifier::full_path(full.clone()));
+            notes.push(
+                Diagnostic::new(
+                    Code::NginxRewriteTargetFullPath,
+                    format!(
+                        "rewrite-target {target:?} refers to captures path {:?} does not have: nginx rewrites every request to {full:?}, and so does URLRewrite ReplaceFullPath (probably not what was meant)",
+                        rule.source_path
+                    ),
+                )
+                .at(field("rewrite-target")),
+            );
+        } else {
+            notes.push(
+                Diagnostic::new(
+                    Code::NginxRewriteTargetUnsupported,
+                    format!(
+                        "rewrite-target {target:?} on path {:?} rewrites to {full:?}, which is not a path URLRewrite can set (query strings, variables); not translated",
+                        rule.source_path
+                    ),
+                )
+                .at(field("rewrite-target")),
+            );
+        }
+    } else if target.contains('$') {
+        notes.push(
+            Diagnostic::new(
+                Code::NginxRewriteTargetUnsupported,
+                format!(
+                    "rewrite-target {target:?} on path {:?} uses regex captures beyond the strip-prefix idiom; Gateway API has no regex rewrite, so requests reach the backend unrewritten",
+                    rule.source_path
+                ),
+            )
+            .at(field("rewrite-target")),
+        );
+    } else if routes::valid_gateway_path(target) {
+        rule.rewrite_path = Some(HttpPathModifier::full_path(target));
+        notes.push(
+            Diagnostic::new(
+                Code::NginxRewriteTargetFullPath,
+                format!(
+                    "rewrite-target {target:?} without captures replaces the whole path, as nginx's rewrite does (/foo/bar → {target}): URLRewrite ReplaceFullPath"
+                ),
+            )
+            .at(field("rewrite-target")),
+        );
+    } else {
+        notes.push(
+            Diagnostic::new(
+                Code::NginxRewriteTargetUnsupported,
+                format!("rewrite-target {target:?} is not a path; not translated"),
+            )
+            .at(field("rewrite-target")),
+        );
+    }
+    None
 }
 
 #[cfg(test)]

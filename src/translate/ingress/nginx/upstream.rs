@@ -1,5 +1,6 @@
 //! `upstream-vhost` (the Host header sent upstream) → `URLRewrite.hostname`;
-//! `x-forwarded-prefix` → a `RequestHeaderModifier` setting `X-Forwarded-Prefix`.
+//! `x-forwarded-prefix` → a `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules
+//! that rewrite.
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpHeader;
@@ -40,20 +41,30 @@ pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
         if prefix.is_empty() {
             return;
         }
-        for rule in plan.hosts.iter_mut().flat_map(|h| h.rules.iter_mut()) {
+        // template.go buildProxyPass: the header is set only where the location rewrites
+        // (a rewrite-target that differs from the location's path).
+        let mut set = 0;
+        for rule in plan
+            .hosts
+            .iter_mut()
+            .flat_map(|h| h.rules.iter_mut())
+            .filter(|r| r.rewrite_path.is_some())
+        {
             rule.set_headers.push(HttpHeader {
                 name: "X-Forwarded-Prefix".into(),
                 value: prefix.to_string(),
             });
+            set += 1;
         }
-        plan.result.notes.push(
-            Diagnostic::new(
-                Code::NginxXForwardedPrefix,
-                format!(
-                    "x-forwarded-prefix: RequestHeaderModifier sets X-Forwarded-Prefix: {prefix}"
-                ),
+        let message = if set > 0 {
+            format!(
+                "x-forwarded-prefix: RequestHeaderModifier sets X-Forwarded-Prefix: {prefix} on the rules that rewrite (only there did ingress-nginx set it)"
             )
-            .at(field("x-forwarded-prefix")),
+        } else {
+            "x-forwarded-prefix: ingress-nginx sets the header only where rewrite-target rewrites, and no path of this Ingress is rewritten; it had no effect and is not translated".to_string()
+        };
+        plan.result.notes.push(
+            Diagnostic::new(Code::NginxXForwardedPrefix, message).at(field("x-forwarded-prefix")),
         );
     }
 }
