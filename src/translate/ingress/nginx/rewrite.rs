@@ -58,6 +58,24 @@ pub(crate) fn strip_prefix_idiom(path: &str, target: &str) -> Option<(String, St
     None
 }
 
+/// The paths the strip-prefix `PathPrefix` matches although nginx's location regex does not
+/// (`/x/(.+)` needs something after `/x/`; `/x/(.*)` needs the slash): nginx sent them to
+/// another location.
+pub(crate) fn strip_prefix_holes(path: &str) -> Vec<String> {
+    let Some(c) = STRIP_IDIOMS[2].0.captures(path) else {
+        return Vec::new();
+    };
+    let prefix = c.get(1).map_or("", |m| m.as_str()).trim_end_matches('/');
+    let mut holes = Vec::new();
+    if !prefix.is_empty() {
+        holes.push(prefix.to_string());
+    }
+    if path.ends_with("(.+)") {
+        holes.push(format!("{prefix}/"));
+    }
+    holes
+}
+
 /// ingress-nginx's regex location for a path, as a Gateway API RegularExpression.
 pub(crate) fn regex_path(rule: &Rule) -> HttpPathMatch {
     HttpPathMatch {
@@ -309,5 +327,18 @@ mod tests {
             strip_prefix_idiom("/(.*)", "/$1"),
             Some(("/".into(), "/".into()))
         );
+    }
+
+    // `^/x/(.+)` (nginx's location) does not match `/x` or `/x/`; PathPrefix `/x` does.
+    #[test]
+    fn strip_prefix_holes_are_what_the_prefix_adds() {
+        assert_eq!(
+            strip_prefix_holes("/foo/bar/(.+)"),
+            ["/foo/bar", "/foo/bar/"]
+        );
+        assert_eq!(strip_prefix_holes("/foo/(.*)"), ["/foo"]);
+        assert!(strip_prefix_holes("/foo(/|$)(.*)").is_empty());
+        assert!(strip_prefix_holes("/foo/?(.*)").is_empty());
+        assert_eq!(strip_prefix_holes("/(.+)"), ["/"]);
     }
 }

@@ -210,7 +210,94 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
             for &i in indices {
                 make_regex_host(&mut plans[i], key, culprit);
             }
+            fill_strip_prefix_holes(plans, key, indices);
         }
+    }
+}
+
+/// A strip-prefix rule is a `PathPrefix` (its rewrite needs one), which also matches paths
+/// nginx's regex location did not (`/foo/bar` and `/foo/bar/` for `/foo/bar/(.+)`), and which
+/// Istio ranks above every regex. Each such path gets an Exact rule (ranked above any prefix)
+/// copying the rule nginx used for it: the longest other location of the host whose
+/// `~* "^path"` matches (ingress-nginx's "path priority" example routes as documented).
+fn fill_strip_prefix_holes(plans: &mut [IngressPlan], key: &ServerKey, indices: &[usize]) {
+    // (plan, rule position, nginx location regex, location length) of the host's locations.
+    let mut locations: Vec<(usize, usize, regex::Regex, usize, String)> = Vec::new();
+    let mut holes: Vec<(usize, String, String)> = Vec::new();
+    for &i in indices {
+        for host in plans[i].hosts.iter().filter(|h| h.host == key.1) {
+            for (r, rule) in host.rules.iter().enumerate() {
+                let strip = rule.fixed_path
+                    && rule
+                        .rewrite_path
+                        .as_ref()
+                        .is_some_and(|m| m.type_ == "ReplacePrefixMatch");
+                if strip {
+                    for hole in rewrite::strip_prefix_holes(&rule.source_path) {
+                        holes.push((i, hole, rule.source_path.clone()));
+                    }
+                }
+                if rule.fixed_path && !strip {
+                    continue;
+                }
+                if let Ok(re) = regex::Regex::new(&format!("(?i)^{}", rule.source_path)) {
+                    locations.push((i, r, re, rule.source_path.len(), rule.source_path.clone()));
+                }
+            }
+        }
+    }
+    // controller.go getBackendServers: longest first, then path descending.
+    locations.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| b.4.cmp(&a.4)));
+    let mut additions = Vec::new();
+    for (owner, hole, strip_path) in holes {
+        let Some((i, r, winner_path)) = locations
+            .iter()
+            .find(|(_, _, re, _, _)| re.is_match(&hole))
+            .map(|(i, r, _, _, p)| (*i, *r, p.clone()))
+        else {
+            continue;
+        };
+        let Some(winner) = plans[i]
+            .hosts
+            .iter()
+            .find(|h| h.host == key.1)
+            .and_then(|h| h.rules.get(r))
+        else {
+            continue;
+        };
+        if winner
+            .rewrite_path
+            .as_ref()
+            .is_some_and(|m| m.type_ == "ReplacePrefixMatch")
+        {
+            // ReplacePrefixMatch needs a PathPrefix match: not expressible as Exact.
+            continue;
+        }
+        let mut exact = winner.clone();
+        exact.path = crate::gwapi::HttpPathMatch {
+            type_: routes::EXACT.into(),
+            value: hole.clone(),
+        };
+        exact.fixed_path = true;
+        additions.push((i, exact, owner, hole, strip_path, winner_path));
+    }
+    // Positions above refer to the rules before any addition.
+    for (i, exact, owner, hole, strip_path, winner_path) in additions {
+        let Some(host) = plans[i].hosts.iter_mut().find(|h| h.host == key.1) else {
+            continue;
+        };
+        host.rules.push(exact);
+        routes::sort_rules(&mut host.rules);
+        let field = host.field.clone();
+        plans[owner].result.notes.push(
+            Diagnostic::new(
+                Code::NginxRewriteTarget,
+                format!(
+                    "{hole} matches the strip-prefix PathPrefix of {strip_path:?} but not nginx's location regex; nginx sent it to location {winner_path:?}, and so does an Exact {hole} rule"
+                ),
+            )
+            .at(field),
+        );
     }
 }
 
