@@ -235,8 +235,11 @@ registry! {
         "`directResponse` with a 5xx status becomes a rule without backends, which Gateway API implementations answer with 500 (status and body are not kept).",
         "`directResponse` with a 5xx status becomes a rule without backends, which Gateway API implementations answer with 500 (status and body are not kept).";
     IstioDirectResponseDropped = "istio/direct-response-dropped", Error,
-        "`directResponse` with a status other than 5xx has no Gateway API equivalent.",
-        "`directResponse` with a status other than 5xx has no Gateway API equivalent; the rule is dropped, so matching requests fall through to other rules.";
+        "`directResponse` with a status below 400 has no Gateway API equivalent.",
+        "`directResponse` with a status below 400 (a 200 health answer, a 3xx) has no Gateway API equivalent; the rule is dropped, so matching requests fall through to other rules. (4xx and 5xx are kept as rules that refuse: `istio/direct-response-fail-closed`, `istio/direct-response`.)";
+    IstioDirectResponseFailClosed = "istio/direct-response-fail-closed", Warning,
+        "A 4xx `directResponse` becomes a rule without backends: still refused, with 500 instead of the status.",
+        "A 4xx `directResponse` (403 on `/admin`) cannot be answered as such in Gateway API; dropping the rule would let the path fall through to the catch-all backend (fail open). The rule is kept without backends, for which Gateway API answers 500: the request is still refused, with another status and without the body.";
     IstioDuplicateObject = "istio/duplicate-object", Error,
         "A second Istio Gateway with the same namespace/name.",
         "A second Istio Gateway with the same namespace/name; only the first is translated.";
@@ -313,8 +316,8 @@ registry! {
         "A timeout/duration that is not expressible in Gateway API's duration format.",
         "A timeout/duration that is not expressible in Gateway API's duration format; dropped.";
     IstioInvalidHeaderName = "istio/invalid-header-name", Error,
-        "A header name Gateway API does not accept.",
-        "A header name Gateway API does not accept; dropped.";
+        "A header name Gateway API does not accept: the match is dropped (fail closed).",
+        "A header name Gateway API does not accept: dropping only the condition would widen the match to requests without the header, so the whole match is dropped (and the rule, when it has no other match).";
     IstioInvalidHostname = "istio/invalid-hostname", Error,
         "A host that is not a valid Gateway API hostname (IP, bare `*` on a TLSRoute, invalid label).",
         "A host that is not a valid Gateway API hostname (IP, bare `*` on a TLSRoute, invalid label); dropped.";
@@ -324,6 +327,9 @@ registry! {
     IstioIstioMutualUnsupported = "istio/istio-mutual-unsupported", Warning,
         "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent, and the target implementation is not Istio: backend traffic is no longer mutually authenticated unless the implementation's own mesh integration provides it.",
         "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent, and the target implementation is not Istio: backend traffic is no longer mutually authenticated unless the implementation's own mesh integration provides it.";
+    IstioJwtClaimMatch = "istio/jwt-claim-match", Error,
+        "A match on JWT claims (`@request.auth.claims.*`) cannot be expressed; the match is dropped (fail closed).",
+        "Istio routes on JWT claims at gateways once a RequestAuthentication validated the token (`@request.auth.claims.<claim>` in `headers`/`withoutHeaders`). Gateway API cannot see claims; dropping only the condition would send every request down this rule, so the whole match is dropped (the rule too, when it has no other match). Route on a header your authentication layer sets, or keep this VirtualService.";
     IstioL4MatchField = "istio/l4-match-field", Warning,
         "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent.",
         "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent; dropped.";
@@ -396,12 +402,18 @@ registry! {
     IstioPrefixAsRegex = "istio/prefix-as-regex", Warning,
         "A header/query prefix match has no Core equivalent and is emitted as RegularExpression.",
         "A header/query prefix match has no Core equivalent and is emitted as RegularExpression.";
+    IstioPrefixRewriteCaseSensitive = "istio/prefix-rewrite-case-sensitive", Warning,
+        "A case-insensitive prefix with a prefix rewrite becomes a case-sensitive PathPrefix with ReplacePrefixMatch.",
+        "Istio replaces the matched prefix (`rewrite.uri`, `redirect.prefixRewrite`) also when `ignoreUriCase` makes the match case-insensitive. Gateway API's ReplacePrefixMatch needs a PathPrefix match, which is case-sensitive; a `(?i)` regex with ReplaceFullPath would rewrite every path to the same value. The rule keeps the prefix meaning: other cases of the prefix no longer match it.";
+    IstioPrefixRewriteUnsupported = "istio/prefix-rewrite-unsupported", Error,
+        "A prefix rewrite on a prefix Gateway API cannot hold as PathPrefix: the match is dropped.",
+        "A prefix rewrite (`rewrite.uri`, `redirect.prefixRewrite`) needs a PathPrefix match; this prefix has characters or sequences Gateway API forbids in paths, and a full-path rewrite would send every path to the same value. The match is dropped (the rule too, when it has no other match).";
     IstioPrefixSemantics = "istio/prefix-semantics", Warning,
         "Istio `prefix` is a string prefix.",
         "Istio `prefix` is a string prefix; Gateway API PathPrefix matches whole path segments and ignores a trailing `/`.";
     IstioPresenceMatch = "istio/presence-match", Info,
-        "A header/query presence match becomes RegularExpression `.*`.",
-        "A header/query presence match becomes RegularExpression `.*`.";
+        "A header/query presence match (no value, or Istio's `regex: \"*\"`) becomes RegularExpression `.*`.",
+        "A header/query presence match (no value, or Istio's `regex: \"*\"`, which `route.go` `canBeConvertedToPresentMatch` turns into a present match) becomes RegularExpression `.*`, which matches any value of a present header and nothing when it is missing.";
     IstioRedirectAuthority = "istio/redirect-authority", Error,
         "A redirect authority that is not a precise hostname.",
         "A redirect authority that is not a precise hostname; dropped.";
@@ -432,6 +444,9 @@ registry! {
     IstioRegexRewriteFullPath = "istio/regex-rewrite-full-path", Info,
         "A `uriRegexRewrite` that replaces the whole path is written as `ReplaceFullPath`.",
         "A `uriRegexRewrite` that replaces the whole path is written as `ReplaceFullPath`.";
+    IstioRegexRewritePrefix = "istio/regex-rewrite-prefix", Info,
+        "A `uriRegexRewrite` that strips a prefix (`^/p(/|$)(.*)` → `/\\2`) becomes ReplacePrefixMatch on the rule's PathPrefix `/p` match.",
+        "A `uriRegexRewrite` of the strip-prefix form (`^/p(/|$)(.*)` → `/\\2`, or `/q/\\2`) replaces the segment prefix `/p` and keeps the rest, which is exactly ReplacePrefixMatch `/` (or `/q`) on a `PathPrefix /p` match. Matches of other paths in the same rule cannot carry it and are reported with `istio/regex-rewrite`.";
     IstioReservedHeaderMatch = "istio/reserved-header-match", Info,
         "Header matches on the reserved keys uri/scheme/method/authority are ignored by Istio and dropped.",
         "Header matches on the reserved keys uri/scheme/method/authority are ignored by Istio and dropped.";
@@ -677,8 +692,8 @@ registry! {
         "More than 16 rules for one host: the route is split into `<name>`, `<name>-2`, ...",
         "More than 16 rules for one host: the route is split into `<name>`, `<name>-2`, ... (Gateway API allows 16 rules per route).";
     IngressRuleWithoutPaths = "ingress/rule-without-paths", Info,
-        "An Ingress rule without `http.paths` routes nothing.",
-        "An Ingress rule without `http.paths` routes nothing.";
+        "An Ingress rule without `http.paths` routes none of its paths.",
+        "An Ingress rule without `http.paths` routes none of its paths; with ingress-nginx, when the Ingress created the host's server, its `defaultBackend` still serves the host's unmatched paths, and the translation keeps that.";
     IngressServicePortNotFound = "ingress/service-port-not-found", Warning,
         "The Service manifest in the repository has no port with that number.",
         "The Service manifest in the repository has no port with that number; the backendRef keeps it (it will not resolve).";
@@ -800,9 +815,15 @@ registry! {
     NginxCanaryWithoutCanary = "ingress-nginx/canary-without-canary", Info,
         "`canary-*` annotations without `canary: \"true\"` had no effect and are not translated.",
         "`canary-*` annotations without `canary: \"true\"` had no effect and are not translated.";
+    NginxCanaryUpstreamWide = "ingress-nginx/canary-upstream-wide", Info,
+        "A canary splits every path routed to the primary's Service, not only the path it names; so does the translation.",
+        "ingress-nginx merges a canary into the location of the same host and path, but attaches it to that location's upstream (namespace, Service, port: `controller.go` `mergeAlternativeBackend`), and `balancer.lua` picks the canary by upstream: every other path and host routed to the same Service splits the same way (kubernetes/ingress-nginx issues 4667, 8689). The translation applies the same split there.";
     NginxCanaryWithoutPrimary = "ingress-nginx/canary-without-primary", Warning,
         "A canary Ingress has no non-canary Ingress with the same host in its namespace.",
         "A canary Ingress has no non-canary Ingress with the same host in its namespace; its rules get their own route (header conditions applied, weights meaningless).";
+    NginxClassesShareController = "ingress-nginx/classes-share-controller", Warning,
+        "Several IngressClasses of one ingress-nginx controller share a host: one nginx server, but one Gateway per class.",
+        "IngressClasses whose `spec.controller` is the same are watched by one ingress-nginx (`store.go` `ingressClassEventHandler`), which builds one server per host from the Ingresses of all of them: HTTPS redirects, host-wide regex matching and duplicate paths are decided across the classes, and the translation decides them the same way. `migrate` still creates one Gateway per class, so the host is served on several addresses; map the classes to one Gateway or point DNS at one.";
     NginxClientBodyBufferSize = "ingress-nginx/client-body-buffer-size", Warning,
         "`nginx.ingress.kubernetes.io/client-body-buffer-size` is not translated: nginx buffering has no equivalent.",
         "`nginx.ingress.kubernetes.io/client-body-buffer-size` is not translated: nginx buffering has no equivalent.";
@@ -878,6 +899,9 @@ registry! {
     NginxIgnoredBySslPassthrough = "ingress-nginx/ignored-by-ssl-passthrough", Info,
         "With `ssl-passthrough`, every other annotation of the Ingress has no effect (in nginx too).",
         "With `ssl-passthrough`, every other annotation of the Ingress has no effect (in nginx too).";
+    NginxIngressRejected = "ingress-nginx/ingress-rejected", Warning,
+        "An annotation value fails ingress-nginx's validation, so the controller rejected the whole Ingress; nothing is translated.",
+        "With annotation validation on (the default), an invalid value of an annotation whose parser passes the error on (`ssl-passthrough`, the redirect annotations: a code that is not a number, a URL with `%`, `#`, `+`, `@` or `$`) makes `annotations.go` `Extract` fail and `store.go` drop the Ingress: none of its paths was served. The translation serves none either; fix the annotation if the Ingress was meant to work.";
     NginxLimitBurstMultiplier = "ingress-nginx/limit-burst-multiplier", Error,
         "`nginx.ingress.kubernetes.io/limit-burst-multiplier` is not translated: rate limits have no Gateway API equivalent.",
         "`nginx.ingress.kubernetes.io/limit-burst-multiplier` is not translated: rate limits have no Gateway API equivalent.";
@@ -994,7 +1018,7 @@ registry! {
         "The redirect code is outside what ingress-nginx accepts (300–307 temporal, 300–308 permanent), so it used its default (302, 301); so does the translation (`annotations/redirect/redirect.go` `Parse`).";
     NginxRedirectIgnored = "ingress-nginx/redirect-ignored", Info,
         "ingress-nginx rejected the redirect annotations and redirected nothing; nothing is translated.",
-        "ingress-nginx rejected the redirect annotations and redirected nothing (`temporal-redirect` without an http(s) scheme, or a status that is not a number: a parse error that drops every redirect annotation of the Ingress); requests reach the backends, before and after.";
+        "ingress-nginx rejected the redirect annotations and redirected nothing (`temporal-redirect` without an http(s) scheme: `redirect.go` `isValidURL`, a parse error that drops every redirect annotation of the Ingress but keeps the Ingress); requests reach the backends, before and after. A value that fails annotation validation rejects the whole Ingress instead (`ingress-nginx/ingress-rejected`).";
     NginxRedirectQueryDropped = "ingress-nginx/redirect-query-dropped", Warning,
         "The redirect target carries a query string, which `RequestRedirect` cannot set.",
         "The redirect target carries a query string, which `RequestRedirect` cannot set; the query is dropped.";
@@ -1007,6 +1031,9 @@ registry! {
     NginxRewriteTarget = "ingress-nginx/rewrite-target", Info,
         "`rewrite-target` with the strip-prefix idiom `/x(/|$)(.*)` → `/$2` becomes `PathPrefix /x` + `URLRewrite` `ReplacePrefixMatch /`.",
         "`rewrite-target` with the strip-prefix idiom `/x(/|$)(.*)` → `/$2` becomes `PathPrefix /x` + `URLRewrite` `ReplacePrefixMatch /`.";
+    NginxRewriteTargetApproximated = "ingress-nginx/rewrite-target-approximated", Warning,
+        "A strip-prefix path with an optional slash (`/x/?(.*)`) also matched `/xyz` in nginx; PathPrefix `/x` does not.",
+        "The path `/x/?(.*)` with `rewrite-target: /$1` strips `/x` from every path that starts with it, `/xyz` included (rewritten to `/yz`). It is translated as PathPrefix `/x` + ReplacePrefixMatch `/`, which matches `/x` and `/x/…` only: requests such as `/xyz` now reach other rules. Use `/x(/|$)(.*)` if that was the intent.";
     NginxRewriteTargetFullPath = "ingress-nginx/rewrite-target-full-path", Warning,
         "`rewrite-target` without captures (or with captures the path does not have) replaces the whole path, as nginx's rewrite does: `URLRewrite` `ReplaceFullPath`.",
         "`rewrite-target` without captures (or with captures the path does not have) replaces the whole path, as nginx's rewrite does: `URLRewrite` `ReplaceFullPath`. Every request of the path reaches the backend at that one path.";
@@ -1064,6 +1091,9 @@ registry! {
     NginxSslPassthroughNoHost = "ingress-nginx/ssl-passthrough-no-host", Error,
         "Passthrough routes by SNI.",
         "Passthrough routes by SNI; a rule without a host cannot be translated.";
+    NginxSslPassthroughPlainHttp = "ingress-nginx/ssl-passthrough-plain-http", Warning,
+        "A passthrough Ingress's paths were still served on plain HTTP by ingress-nginx; no route is written for that.",
+        "`ssl-passthrough` diverts only port 443: on plain HTTP ingress-nginx still served the Ingress's paths, proxying to the backend over HTTPS (`template.go` `buildProxyPass` with an SSLPassthrough upstream). An HTTPRoute to that backend would need a BackendTLSPolicy naming its CA, which the repository does not give; no route is written, so plain HTTP to those paths is no longer answered.";
     NginxSslPassthroughPaths = "ingress-nginx/ssl-passthrough-paths", Warning,
         "Passthrough cannot route by path.",
         "Passthrough cannot route by path; only the backend of `/` (or the first path) is kept.";
@@ -1121,6 +1151,9 @@ registry! {
     NginxXForwardedPort = "ingress-nginx/x-forwarded-port", Info,
         "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.",
         "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.";
+    NginxWildcardCertificate = "ingress-nginx/wildcard-certificate", Info,
+        "A host without a certificate of its own was served over HTTPS with another Ingress's wildcard certificate; it gets an HTTPS listener with it.",
+        "ingress-nginx looks a host's certificate up by name and then by `*.<rest of the host>` (`certificate.lua` `get_pem_cert_uid`), across every Ingress it reads: a host without `tls` of its own under a wildcard TLS host was served over HTTPS (and redirected from HTTP) with the wildcard's certificate, by its own server. The host gets its own HTTPS listener with that certificate, so its HTTPS keeps reaching its own routes rather than the wildcard's.";
     NginxXForwardedPrefix = "ingress-nginx/x-forwarded-prefix", Info,
         "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules that rewrite.",
         "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules that rewrite; ingress-nginx sets it only in locations whose `rewrite-target` differs from the path (`template.go` `buildProxyPass`), so without one it has no effect and nothing is written.";

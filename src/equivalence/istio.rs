@@ -33,6 +33,7 @@ use crate::index::Index;
 use crate::model::SourceBody;
 use crate::model::istio::{HttpMatchRequest, HttpRoute, StringMatch, VirtualService};
 use crate::translate::SourceResult;
+use crate::translate::istio::parent_refs::resolve_gateway;
 
 struct Server {
     port: u32,
@@ -113,24 +114,6 @@ pub(crate) struct Model<'a> {
     proxies: Vec<Vec<usize>>,
     /// Route configurations already built, by their servers.
     tables: RefCell<HashMap<ServerSet, Rc<VirtualHosts>>>,
-}
-
-/// Resolves a gateway reference of a VirtualService (`gw`, `ns/gw`, `./gw`,
-/// `gw.ns.svc.cluster.local`) to `(namespace, name)`; `None` for `mesh`. Source: istio
-/// `pilot/pkg/model/virtualservice.go` `resolveGatewayName`.
-pub(crate) fn resolve_gateway(reference: &str, namespace: &str) -> Option<(String, String)> {
-    if reference == "mesh" {
-        return None;
-    }
-    if let Some((ns, name)) = reference.split_once('/') {
-        let ns = if ns == "." { namespace } else { ns };
-        return Some((ns.to_string(), name.to_string()));
-    }
-    let mut labels = reference.split('.');
-    match (labels.next(), labels.next()) {
-        (Some(name), Some(ns)) => Some((ns.to_string(), name.to_string())),
-        _ => Some((namespace.to_string(), reference.to_string())),
-    }
 }
 
 /// A destination host as a backend: a short name is a Service of the VirtualService's
@@ -899,7 +882,7 @@ fn add_match_seeds(m: &Match, host: &str, seeds: &mut Seeds) {
 mod tests {
     use super::*;
 
-    // virtualservice.go resolveGatewayName: `./gw` is the VirtualService's namespace, the
+    // pilot/pkg/model/config.go resolveGatewayName: `./gw` is the VirtualService's namespace, the
     // FQDN form names `gw.ns`.
     #[test]
     fn gateway_references_resolve_like_istio() {

@@ -67,6 +67,9 @@ struct Behaviour {
     app_root: Option<String>,
     /// Set for Ingresses whose routing the model does not follow.
     unmodelled: Option<String>,
+    /// `ssl-passthrough`: the host's TLS goes to the backend as a stream (port 443 only;
+    /// plain HTTP still reaches the location, proxied to the backend over HTTPS).
+    passthrough: bool,
 }
 
 fn annotation<'a>(ing: &'a Ingress, key: &str) -> Option<&'a str> {
@@ -106,9 +109,6 @@ fn behaviour(ing: &Ingress) -> Behaviour {
             }),
     };
     let mut unmodelled = None;
-    if flag("ssl-passthrough", false) {
-        unmodelled = Some("ssl-passthrough".to_string());
-    }
     for key in ["canary-by-cookie", "canary-by-header-pattern"] {
         if annotation(ing, key).is_some() {
             unmodelled = Some(key.to_string());
@@ -125,6 +125,7 @@ fn behaviour(ing: &Ingress) -> Behaviour {
             .filter(|r| r.starts_with('/'))
             .map(str::to_string),
         unmodelled,
+        passthrough: flag("ssl-passthrough", false),
     }
 }
 
@@ -210,6 +211,11 @@ impl Model {
             if !class.reads_nginx_annotations() {
                 continue;
             }
+            // annotations.go Extract / store.go: an invalid annotation value drops the Ingress.
+            let annotations = crate::translate::ingress::nginx::Annotations::of(ing);
+            if crate::translate::ingress::nginx::validation::rejection(&annotations).is_some() {
+                continue;
+            }
             let behaviour = behaviour(ing);
             let canary = annotation(ing, "canary").and_then(parse_bool) == Some(true);
             by_class
@@ -227,8 +233,19 @@ impl Model {
         let mut classes = BTreeMap::new();
         let mut members = BTreeMap::new();
         for (class, mut ingresses) in by_class {
-            // Equal creation times: namespace/name descending (store.go sortIngressSlice).
-            ingresses.sort_by(|a, b| (&b.namespace, &b.name).cmp(&(&a.namespace, &a.name)));
+            // store.go sortIngressSlice: oldest first (creationTimestamp when the manifest has
+            // one; without, created together), then namespace/name descending.
+            ingresses.sort_by(|a, b| {
+                let key = |i: &IngressRef| {
+                    let created = i.ingress.metadata.creation_timestamp.clone();
+                    (
+                        created.is_none(),
+                        created,
+                        std::cmp::Reverse((i.namespace.clone(), i.name.clone())),
+                    )
+                };
+                key(a).cmp(&key(b))
+            });
             members.insert(class.clone(), ingresses.iter().map(|i| i.object).collect());
             classes.insert(class, servers(&ingresses));
         }
@@ -342,11 +359,7 @@ impl Model {
         }
         // ssl-passthrough on any location hands the host's whole TLS stream to one backend
         // before nginx's HTTP server sees it (the model does not follow TLS streams).
-        if probe.scheme == Scheme::Https
-            && server
-                .locations
-                .iter()
-                .any(|l| l.behaviour.unmodelled.as_deref() == Some("ssl-passthrough"))
+        if probe.scheme == Scheme::Https && server.locations.iter().any(|l| l.behaviour.passthrough)
         {
             return Decision::new(Outcome::Unmodelled("ssl-passthrough".into()), None);
         }
@@ -362,8 +375,14 @@ impl Model {
         }
         let origin = loc.origin.clone();
         let b = &loc.behaviour;
-        // Rewrite-phase `return`s come before the Lua HTTPS redirect.
-        if let Some(root) = &b.app_root
+        // Rewrite-phase `return`s come before the Lua HTTPS redirect. app-root is written at
+        // server level (nginx.tmpl: `if ($uri = /)` outside the location blocks): the first
+        // location that sets it decides for the whole host.
+        let app_root = server
+            .locations
+            .iter()
+            .find_map(|l| l.behaviour.app_root.as_ref());
+        if let Some(root) = app_root
             && probe.path == "/"
         {
             return Decision::new(
@@ -580,6 +599,22 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
             }
         }
     }
+    // certificate.lua get_pem_cert_uid: a host without a certificate of its own is served
+    // with the certificate of the wildcard server `*.<rest of the host>` when there is one.
+    let wildcard_certs: Vec<String> = servers
+        .iter()
+        .filter(|(h, s)| h.starts_with("*.") && s.has_cert)
+        .map(|(h, _)| h.clone())
+        .collect();
+    for (host, server) in servers.iter_mut() {
+        if !server.has_cert
+            && host
+                .split_once('.')
+                .is_some_and(|(_, rest)| wildcard_certs.contains(&format!("*.{rest}")))
+        {
+            server.has_cert = true;
+        }
+    }
     // getBackendServers: locations.
     for ing in ingresses.iter().filter(|i| !i.canary) {
         let rules = rules_of(ing.ingress);
@@ -643,14 +678,19 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
         }
     }
     // Canaries merge onto the location of the same host and path (ImplementationSpecific
-    // counts as Prefix).
+    // counts as Prefix), but attach to that location's upstream (namespace, Service, port):
+    // mergeAlternativeBackend appends to the upstream's AlternativeBackends, and balancer.lua
+    // picks the canary by upstream, so every location of that upstream splits alike.
+    let mut by_upstream: Vec<(Backend, Canary, Option<String>)> = Vec::new();
     for ing in ingresses.iter().filter(|i| i.canary) {
         let weight = annotation(ing.ingress, "canary-weight")
             .and_then(|w| w.parse::<u64>().ok())
             .unwrap_or(0);
+        // balancer.lua: a total below 100 is 100.
         let total = annotation(ing.ingress, "canary-weight-total")
             .and_then(|w| w.parse::<u64>().ok())
-            .unwrap_or(100);
+            .unwrap_or(100)
+            .max(100);
         let header = annotation(ing.ingress, "canary-by-header")
             .filter(|h| !h.is_empty() && basic_chars(h))
             .map(str::to_string);
@@ -676,16 +716,34 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
                     l.path == p && !l.is_default && kind(&l.path_type) == kind(&path.path_type)
                 }) && loc.canary.is_none()
                 {
-                    loc.canary = Some(Canary {
+                    let canary = Canary {
                         backend: service_backend(svc, &ing.namespace),
                         weight,
                         total,
                         header: header.clone(),
                         header_value: header_value.clone(),
-                    });
+                    };
+                    loc.canary = Some(canary.clone());
                     if let Some(why) = &ing.behaviour.unmodelled {
                         loc.behaviour.unmodelled = Some(why.clone());
                     }
+                    if let Some(primary) = &loc.backend {
+                        by_upstream.push((
+                            primary.clone(),
+                            canary,
+                            ing.behaviour.unmodelled.clone(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    for (primary, canary, unmodelled) in by_upstream {
+        for loc in servers.values_mut().flat_map(|s| s.locations.iter_mut()) {
+            if loc.canary.is_none() && !loc.is_default && loc.backend.as_ref() == Some(&primary) {
+                loc.canary = Some(canary.clone());
+                if let Some(why) = &unmodelled {
+                    loc.behaviour.unmodelled = Some(why.clone());
                 }
             }
         }

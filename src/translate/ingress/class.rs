@@ -80,6 +80,16 @@ pub(crate) struct ClassInfo {
 }
 
 impl ClassInfo {
+    /// Which controller instance served the class: classes whose IngressClasses name the
+    /// same `spec.controller` are watched by one ingress-nginx (`store.go`
+    /// `ingressClassEventHandler`), which builds one server per host from all of them.
+    pub(crate) fn controller_group(&self) -> Option<String> {
+        match &self.dialect_from {
+            Evidence::Controller(c) => Some(format!("controller {c}")),
+            _ => self.name.clone(),
+        }
+    }
+
     /// Whether ingress-nginx annotations took effect on the Ingress.
     pub(crate) fn reads_nginx_annotations(&self) -> bool {
         self.dialect == Some(Dialect::IngressNginx)

@@ -85,6 +85,9 @@ pub(crate) enum RouteKind {
 pub(crate) struct IngressPlan {
     pub name: String,
     pub namespace: String,
+    /// `metadata.creationTimestamp`, when the manifest carries one (exported objects):
+    /// ingress-nginx reads Ingresses oldest first.
+    pub created: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
     /// The source's naming scope (see `SourceObject::naming_scope`).
     pub naming_scope: String,
     pub class: ClassInfo,

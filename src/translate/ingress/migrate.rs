@@ -191,7 +191,10 @@ fn default_backend_rules(plan: &mut IngressPlan) {
             .rules
             .iter()
             .any(|r| r.source_path == "/" && r.source_type != "Exact" && r.headers.is_empty());
-        if !has_root && !host.rules.is_empty() && host.owns_root {
+        // ingress-nginx creates the server of a rule without paths too (createServers loops
+        // over every rule), with this Ingress's defaultBackend as its root.
+        let routed = !host.rules.is_empty() || plan.class.reads_nginx_annotations();
+        if !has_root && routed && host.owns_root {
             let mut rule = Rule {
                 path: HttpPathMatch {
                     type_: routes::PATH_PREFIX.into(),
@@ -223,6 +226,23 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
         .map(|p| p.class.name.clone())
         .collect();
     let mut gateways: BTreeMap<Option<String>, GatewayBuild> = BTreeMap::new();
+    // ingress-nginx (certificate.lua get_pem_cert_uid) serves a host without a certificate
+    // of its own with the certificate of `*.<rest of the host>` from any Ingress it reads.
+    let wildcard_tls: Vec<(Option<String>, String, String, String)> = plans
+        .iter()
+        .filter(|p| p.class.reads_nginx_annotations())
+        .flat_map(|p| {
+            p.tls.iter().filter_map(move |(host, secret)| {
+                let host = host.as_ref().filter(|h| h.starts_with("*."))?;
+                Some((
+                    p.class.controller_group(),
+                    host.clone(),
+                    p.namespace.clone(),
+                    secret.clone()?,
+                ))
+            })
+        })
+        .collect();
     // Pass 1: listeners.
     for (pi, plan) in plans.iter_mut().enumerate() {
         if plan.hosts.is_empty() && plan.default_backend.is_none() {
@@ -256,6 +276,32 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                 continue;
             }
             let Some(named) = tls::certificates(&plan.tls, h) else {
+                let borrowed = h
+                    .filter(|h| !h.starts_with("*.") && plan.class.reads_nginx_annotations())
+                    .and_then(|h| h.split_once('.'))
+                    .and_then(|(_, rest)| {
+                        let pattern = format!("*.{rest}");
+                        let group = plan.class.controller_group();
+                        wildcard_tls
+                            .iter()
+                            .find(|(g, p, _, _)| *g == group && *p == pattern)
+                    });
+                if let Some((_, pattern, secret_ns, secret)) = borrowed {
+                    let li = gw.ensure(h, Proto::Https, &ns);
+                    gw.listeners[li]
+                        .certs
+                        .insert((secret_ns.clone(), secret.clone()));
+                    plan.result.notes.push(
+                        Diagnostic::new(
+                            Code::NginxWildcardCertificate,
+                            format!(
+                                "host {}: no certificate of its own; ingress-nginx served its HTTPS with the {pattern} certificate ({secret_ns}/{secret}) of another Ingress, so the host gets an HTTPS listener with it",
+                                h.unwrap_or("*")
+                            ),
+                        )
+                        .at(&host.field),
+                    );
+                }
                 continue;
             };
             if named.is_empty() {

@@ -129,6 +129,7 @@ fn plan(
     let mut plan = IngressPlan {
         name: names::dns_label_chars(name),
         namespace: namespace.to_string(),
+        created: ing.metadata.creation_timestamp.clone(),
         naming_scope: String::new(),
         class,
         hosts,
@@ -146,7 +147,25 @@ fn plan(
         result,
     };
     if plan.class.reads_nginx_annotations() {
-        nginx::apply(&mut plan, &nginx::Annotations::of(ing), config);
+        let ann = nginx::Annotations::of(ing);
+        if let Some((key, value, rule)) = nginx::validation::rejection(&ann) {
+            // ingress-nginx never loads the Ingress: nothing of it is served.
+            plan.hosts.clear();
+            plan.default_backend = None;
+            plan.tls.clear();
+            plan.result.notes.push(
+                Diagnostic::new(
+                    Code::NginxIngressRejected,
+                    format!(
+                        "{}{key} {value:?} is not {rule}: ingress-nginx rejects the whole Ingress (annotation validation), so it served none of its paths and nothing is translated; fix the annotation if the Ingress was meant to work",
+                        nginx::PREFIX
+                    ),
+                )
+                .at(nginx::field(&key)),
+            );
+            return plan;
+        }
+        nginx::apply(&mut plan, &ann, config);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
         plan.result.notes.push(Diagnostic::new(

@@ -256,7 +256,7 @@ pub(crate) fn build_hosts(
             notes.push(
                 Diagnostic::new(
                     Code::IngressRuleWithoutPaths,
-                    "rule has no http paths: the controller routed nothing for it",
+                    "rule has no http paths: none of its paths is routed (with a defaultBackend, ingress-nginx still served the host's unmatched paths from it when this Ingress created the host's server)",
                 )
                 .at(&field),
             );

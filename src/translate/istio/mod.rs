@@ -24,7 +24,7 @@ mod http;
 mod l4;
 mod listeners;
 mod names;
-mod parent_refs;
+pub(crate) mod parent_refs;
 mod tcp_route;
 mod tls_route;
 mod unknown;

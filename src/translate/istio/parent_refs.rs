@@ -63,14 +63,36 @@ pub(super) fn gateway_keys_for(
     vs: &VirtualService,
     r: &Restriction,
 ) -> Vec<(String, String)> {
-    effective(vs, r)
+    let mut keys: Vec<(String, String)> = Vec::new();
+    for key in effective(vs, r)
         .iter()
-        .filter(|g| g.as_str() != "mesh")
-        .map(|g| match g.split_once('/') {
-            Some((ns, name)) => (ns.to_string(), name.to_string()),
-            None => (obj.namespace.clone(), g.clone()),
-        })
-        .collect()
+        .filter_map(|g| resolve_gateway(g, &obj.namespace))
+    {
+        // `[gw, app/gw]` name one Gateway: one parentRef (duplicates are CEL-invalid).
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    keys
+}
+
+/// Resolves a gateway reference of a VirtualService (`gw`, `ns/gw`, `./gw`,
+/// `gw.ns.svc.cluster.local`) to `(namespace, name)`; `None` for `mesh`. Source: istio
+/// `pilot/pkg/model/config.go` `resolveGatewayName`: a short name is in the VirtualService's
+/// namespace, `.` before the slash is that namespace, and a dotted name is `name.namespace…`.
+pub(crate) fn resolve_gateway(reference: &str, namespace: &str) -> Option<(String, String)> {
+    if reference == "mesh" {
+        return None;
+    }
+    if let Some((ns, name)) = reference.split_once('/') {
+        let ns = if ns == "." { namespace } else { ns };
+        return Some((ns.to_string(), name.to_string()));
+    }
+    let mut labels = reference.split('.');
+    match (labels.next(), labels.next()) {
+        (Some(name), Some(ns)) => Some((ns.to_string(), name.to_string())),
+        _ => Some((namespace.to_string(), reference.to_string())),
+    }
 }
 
 fn exported_to(vs: &VirtualService, vs_ns: &str, gateway_ns: &str) -> bool {

@@ -68,9 +68,9 @@ pub(crate) fn read(plan: &mut IngressPlan, ann: &Annotations) {
         }
     };
     let notes = &mut plan.result.notes;
-    let total = number("canary-weight-total", notes)
-        .filter(|t| *t > 0)
-        .unwrap_or(100);
+    // balancer.lua route_to_alternative_balancer: the total is 100 unless the annotation
+    // says more (a smaller total is ignored).
+    let total = number("canary-weight-total", notes).unwrap_or(100).max(100);
     let weight = number("canary-weight", notes).map(|w| w.min(total));
     let header = ann
         .get("canary-by-header")
@@ -202,21 +202,33 @@ fn header_rules(c: &Canary, primary: &Rule, canary_backends: &[BackendRef]) -> V
 /// ignored by ingress-nginx and is not translated.
 pub(crate) fn merge(plans: &mut [IngressPlan]) {
     let order = super::servers::nginx_order(plans);
-    for ci in 0..plans.len() {
+    // Canaries are merged in the order ingress-nginx reads them (store.go sortIngressSlice),
+    // and a location takes only the first (balancer.lua uses alternative_backends[1]).
+    let mut canaries: Vec<usize> = (0..plans.len())
+        .filter(|&i| plans[i].canary.is_some())
+        .collect();
+    canaries.sort_by(|&a, &b| {
+        super::servers::read_order(&plans[a]).cmp(&super::servers::read_order(&plans[b]))
+    });
+    let mut taken: std::collections::BTreeSet<(usize, Option<String>, String, String)> =
+        std::collections::BTreeSet::new();
+    // (primary upstream, canary, its backends, its namespace, canary plan) of every merge.
+    let mut shared: Vec<(Upstream, Canary, Vec<BackendRef>, String, usize)> = Vec::new();
+    for ci in canaries {
         let Some(canary) = plans[ci].canary.clone() else {
             continue;
         };
         let canary_hosts = std::mem::take(&mut plans[ci].hosts);
         let canary_ns = plans[ci].namespace.clone();
         let canary_name = plans[ci].name.clone();
-        let class = plans[ci].class.name.clone();
+        let class = plans[ci].class.controller_group();
         for host in canary_hosts {
             let host_label = host.host.clone().unwrap_or_else(|| "*".into());
             let primaries: Vec<usize> = order
                 .iter()
                 .copied()
                 .filter(|&pi| {
-                    plans[pi].class.name == class
+                    plans[pi].class.controller_group() == class
                         && !plans[pi].passthrough
                         && plans[pi].hosts.iter().any(|h| h.host == host.host)
                 })
@@ -258,7 +270,13 @@ pub(crate) fn merge(plans: &mut [IngressPlan]) {
                     );
                     continue;
                 };
-                if plans[pi].hosts[hi].rules[ri].backends.len() > 1 {
+                let slot = (
+                    pi,
+                    host.host.clone(),
+                    crule.source_path.clone(),
+                    crule.source_type.clone(),
+                );
+                if !taken.insert(slot) {
                     plans[ci].result.notes.push(
                         Diagnostic::new(
                             Code::NginxCanaryDuplicate,
@@ -271,51 +289,22 @@ pub(crate) fn merge(plans: &mut [IngressPlan]) {
                     );
                     continue;
                 }
-                let primary_ns = plans[pi].namespace.clone();
-                let route_kind = match plans[pi].kind {
-                    super::super::ir::RouteKind::Grpc => "GRPCRoute",
-                    super::super::ir::RouteKind::Http => "HTTPRoute",
-                };
-                // The canary's Services live in the canary's namespace.
-                let canary_backends: Vec<BackendRef> = crule
+                let upstream = plans[pi].hosts[hi].rules[ri]
                     .backends
-                    .iter()
-                    .map(|b| {
-                        let mut b = b.clone();
-                        if primary_ns != canary_ns && b.namespace.is_none() {
-                            b.namespace = Some(canary_ns.clone());
-                        }
-                        b
-                    })
-                    .collect();
-                if primary_ns != canary_ns {
-                    for b in &canary_backends {
-                        plans[pi].result.grants.push(GrantRequest {
-                            from_kind: route_kind.into(),
-                            from_namespace: primary_ns.clone(),
-                            to_group: b.group.clone().unwrap_or_default(),
-                            to_kind: b.kind.clone().unwrap_or_else(|| "Service".into()),
-                            to_namespace: canary_ns.clone(),
-                            to_name: b.name.clone(),
-                        });
-                    }
+                    .first()
+                    .map(|b| upstream_of(b, &plans[pi].namespace));
+                split(&mut plans[pi], hi, ri, &canary, &crule.backends, &canary_ns);
+                if let Some(up) = upstream
+                    && plans[pi].hosts[hi].rules[ri].backends.len() == 1 + crule.backends.len()
+                {
+                    shared.push((
+                        up,
+                        canary.clone(),
+                        crule.backends.clone(),
+                        canary_ns.clone(),
+                        ci,
+                    ));
                 }
-                let phost = &mut plans[pi].hosts[hi];
-                let primary_rule = phost.rules[ri].clone();
-                let extra = header_rules(&canary, &primary_rule, &canary_backends);
-                if let Some(w) = canary.weight.filter(|w| *w > 0) {
-                    let rule = &mut phost.rules[ri];
-                    for b in &mut rule.backends {
-                        b.weight = Some(canary.total - w);
-                    }
-                    for b in &canary_backends {
-                        let mut b = b.clone();
-                        b.weight = Some(w);
-                        rule.backends.push(b);
-                    }
-                }
-                phost.rules.splice(ri + 1..ri + 1, extra);
-                routes::sort_rules(&mut phost.rules);
                 merged_into.insert(pi);
             }
             let how = describe(&canary);
@@ -339,6 +328,145 @@ pub(crate) fn merge(plans: &mut [IngressPlan]) {
             }
         }
     }
+    // The canary attaches to the primary location's upstream (namespace, Service, port), not
+    // to the location: every other path routed to that Service splits alike (controller.go
+    // mergeAlternativeBackend appends to the upstream; balancer.lua picks by upstream).
+    for (up, canary, backends, canary_ns, ci) in shared {
+        let class = plans[ci].class.controller_group();
+        let mut also = Vec::new();
+        for (pi, plan) in plans.iter_mut().enumerate() {
+            if plan.canary.is_some()
+                || plan.passthrough
+                || plan.class.controller_group() != class
+                || !plan.class.reads_nginx_annotations()
+            {
+                continue;
+            }
+            for hi in 0..plan.hosts.len() {
+                // Targets first: a split inserts header rules and re-sorts the host's rules.
+                let targets: Vec<(String, String)> = plan.hosts[hi]
+                    .rules
+                    .iter()
+                    .filter(|r| {
+                        r.backends.len() == 1
+                            && r.headers.is_empty()
+                            && r.redirect.is_none()
+                            && upstream_of(&r.backends[0], &plan.namespace) == up
+                    })
+                    .map(|r| (r.source_path.clone(), r.source_type.clone()))
+                    .collect();
+                for (source_path, source_type) in targets {
+                    let slot = (
+                        pi,
+                        plan.hosts[hi].host.clone(),
+                        source_path.clone(),
+                        source_type.clone(),
+                    );
+                    if !taken.insert(slot) {
+                        continue;
+                    }
+                    let Some(ri) = plan.hosts[hi].rules.iter().position(|r| {
+                        r.source_path == source_path
+                            && r.source_type == source_type
+                            && r.headers.is_empty()
+                            && r.backends.len() == 1
+                    }) else {
+                        continue;
+                    };
+                    let label = format!(
+                        "{} {source_path}",
+                        plan.hosts[hi].host.as_deref().unwrap_or("*")
+                    );
+                    split(plan, hi, ri, &canary, &backends, &canary_ns);
+                    also.push((pi, label));
+                }
+            }
+        }
+        for (pi, label) in also {
+            let canary_name = format!("{}/{}", plans[ci].namespace, plans[ci].name);
+            plans[pi].result.notes.push(Diagnostic::new(
+                Code::NginxCanaryUpstreamWide,
+                format!(
+                    "{label}: canary Ingress {canary_name} applies here too: ingress-nginx attaches a canary to the Service (upstream {}/{}:{}), so every path routed to it splits the same way",
+                    up.0, up.1, up.2.map_or("-".to_string(), |p| p.to_string())
+                ),
+            ));
+        }
+    }
+}
+
+/// An nginx upstream: namespace, Service, port.
+type Upstream = (String, String, Option<u32>);
+
+fn upstream_of(b: &BackendRef, plan_namespace: &str) -> Upstream {
+    (
+        b.namespace
+            .clone()
+            .unwrap_or_else(|| plan_namespace.to_string()),
+        b.name.clone(),
+        b.port,
+    )
+}
+
+/// Splits rule `ri` of host `hi` of `plan` with a canary whose backends live in
+/// `canary_ns`: weights on the rule, header rules beside it; a ReferenceGrant request when
+/// the namespaces differ.
+fn split(
+    plan: &mut IngressPlan,
+    hi: usize,
+    ri: usize,
+    canary: &Canary,
+    backends: &[BackendRef],
+    canary_ns: &str,
+) {
+    let primary_ns = plan.namespace.clone();
+    let route_kind = match plan.kind {
+        super::super::ir::RouteKind::Grpc => "GRPCRoute",
+        super::super::ir::RouteKind::Http => "HTTPRoute",
+    };
+    // The canary's Services live in the canary's namespace.
+    let canary_backends: Vec<BackendRef> = backends
+        .iter()
+        .map(|b| {
+            let mut b = b.clone();
+            if primary_ns != canary_ns && b.namespace.is_none() {
+                b.namespace = Some(canary_ns.to_string());
+            }
+            b
+        })
+        .collect();
+    if primary_ns != canary_ns {
+        for b in &canary_backends {
+            plan.result.grants.push(GrantRequest {
+                from_kind: route_kind.into(),
+                from_namespace: primary_ns.clone(),
+                to_group: b.group.clone().unwrap_or_default(),
+                to_kind: b.kind.clone().unwrap_or_else(|| "Service".into()),
+                to_namespace: canary_ns.to_string(),
+                to_name: b.name.clone(),
+            });
+        }
+    }
+    let Some(host) = plan.hosts.get_mut(hi) else {
+        return;
+    };
+    let Some(primary_rule) = host.rules.get(ri).cloned() else {
+        return;
+    };
+    let extra = header_rules(canary, &primary_rule, &canary_backends);
+    if let Some(w) = canary.weight.filter(|w| *w > 0) {
+        let rule = &mut host.rules[ri];
+        for b in &mut rule.backends {
+            b.weight = Some(canary.total - w);
+        }
+        for b in &canary_backends {
+            let mut b = b.clone();
+            b.weight = Some(w);
+            rule.backends.push(b);
+        }
+    }
+    host.rules.splice(ri + 1..ri + 1, extra);
+    routes::sort_rules(&mut host.rules);
 }
 
 fn describe(c: &Canary) -> String {

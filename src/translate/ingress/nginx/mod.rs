@@ -12,6 +12,7 @@ pub(crate) mod rewrite;
 pub(crate) mod servers;
 pub(crate) mod timeouts;
 pub(crate) mod upstream;
+pub(crate) mod validation;
 
 use std::collections::BTreeMap;
 
@@ -41,6 +42,17 @@ impl Annotations {
             })
             .collect();
         Annotations { map }
+    }
+
+    /// Annotations from `(short key, value)` pairs (tests).
+    #[cfg(test)]
+    pub(crate) fn from_pairs(pairs: &[(&str, &str)]) -> Self {
+        Annotations {
+            map: pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect(),
+        }
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&str> {

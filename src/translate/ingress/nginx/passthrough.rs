@@ -22,5 +22,14 @@ pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) -> bool {
         )
         .at(field("ssl-passthrough")),
     );
+    // Passthrough diverts port 443 only: nginx still served the paths on plain HTTP,
+    // proxying to the backend over https:// (template.go buildProxyPass, SSLPassthrough).
+    plan.result.notes.push(
+        Diagnostic::new(
+            Code::NginxSslPassthroughPlainHttp,
+            "ssl-passthrough: ingress-nginx still answered plain HTTP for these paths, proxying to the backend over HTTPS; no route is written for that (an HTTPRoute would need a BackendTLSPolicy with the backend's CA), so plain HTTP to the host gets no answer from these paths",
+        )
+        .at(field("ssl-passthrough")),
+    );
     true
 }

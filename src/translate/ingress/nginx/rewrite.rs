@@ -76,15 +76,14 @@ pub(crate) fn strip_prefix_holes(path: &str) -> Vec<String> {
     holes
 }
 
-/// ingress-nginx's regex location for a path, as a Gateway API RegularExpression.
+/// ingress-nginx's regex location for a path (`~* "^path"`), as a Gateway API
+/// RegularExpression (a whole-path match): `(?i)path.*`. The same affixes on every path keep
+/// nginx's longest-path-first order under longest-regex-first rankings, so `.*` is added even
+/// after a path that ends in `.*` or `$` (where it changes nothing).
 pub(crate) fn regex_path(rule: &Rule) -> HttpPathMatch {
     HttpPathMatch {
         type_: REGEX.into(),
-        value: if rule.source_path.ends_with(".*") || rule.source_path.ends_with('$') {
-            format!("(?i){}", rule.source_path)
-        } else {
-            format!("(?i){}.*", rule.source_path)
-        },
+        value: format!("(?i){}.*", rule.source_path),
     }
 }
 
@@ -229,6 +228,19 @@ fn rewrite_rule(rule: &mut Rule, target: &str, notes: &mut Vec<Diagnostic>) -> O
         // ReplacePrefixMatch needs a PathPrefix match: this rule stays outside nginx's regex
         // ordering (the equivalence check reports where that matters).
         rule.fixed_path = true;
+        if STRIP_IDIOMS[1].0.is_match(&rule.source_path) {
+            // `/x/?(.*)` also matches `/xyz` (rewritten to `/yz`); PathPrefix `/x` does not.
+            notes.push(
+                Diagnostic::new(
+                    Code::NginxRewriteTargetApproximated,
+                    format!(
+                        "path {:?}: nginx's regex also matched {prefix}<anything> without the slash ({prefix}x was rewritten to /x); PathPrefix {prefix} matches only {prefix} and {prefix}/…, so such requests now reach other rules",
+                        rule.source_path
+                    ),
+                )
+                .at(&rule.field),
+            );
+        }
         notes.push(
             Diagnostic::new(
                 Code::NginxRewriteTarget,

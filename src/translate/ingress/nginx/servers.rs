@@ -4,8 +4,9 @@
 //! v1.15.1, the commit `docs/equivalence.md` names):
 //!
 //! - `internal/ingress/controller/store/store.go` `sortIngressSlice`: Ingresses are read
-//!   oldest first; equal creation times (objects applied together, the only assumption
-//!   possible offline) by `namespace/name` descending.
+//!   oldest first (`metadata.creationTimestamp` when the manifest has it); equal creation
+//!   times (objects applied together, the usual assumption offline) by `namespace/name`
+//!   descending.
 //! - `internal/ingress/controller/controller.go` `createServers`: the first Ingress naming a
 //!   host creates its server, whose root location is that Ingress's `defaultBackend` (or the
 //!   controller's 404); an Ingress with a `defaultBackend` and no rules configures the
@@ -28,7 +29,7 @@ use super::super::ir::IngressPlan;
 use super::super::routes;
 use super::rewrite;
 
-/// A host of a class: nginx's server.
+/// A host of a controller (the classes it serves): nginx's server.
 type ServerKey = (Option<String>, Option<String>);
 
 /// The plans ingress-nginx reads, in the order it reads them (see the module sources).
@@ -36,10 +37,25 @@ pub(crate) fn nginx_order(plans: &[IngressPlan]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plans.len())
         .filter(|&i| plans[i].class.reads_nginx_annotations() && plans[i].canary.is_none())
         .collect();
-    order.sort_by(|&a, &b| {
-        (&plans[b].namespace, &plans[b].name).cmp(&(&plans[a].namespace, &plans[a].name))
-    });
+    order.sort_by(|&a, &b| read_order(&plans[a]).cmp(&read_order(&plans[b])));
     order
+}
+
+/// The key ingress-nginx reads Ingresses by (`store.go` `sortIngressSlice`): oldest first,
+/// then `namespace/name` descending. Without `creationTimestamp` (the usual manifest) all are
+/// taken as created together; an Ingress with one counts as older than one without.
+pub(crate) fn read_order(
+    plan: &IngressPlan,
+) -> (
+    bool,
+    Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    std::cmp::Reverse<(String, String)>,
+) {
+    (
+        plan.created.is_none(),
+        plan.created.clone(),
+        std::cmp::Reverse((plan.namespace.clone(), plan.name.clone())),
+    )
 }
 
 /// A path that two Ingresses of a host both define keeps the Ingress nginx reads first; the
@@ -52,7 +68,7 @@ pub(crate) fn drop_shadowed_paths(plans: &mut [IngressPlan]) {
         let who = format!("{}/{}", plan.namespace, plan.name);
         let mut notes = Vec::new();
         for host in &mut plan.hosts {
-            let key = (plan.class.name.clone(), host.host.clone());
+            let key = (plan.class.controller_group(), host.host.clone());
             host.rules.retain(|r| {
                 if r.fixed_path {
                     return true;
@@ -105,7 +121,7 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
     for &i in &order {
         let plan = &mut plans[i];
         if plan.default_backend.is_some() && !plan.has_rules {
-            plan.default_backend_shadowed = !catch_all.insert(plan.class.name.clone());
+            plan.default_backend_shadowed = !catch_all.insert(plan.class.controller_group());
         }
     }
     let mut certified: BTreeSet<ServerKey> = BTreeSet::new();
@@ -115,7 +131,7 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
     for &i in &order {
         let plan = &plans[i];
         for host in &plan.hosts {
-            let key = (plan.class.name.clone(), host.host.clone());
+            let key = (plan.class.controller_group(), host.host.clone());
             if !plan.tls.is_empty() {
                 certified.insert(key.clone());
             }
@@ -132,7 +148,52 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
             members.entry(key).or_default().push(i);
         }
     }
+    // certificate.lua get_pem_cert_uid: a host without a certificate of its own is served
+    // with the one of the wildcard server `*.<rest of the host>`.
+    let wildcard_certs: Vec<ServerKey> = certified
+        .iter()
+        .filter(|(_, h)| h.as_deref().is_some_and(|h| h.starts_with("*.")))
+        .cloned()
+        .collect();
+    for key in members.keys() {
+        let covered = key
+            .1
+            .as_deref()
+            .and_then(|h| h.split_once('.'))
+            .is_some_and(|(_, rest)| {
+                wildcard_certs.contains(&(key.0.clone(), Some(format!("*.{rest}"))))
+            });
+        if covered {
+            certified.insert(key.clone());
+        }
+    }
     for (key, indices) in &members {
+        let classes: BTreeSet<String> = indices
+            .iter()
+            .map(|&i| plans[i].class.name.clone().unwrap_or_else(|| "-".into()))
+            .collect();
+        if classes.len() > 1 {
+            let list = classes.iter().cloned().collect::<Vec<_>>().join(", ");
+            for &i in indices {
+                let field = plans[i]
+                    .hosts
+                    .iter()
+                    .find(|h| h.host == key.1)
+                    .map(|h| h.field.clone());
+                let mut d = Diagnostic::new(
+                    Code::NginxClassesShareController,
+                    format!(
+                        "host {}: IngressClasses {list} are served by one ingress-nginx ({}), which built one server for the host from all their Ingresses (redirects, regex matching and paths are shared, and so does the translation); but each class gets its own Gateway, so the host is on several addresses: map the classes to one Gateway, or point DNS at one",
+                        key.1.as_deref().unwrap_or("*"),
+                        key.0.as_deref().unwrap_or("-")
+                    ),
+                );
+                if let Some(f) = field {
+                    d = d.at(f);
+                }
+                plans[i].result.notes.push(d);
+            }
+        }
         // ssl-redirect: per location, from the location's own Ingress, whenever the host
         // has a certificate from any Ingress.
         let redirects: Vec<bool> = indices
@@ -170,7 +231,9 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
             let own_tls = plan.tls.clone();
             let own_passthrough = plan.passthrough;
             for host in plan.hosts.iter_mut().filter(|h| h.host == key.1) {
-                host.owns_root = first;
+                // The catch-all server always exists (createServers makes it before reading
+                // any Ingress): a hostless rule never owns its root.
+                host.owns_root = first && key.1.is_some();
                 host.redirect_own_paths = mixed;
                 if *redirect
                     && !host.ssl_redirect

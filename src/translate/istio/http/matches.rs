@@ -58,6 +58,11 @@ pub(crate) struct TranslatedMatch {
     /// `None`: matches everything.
     pub matched: Option<HttpRouteMatch>,
     pub key: RouteKey,
+    /// The Istio `uri.prefix`, whatever the emitted path type (a case-insensitive prefix is
+    /// a regex): a prefix rewrite keeps its prefix meaning.
+    pub uri_prefix: Option<String>,
+    /// `…match[i].uri`, where notes about the path match are.
+    pub uri_field: String,
 }
 
 /// Translates one Istio match; method prefix/regex matches expand to one match per method.
@@ -69,6 +74,8 @@ pub(crate) fn translate(
     unknown::report(&m.extra, path, notes);
     let mut out = HttpRouteMatch::default();
     let mut key = RouteKey::default();
+    let uri_prefix = m.uri.as_ref().and_then(|u| u.prefix.clone());
+    let uri_field = format!("{path}.uri");
     if let Some(uri) = &m.uri {
         out.path = uri_match(
             uri,
@@ -84,6 +91,40 @@ pub(crate) fn translate(
             )
             .at(format!("{path}.ignoreUriCase")),
         );
+    }
+    // Istio routes on JWT claims (`@request.auth.claims.<claim>`, gateways only, after a
+    // RequestAuthentication validated the token: pilot/pkg/networking/core/route/route.go
+    // `translateMetadataMatch`). Gateway API cannot see claims; dropping the condition would
+    // open the rule to every request, so the whole match goes (fail closed).
+    let claims: Vec<&String> = m
+        .headers
+        .keys()
+        .chain(m.without_headers.keys())
+        .filter(|n| n.starts_with("@request.auth.claims"))
+        .collect();
+    if !claims.is_empty() {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioJwtClaimMatch,
+                format!(
+                    "match on JWT claims ({}) needs Istio's RequestAuthentication claim routing, which Gateway API cannot express; the match is dropped rather than widened to every request (with no other match the rule goes too): route on a header your authentication layer sets instead",
+                    claims.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .at(path.to_string()),
+        );
+        return Vec::new();
+    }
+    for name in m.headers.keys() {
+        if !valid_header_name(name)
+            && !matches!(name.as_str(), "uri" | "scheme" | "method" | "authority")
+        {
+            notes.push(
+                Diagnostic::new(Code::IstioInvalidHeaderName, format!("'{name}' is not a valid Gateway API header name; the match is dropped rather than widened to requests without that header (with no other match the rule goes too)"))
+                    .at(format!("{path}.headers{}", key_step(name))),
+            );
+            return Vec::new();
+        }
     }
     for (name, sm) in &m.headers {
         if matches!(name.as_str(), "uri" | "scheme" | "method" | "authority") {
@@ -220,7 +261,12 @@ pub(crate) fn translate(
     }
     let matched = if empty { None } else { Some(out) };
     if methods.is_empty() {
-        return vec![TranslatedMatch { matched, key }];
+        return vec![TranslatedMatch {
+            matched,
+            key,
+            uri_prefix,
+            uri_field,
+        }];
     }
     methods
         .into_iter()
@@ -230,6 +276,8 @@ pub(crate) fn translate(
             TranslatedMatch {
                 matched: Some(m),
                 key: key.clone(),
+                uri_prefix: uri_prefix.clone(),
+                uri_field: uri_field.clone(),
             }
         })
         .collect()
@@ -315,12 +363,18 @@ fn uri_match(
             Diagnostic::new(Code::IstioRegexMatch, "regex path match emitted as RegularExpression: its dialect (Istio: RE2, full match) and its precedence against prefixes are implementation-specific")
                 .at(format!("{path}.regex")),
         );
-        let value = if ignore_case {
-            format!("(?i){re}")
-        } else {
-            re.clone()
-        };
-        return Some(regex(value));
+        // Envoy's `case_sensitive` (what Istio sets from ignoreUriCase) does not apply to
+        // safe_regex paths: the regex stays case-sensitive (route.go `TranslateRouteMatch`).
+        if ignore_case {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioIgnoreUriCaseNoEffect,
+                    "ignoreUriCase has no effect on a regex uri match in Istio (Envoy ignores case_sensitive for regex paths); the regex stays case-sensitive",
+                )
+                .at(format!("{path}.regex")),
+            );
+        }
+        return Some(regex(re.clone()));
     }
     None
 }
@@ -358,12 +412,20 @@ fn string_match(
                 .at(format!("{path}.prefix")),
         );
         ("RegularExpression", format!("^{}.*", regex::escape(prefix)))
-    } else if let Some(re) = &sm.regex {
+    } else if let Some(re) = sm.regex.as_ref().filter(|re| re.as_str() != "*") {
         notes.push(
             Diagnostic::new(Code::IstioRegexMatch, format!("{what} regex match emitted as RegularExpression (dialect is implementation-specific; Istio uses RE2 full match)"))
                 .at(format!("{path}.regex")),
         );
         ("RegularExpression", re.clone())
+    } else if sm.regex.is_some() {
+        // `regex: "*"` is not RE2: Istio makes it a present match
+        // (route.go `canBeConvertedToPresentMatch`).
+        notes.push(
+            Diagnostic::new(Code::IstioPresenceMatch, format!("{what} regex \"*\" means \"present\" in Istio; emitted as RegularExpression '.*', which matches any value of a present {what}"))
+                .at(format!("{path}.regex")),
+        );
+        ("RegularExpression", ".*".to_string())
     } else {
         notes.push(
             Diagnostic::new(Code::IstioPresenceMatch, format!("{what} presence match emitted as RegularExpression '.*' (Gateway API requires a value)"))

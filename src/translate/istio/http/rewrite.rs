@@ -14,6 +14,39 @@ pub(super) enum PathRewrite {
     Uri(String),
     /// Always replace the whole path (a regex rewrite that replaces everything).
     FullPath(String),
+    /// `uriRegexRewrite` `^/p(/|$)(.*)` → `<q>/\2`: replace the prefix `/p` with `<q>` (or
+    /// `/`), which is ReplacePrefixMatch on a `PathPrefix /p` match.
+    StripPrefix {
+        prefix: String,
+        replacement: String,
+    },
+}
+
+/// `^/p(/|$)(.*)` (optionally without `^`, or ending in `$`) with `/\2` or `/q/\2`: the
+/// strip-prefix idiom, as `(prefix, replacement)`.
+pub(super) fn strip_prefix_idiom(pattern: &str, rewrite: &str) -> Option<(String, String)> {
+    let body = pattern.strip_prefix('^').unwrap_or(pattern);
+    let body = body.strip_suffix('$').unwrap_or(body);
+    let prefix = body.strip_suffix("(/|$)(.*)")?;
+    let literal = |p: &str| {
+        p.starts_with('/')
+            && p.len() > 1
+            && !p.ends_with('/')
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/-_~".contains(c))
+    };
+    if !literal(prefix) {
+        return None;
+    }
+    let head = rewrite.strip_suffix("\\2")?;
+    let replacement = match head {
+        "/" => "/".to_string(),
+        q if literal(q.trim_end_matches('/')) && q.ends_with('/') => {
+            q.trim_end_matches('/').to_string()
+        }
+        _ => return None,
+    };
+    Some((prefix.to_string(), replacement))
 }
 
 pub(super) struct Rewrite {
@@ -59,7 +92,16 @@ pub(super) fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic
             pattern,
             "/.*" | "^/.*$" | ".*" | "^.*$" | "^/.*" | "/(.*)" | "^/(.*)$"
         );
-        if whole && !replacement.contains('\\') && replacement.starts_with('/') {
+        if let Some((prefix, to)) = strip_prefix_idiom(pattern, replacement) {
+            notes.push(Diagnostic::new(Code::IstioRegexRewritePrefix, format!("uriRegexRewrite '{pattern}' → '{replacement}' strips the prefix '{prefix}': written as ReplacePrefixMatch '{to}' on the rule's PathPrefix '{prefix}' match")).at(format!("{path}.uriRegexRewrite")));
+            if to != "/" {
+                notes.push(Diagnostic::new(Code::IstioRewritePrefixSemantics, format!("'{prefix}' itself becomes '{to}/' in Istio (the replacement keeps its slash) but '{to}' with ReplacePrefixMatch; paths below '{prefix}/' are rewritten alike")).at(format!("{path}.uriRegexRewrite")));
+            }
+            out.path = PathRewrite::StripPrefix {
+                prefix,
+                replacement: to,
+            };
+        } else if whole && !replacement.contains('\\') && replacement.starts_with('/') {
             notes.push(Diagnostic::new(Code::IstioRegexRewriteFullPath, format!("uriRegexRewrite replacing the whole path written as ReplaceFullPath '{replacement}'")).at(format!("{path}.uriRegexRewrite")));
             out.path = PathRewrite::FullPath(replacement.to_string());
         } else {
@@ -81,4 +123,25 @@ pub(super) fn filter(
         hostname: hostname.clone(),
         path,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // istio/api VirtualService HTTPRewrite.uriRegexRewrite: RE2 `match` and `rewrite` with
+    // `\N` groups; `^/p(/|$)(.*)` → `/\2` keeps everything after `/p`.
+    #[test]
+    fn the_strip_prefix_idiom_is_recognised() {
+        assert_eq!(
+            strip_prefix_idiom("^/strip(/|$)(.*)", "/\\2"),
+            Some(("/strip".into(), "/".into()))
+        );
+        assert_eq!(
+            strip_prefix_idiom("/api/v1(/|$)(.*)", "/v2/\\2"),
+            Some(("/api/v1".into(), "/v2".into()))
+        );
+        assert_eq!(strip_prefix_idiom("^/strip(/|$)(.*)", "/\\1"), None);
+        assert_eq!(strip_prefix_idiom("^/s.*(/|$)(.*)", "/\\2"), None);
+    }
 }

@@ -49,6 +49,8 @@ enum PathMode {
     /// Istio `rewrite.uri` / `redirect.prefixRewrite`: prefix or full path by match type.
     Uri(String),
     Full(String),
+    /// `uriRegexRewrite` stripping a prefix: ReplacePrefixMatch on matches of that prefix.
+    StripPrefix(String, String),
     None,
 }
 
@@ -66,6 +68,8 @@ pub(super) fn translate(
         vec![TranslatedMatch {
             matched: None,
             key: RouteKey::default(),
+            uri_prefix: None,
+            uri_field: String::new(),
         }]
     } else {
         http.matches
@@ -118,6 +122,10 @@ pub(super) fn translate(
         let status = dr.get("status").and_then(|s| s.as_u64()).unwrap_or(0);
         if (500..=599).contains(&status) {
             notes.push(Diagnostic::new(Code::IstioDirectResponse, format!("directResponse {status}: written as a rule without backends, for which Gateway API answers 500 (status and body are not kept)")).at(format!("{path}.directResponse")));
+        } else if (400..=499).contains(&status) {
+            // A refusal (403 on /admin) must not turn into the catch-all backend serving the
+            // path: keep the rule, without backends, so it still refuses.
+            notes.push(Diagnostic::new(Code::IstioDirectResponseFailClosed, format!("directResponse {status}: Gateway API cannot answer {status}; the rule is kept without backends, so matching requests get 500 instead of {status} (still refused, not passed to other rules)")).at(format!("{path}.directResponse")));
         } else {
             notes.push(Diagnostic::new(Code::IstioDirectResponseDropped, format!("directResponse {status} has no Gateway API equivalent; rule dropped, so matching requests fall through to other rules")).at(format!("{path}.directResponse")));
             return Vec::new();
@@ -147,6 +155,10 @@ pub(super) fn translate(
                 PathRewrite::None => PathMode::None,
                 PathRewrite::Uri(u) => PathMode::Uri(u),
                 PathRewrite::FullPath(p) => PathMode::Full(p),
+                PathRewrite::StripPrefix {
+                    prefix,
+                    replacement,
+                } => PathMode::StripPrefix(prefix, replacement),
             };
         }
     }
@@ -181,6 +193,37 @@ pub(super) fn translate(
                     .and_then(|m| m.path.as_ref())
                     .map(|p| p.type_.clone());
                 match kind.as_deref() {
+                    // An Istio prefix emitted as a regex (ignoreUriCase, or a prefix Gateway
+                    // API cannot hold): Istio replaces the prefix, so the rule keeps a
+                    // PathPrefix match (case-sensitive now) rather than rewriting every
+                    // path to the same value.
+                    Some("RegularExpression") if tm.uri_prefix.is_some() => {
+                        let prefix = tm.uri_prefix.clone().unwrap_or_default();
+                        if super::matches::path_problem(&prefix).is_some() {
+                            notes.push(Diagnostic::new(Code::IstioPrefixRewriteUnsupported, format!("prefix '{prefix}' cannot be a PathPrefix, and a prefix rewrite needs one (a full-path rewrite would send every path to '{uri}'): the match is dropped")).at(path.to_string()));
+                            continue;
+                        }
+                        // The path is a PathPrefix after all: the regex notes do not apply.
+                        notes.retain(|n| {
+                            !(matches!(n.code, Code::IstioIgnoreUriCase | Code::IstioPrefixAsRegex)
+                                && n.location
+                                    .field
+                                    .as_deref()
+                                    .is_some_and(|f| f.starts_with(&tm.uri_field)))
+                        });
+                        notes.push(Diagnostic::new(Code::IstioPrefixRewriteCaseSensitive, format!("case-insensitive prefix '{prefix}' with a prefix rewrite: written as PathPrefix '{prefix}' + ReplacePrefixMatch '{uri}' (ReplacePrefixMatch needs a PathPrefix match), so other cases of the prefix no longer match this rule")).at(path.to_string()));
+                        prefix_note(&prefix, uri, path, notes);
+                        let mut m = tm.matched.unwrap_or_default();
+                        m.path = Some(HttpPathMatch {
+                            type_: "PathPrefix".into(),
+                            value: prefix,
+                        });
+                        groups.push((
+                            tm.key,
+                            vec![Some(m)],
+                            Some(HttpPathModifier::prefix_match(uri.clone())),
+                        ));
+                    }
                     Some("PathPrefix") => {
                         if let Some(prefix) = tm.matched.as_ref().and_then(|m| m.path.as_ref()) {
                             prefix_note(&prefix.value, uri, path, notes);
@@ -210,6 +253,23 @@ pub(super) fn translate(
                             Some(HttpPathModifier::prefix_match(uri.clone())),
                         ));
                     }
+                }
+            }
+            PathMode::StripPrefix(prefix, replacement) => {
+                let on_prefix = tm
+                    .matched
+                    .as_ref()
+                    .and_then(|m| m.path.as_ref())
+                    .is_some_and(|p| p.type_ == "PathPrefix" && p.value == *prefix);
+                if on_prefix {
+                    groups.push((
+                        tm.key,
+                        vec![tm.matched],
+                        Some(HttpPathModifier::prefix_match(replacement.clone())),
+                    ));
+                } else {
+                    notes.push(Diagnostic::new(Code::IstioRegexRewrite, format!("uriRegexRewrite strips '{prefix}', but this match is not the prefix '{prefix}', so ReplacePrefixMatch cannot express it here; the rewrite is dropped for this match")).at(format!("{path}.rewrite.uriRegexRewrite")));
+                    push_shared(&mut groups, tm.key, tm.matched, None);
                 }
             }
             PathMode::Full(p) => push_shared(
