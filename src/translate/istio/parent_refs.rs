@@ -95,12 +95,14 @@ pub(crate) fn resolve_gateway(reference: &str, namespace: &str) -> Option<(Strin
     }
 }
 
-fn exported_to(vs: &VirtualService, vs_ns: &str, gateway_ns: &str) -> bool {
+/// Whether the VirtualService is visible in `proxy_ns`: `*`, that namespace, or `.` when it
+/// is the VirtualService's own.
+fn exported_to(vs: &VirtualService, vs_ns: &str, proxy_ns: &str) -> bool {
     vs.export_to.is_empty()
         || vs
             .export_to
             .iter()
-            .any(|e| e == "*" || e == gateway_ns || (e == "." && gateway_ns == vs_ns))
+            .any(|e| e == "*" || e == proxy_ns || (e == "." && proxy_ns == vs_ns))
 }
 
 fn fits(kind: RouteKind, l: &PlannedListener) -> bool {
@@ -137,11 +139,16 @@ pub(super) fn gateway_parent_refs(
             "match.gateways".to_string()
         };
         let namespace = (gw_ns != obj.namespace).then(|| gw_ns.clone());
-        if !exported_to(vs, &obj.namespace, &gw_ns) {
+        // Istio judges exportTo against the namespace of the gateway *proxy* (the workload
+        // the Gateway's selector picks), not of the Gateway object: pilot/pkg/model
+        // push_context.go `virtualServiceIndex` / `VirtualServicesForGateway` look
+        // VirtualServices up by the proxy's ConfigNamespace.
+        let proxy_ns = &ctx.config.istio_gateway_namespace;
+        if !exported_to(vs, &obj.namespace, proxy_ns) {
             notes.push(
                 Diagnostic::new(
                     Code::IstioExportToHidden,
-                    format!("exportTo does not include namespace {gw_ns}, so Istio does not apply this VirtualService to Gateway {gw_ns}/{gw_name}; no parentRef generated"),
+                    format!("exportTo does not include namespace {proxy_ns}, where the gateway proxy runs (istioGatewayNamespace), so Istio's proxy never sees this VirtualService for Gateway {gw_ns}/{gw_name}; no parentRef generated"),
                 )
                 .at("spec.exportTo"),
             );
