@@ -132,7 +132,10 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
         let plan = &plans[i];
         for host in &plan.hosts {
             let key = (plan.class.controller_group(), host.host.clone());
-            if !plan.tls.is_empty() {
+            // The HTTPS redirect looks the certificate up by the request's host
+            // (certificate.lua configured_for_current_request): a hostless rule's catch-all
+            // server has none of its own, so only force-ssl-redirect redirects there.
+            if !plan.tls.is_empty() && host.host.is_some() {
                 certified.insert(key.clone());
             }
             if plan.passthrough {
