@@ -246,7 +246,7 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
                         Diagnostic::new(
                             Code::NginxSslRedirectFromOtherIngress,
                             format!(
-                                "host {}: another Ingress of the class gives the host a certificate, so ingress-nginx redirected this Ingress's plain-HTTP requests to HTTPS too; so does the translation",
+                                "host {}: another Ingress of the class gives the host a certificate (its own tls, or a wildcard one), so ingress-nginx redirected this Ingress's plain-HTTP requests to HTTPS too; so does the translation",
                                 host.host.as_deref().unwrap_or("*")
                             ),
                         )
