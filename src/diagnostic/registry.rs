@@ -654,7 +654,7 @@ registry! {
         "The host is not a valid Gateway API hostname (IP address, uppercase, misplaced `*`); its rule is not translated.";
     IngressInvalidPath = "ingress/invalid-path", Warning,
         "An `Exact`/`Prefix` path the CRD rejects (`//`, `|`, `?`, ...) is matched as an escaped `RegularExpression` instead.",
-        "An `Exact`/`Prefix` path the CRD rejects (`//`, `|`, `?`, ...) is matched as an escaped `RegularExpression` instead.";
+        "An `Exact`/`Prefix` path the CRD rejects (`//`, `|`, `?`, ...) is matched as an escaped `RegularExpression` instead: the path itself for Exact; for Prefix the path or the path followed by `/…` (whole elements, as Prefix means), written `<escaped>(/.*)?`. Regex precedence is implementation-specific.";
     IngressListenerLimit = "ingress/listener-limit", Warning,
         "migrate: the class needs more than the 64 listeners a Gateway may have, so its hosts are split over several Gateways (`<name>`, `<name>-2`, ...), all listeners of a host on the same one.",
         "migrate: the class needs more than the 64 listeners a Gateway may have, so its hosts are split over several Gateways (`<name>`, `<name>-2`, ...), all listeners of a host on the same one; each Gateway gets its own address, so DNS must point each host at its Gateway.";

@@ -109,10 +109,14 @@ pub(crate) fn convert_path(
                 )
                 .at(field),
             );
+            // Prefix matches whole path elements (the Ingress API; ingress-nginx's `/p/` plus
+            // `= /p` split is the same): the path itself or the path followed by `/…`.
             let regex = if path_type == "Exact" {
                 regex::escape(path)
-            } else {
+            } else if path.ends_with('/') {
                 format!("{}.*", regex::escape(path))
+            } else {
+                format!("{}(/.*)?", regex::escape(path))
             };
             make(REGEX, regex)
         }
