@@ -135,6 +135,12 @@ registry! {
     IstioAuthorityMatchDropped = "istio/authority-match-dropped", Warning,
         "An authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent.",
         "An authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent; it is dropped, so the rule matches more requests.";
+    IstioAuthorityOutsideHosts = "istio/authority-outside-hosts", Warning,
+        "An `authority` match names a host the VirtualService does not serve: dead in Istio, not translated.",
+        "Istio chooses the virtual host by the request's Host before any match, and builds a VirtualService's routes only into the virtual hosts of its `hosts`; an authority that is none of them can never be the request's. The matches are dead configuration and are not translated: a route for that host would make them live.";
+    IstioAuthorityPort = "istio/authority-port", Info,
+        "The port of an `authority.exact` becomes the route's binding to the listeners on that port.",
+        "Envoy's `:authority` carries a non-default port, so `shop.example.com:8080` matches only requests sent to port 8080. Gateway API hostnames have no port: the route binds to the listeners on that port instead (a port that contradicts the match's `port` drops the match: Istio never matched it).";
     IstioAutoPassthrough = "istio/auto-passthrough", Info,
         "`AUTO_PASSTHROUGH` becomes a Passthrough TLS listener plus the Istio-only option `gateway.istio.io/listener-protocol: auto-passthrough` (target Istio).",
         "`AUTO_PASSTHROUGH` becomes a Passthrough TLS listener plus the Istio-only option `gateway.istio.io/listener-protocol: auto-passthrough` (target Istio).";

@@ -169,7 +169,28 @@ pub(crate) fn translate(
     out.headers.truncate(16);
     out.query_params.truncate(16);
     if let Some(auth) = &m.authority {
-        key.authority = authority(auth, &format!("{path}.authority"), notes);
+        let (host, port) = authority(auth, &format!("{path}.authority"), notes);
+        key.authority = host;
+        if let Some(port) = port {
+            // Envoy's :authority carries a non-default port, so `host:8080` matches only
+            // requests sent to port 8080: the rule binds to the listeners on that port.
+            match (m.port, key.restriction.port) {
+                (Some(p), _) | (None, Some(p)) if p != port => {
+                    notes.push(
+                        Diagnostic::new(Code::IstioAuthorityPort, format!("authority port {port} contradicts the match's port {p}: Istio never matched this; the match is dropped"))
+                            .at(format!("{path}.authority")),
+                    );
+                    return Vec::new();
+                }
+                _ => {
+                    key.restriction.port = Some(port);
+                    notes.push(
+                        Diagnostic::new(Code::IstioAuthorityPort, format!("authority port {port}: the route binds to the listeners on port {port} (Gateway API hostnames have no port)"))
+                            .at(format!("{path}.authority")),
+                    );
+                }
+            }
+        }
     }
     if let Some(port) = m.port {
         key.restriction.port = Some(port);
@@ -485,14 +506,22 @@ fn methods(sm: &StringMatch, path: &str, notes: &mut Vec<Diagnostic>) -> Vec<&'s
 }
 
 /// `authority` → the hostname of a separate route; `None` (with a note) when not expressible.
-fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Diagnostic>) -> Option<String> {
+/// An `authority.exact` as `(hostname, port)`; `(None, None)` when it cannot be expressed.
+fn authority(
+    sm: &StringMatch,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> (Option<String>, Option<u32>) {
     unknown::report(&sm.extra, path, notes);
     if let Some(exact) = &sm.exact {
-        let host = exact
-            .split(':')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let (host, port) = match exact.rsplit_once(':') {
+            Some((h, p)) => match p.parse::<u32>() {
+                Ok(p) => (h, Some(p)),
+                Err(_) => (exact.as_str(), None),
+            },
+            None => (exact.as_str(), None),
+        };
+        let host = host.to_ascii_lowercase();
         if crate::translate::istio::hosts::hostname_problem(&host).is_none() {
             notes.push(
                 Diagnostic::new(
@@ -501,14 +530,14 @@ fn authority(sm: &StringMatch, path: &str, notes: &mut Vec<Diagnostic>) -> Optio
                 )
                 .at(path.to_string()),
             );
-            return Some(host);
+            return (Some(host), port);
         }
     }
     notes.push(
         Diagnostic::new(Code::IstioAuthorityMatchDropped, "authority prefix/regex match (or an authority that is not a valid hostname) has no portable Gateway API equivalent; dropped (the rule matches more hosts)")
             .at(path.to_string()),
     );
-    None
+    (None, None)
 }
 
 #[cfg(test)]

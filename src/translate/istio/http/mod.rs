@@ -87,14 +87,30 @@ pub(super) fn translate(
     }
     // Parents per route; identical binding notes of several routes are merged later.
     let mut bindings: Vec<(RouteKey, Vec<ParentReference>, bool)> = Vec::new();
+    let vs_hosts: Vec<String> = vs
+        .hosts
+        .iter()
+        .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
+        .collect();
     for key in &keys {
+        // Istio picks the virtual host by the Host header first: an authority outside the
+        // VirtualService's hosts can never be the request's, so those matches are dead
+        // (route.go BuildHTTPRoutesForVirtualService builds them into this VS's virtual hosts).
+        if let Some(a) = &key.authority
+            && !vs_hosts.iter().any(|h| host_covers(h, a))
+        {
+            result.notes.push(
+                Diagnostic::new(
+                    Code::IstioAuthorityOutsideHosts,
+                    format!("authority '{a}' is none of the VirtualService's hosts: Istio chooses the virtual host by the Host header first, so these matches never applied; not translated (a route for '{a}' would make them live)"),
+                )
+                .at("spec.hosts"),
+            );
+            continue;
+        }
         let route_hosts: Vec<String> = match &key.authority {
             Some(a) => vec![a.clone()],
-            None => vs
-                .hosts
-                .iter()
-                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
-                .collect(),
+            None => vs_hosts.clone(),
         };
         let mesh = parent_refs::binds_mesh_for(vs, &key.restriction);
         let has_gateways = !parent_refs::gateway_keys_for(obj, vs, &key.restriction).is_empty();
@@ -276,4 +292,13 @@ fn unique_rule_names(mut rules: Vec<HttpRouteRule>) -> Vec<HttpRouteRule> {
         }
     }
     rules
+}
+
+/// Whether VirtualService host `pattern` (`*`, `*.x`, or a name) covers `host`.
+fn host_covers(pattern: &str, host: &str) -> bool {
+    pattern == "*"
+        || pattern == host
+        || pattern
+            .strip_prefix('*')
+            .is_some_and(|suffix| host.ends_with(suffix) && host.len() > suffix.len())
 }
