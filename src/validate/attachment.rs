@@ -122,9 +122,14 @@ impl RoutePrediction {
                 Status::True => Diagnostic::new(
                     Code::AttachAccepted,
                     format!(
-                        "{what} parentRef {} would be Accepted=True (listeners {}), ResolvedRefs={}",
+                        "{what} parentRef {} would be Accepted=True{}, ResolvedRefs={}",
                         p.parent,
-                        p.listeners.join(", "),
+                        // A Service parent (GAMMA) has no listeners.
+                        if p.listeners.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (listeners {})", p.listeners.join(", "))
+                        },
                         if self.resolved_refs.status == Status::True {
                             "True"
                         } else {

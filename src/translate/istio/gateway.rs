@@ -51,11 +51,17 @@ pub(super) fn translate(
             .push(Diagnostic::new(Code::IstioGatewaySelector, message).at("spec.selector"));
     }
     if !gateway.selector.is_empty() {
+        // Compared by namespace/name: the same Gateway can be in the index more than once
+        // (a build's copy beside the file's), and it is never its own sharer.
+        let own = format!("{}/{}", obj.namespace, obj.name());
         let sharing: Vec<String> = ctx
             .index
             .istio_gateways()
-            .filter(|(o, g)| g.selector == gateway.selector && !std::ptr::eq(*o, obj))
+            .filter(|(_, g)| g.selector == gateway.selector)
             .map(|(o, _)| format!("{}/{}", o.namespace, o.name()))
+            .filter(|key| *key != own)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
             .collect();
         if !sharing.is_empty() {
             result.notes.push(

@@ -38,7 +38,7 @@ fn modifier(
 ) -> Option<HttpHeaderFilter> {
     unknown::report(&ops.extra, path, notes);
     let mut f = HttpHeaderFilter::default();
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
     for (list, target, op) in [(&ops.set, &mut f.set, "set"), (&ops.add, &mut f.add, "add")] {
         for (name, value) in list {
             let field = format!("{path}.{op}{}", key_step(name));
@@ -56,10 +56,20 @@ fn modifier(
                 notes.push(Diagnostic::new(Code::IstioEmptyHeaderValue, format!("header '{name}' has an empty value, which Gateway API does not accept; dropped")).at(field));
                 continue;
             }
-            if !seen.insert(name.to_ascii_lowercase()) {
-                notes.push(Diagnostic::new(Code::IstioHeaderConflict, format!("header '{name}' is both set and added; Gateway API allows one action per header, the 'set' is kept")).at(field));
+            if let Some(first) = seen.get(&name.to_ascii_lowercase()) {
+                let message = if *first == op {
+                    format!(
+                        "header '{name}' appears twice in '{op}' (header names ignore case); Gateway API allows one action per header, the first is kept"
+                    )
+                } else {
+                    format!(
+                        "header '{name}' is both set and added; Gateway API allows one action per header, the 'set' is kept"
+                    )
+                };
+                notes.push(Diagnostic::new(Code::IstioHeaderConflict, message).at(field));
                 continue;
             }
+            seen.insert(name.to_ascii_lowercase(), op);
             if value.contains('%') {
                 notes.push(Diagnostic::new(Code::IstioHeaderFormatter, format!("value of header '{name}' looks like an Envoy %VARIABLE% formatter, which Gateway API does not define; copied literally")).at(field.clone()));
             }
@@ -83,8 +93,8 @@ fn modifier(
             );
             continue;
         }
-        if !seen.insert(name.to_ascii_lowercase()) {
-            notes.push(Diagnostic::new(Code::IstioHeaderConflict, format!("header '{name}' is both modified and removed; Gateway API allows one action per header, the removal is dropped")).at(format!("{path}.remove")));
+        if seen.insert(name.to_ascii_lowercase(), "remove").is_some() {
+            notes.push(Diagnostic::new(Code::IstioHeaderConflict, format!("header '{name}' is both modified and removed (or removed twice); Gateway API allows one action per header, the removal is dropped")).at(format!("{path}.remove")));
             continue;
         }
         f.remove.push(name.clone());

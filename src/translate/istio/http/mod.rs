@@ -185,6 +185,7 @@ pub(super) fn translate(
     precedence::check(&prec, &mut result.notes);
 
     let base = names::sanitize(obj.name(), names::MAX_NAME);
+    let any_bound = bindings.iter().any(|(_, parents, _)| !parents.is_empty());
     for (key, parents, mesh_only) in bindings {
         let key = &key;
         let rules: Vec<HttpRouteRule> = per_entry
@@ -194,7 +195,34 @@ pub(super) fn translate(
             .map(|r| r.rule.clone())
             .collect();
         if parents.is_empty() {
-            result.notes.push(Diagnostic::new(Code::IstioRouteUnbound, "no Gateway listener or Service this VirtualService's HTTP rules can attach to; no HTTPRoute generated").at("spec.gateways"));
+            let message = if any_bound {
+                let mut bound_to = Vec::new();
+                if let Some(a) = &key.authority {
+                    bound_to.push(format!("authority {a}"));
+                }
+                if let Some(p) = key.restriction.port {
+                    bound_to.push(format!("port {p}"));
+                }
+                if let Some(p) = &key.restriction.protocol {
+                    bound_to.push(format!("scheme {}", p.to_ascii_lowercase()));
+                }
+                if !key.restriction.gateways.is_empty() {
+                    bound_to.push(format!("gateways {}", key.restriction.gateways.join(", ")));
+                }
+                format!(
+                    "the HTTP rules bound to {} have no Gateway listener or Service to attach to; no HTTPRoute for them (the other rules are translated)",
+                    if bound_to.is_empty() {
+                        "their match".to_string()
+                    } else {
+                        bound_to.join(", ")
+                    }
+                )
+            } else {
+                "no Gateway listener or Service this VirtualService's HTTP rules can attach to; no HTTPRoute generated".to_string()
+            };
+            result
+                .notes
+                .push(Diagnostic::new(Code::IstioRouteUnbound, message).at("spec.gateways"));
             continue;
         }
         // GAMMA: hostnames are not used for mesh routes.

@@ -85,8 +85,22 @@ fn paths_overlap(a: Option<&HttpRouteMatch>, b: Option<&HttpRouteMatch>) -> bool
         }
         ("Exact", "RegularExpression") => full(&pb.value, &pa.value),
         ("RegularExpression", "Exact") => full(&pa.value, &pb.value),
+        // A regex matches only paths starting with its literal prefix: a prefix that neither
+        // extends nor is extended by it cannot overlap (`/v[0-9]/.*` against `/strip`). A
+        // case-insensitive regex has no usable literal prefix.
+        ("RegularExpression", "PathPrefix") => regex_may_reach(&pa.value, &pb.value),
+        ("PathPrefix", "RegularExpression") => regex_may_reach(&pb.value, &pa.value),
         _ => true,
     }
+}
+
+/// Whether a whole-path regex may match a path under `prefix`.
+fn regex_may_reach(regex: &str, prefix: &str) -> bool {
+    if regex.starts_with("(?") {
+        return true;
+    }
+    let literal = crate::equivalence::matching::literal_prefix(regex);
+    literal.starts_with(prefix) || prefix.starts_with(&literal)
 }
 
 fn conditions_conflict(a: &[HttpHeaderMatch], b: &[HttpHeaderMatch]) -> bool {
@@ -218,6 +232,18 @@ mod tests {
         check(&entries, &mut notes);
         assert_eq!(notes.len(), 1);
         assert_eq!(notes[0].location.field.as_deref(), Some("spec.http[1]"));
+    }
+
+    // A regex reaches only paths that start with its literal prefix.
+    #[test]
+    fn a_regex_and_a_prefix_outside_it_do_not_overlap() {
+        let re = Some(path("RegularExpression", "/v[0-9]/.*"));
+        assert!(!paths_overlap(
+            re.as_ref(),
+            Some(&path("PathPrefix", "/strip"))
+        ));
+        assert!(paths_overlap(re.as_ref(), Some(&path("PathPrefix", "/v1"))));
+        assert!(paths_overlap(re.as_ref(), Some(&path("PathPrefix", "/"))));
     }
 
     #[test]
