@@ -1,4 +1,4 @@
-//! Regular expressions written in the source.
+//! Regular expressions written in the source, and what the text of a pattern says.
 
 use regex::Regex;
 
@@ -8,4 +8,31 @@ use regex::Regex;
 #[allow(clippy::expect_used)]
 pub(crate) fn constant(pattern: &str) -> Regex {
     Regex::new(pattern).expect("constant regex compiles")
+}
+
+/// The characters a regex starts with before its first metacharacter (`/foo/bar/(.+)` →
+/// `/foo/bar/`), unescaping `\.` and `\/`.
+pub(crate) fn literal_prefix(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pattern.trim_start_matches('^').chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.peek() {
+                Some(&n) if "./-_~".contains(n) => {
+                    out.push(n);
+                    chars.next();
+                }
+                _ => break,
+            },
+            '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '$' | '^' => {
+                // `x?`, `x*`, `x{0,…}` make the last literal optional.
+                if matches!(c, '?' | '*' | '{') {
+                    out.pop();
+                }
+                break;
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }

@@ -81,32 +81,7 @@ impl Matcher {
     }
 }
 
-/// The characters a regex starts with before its first metacharacter (`/foo/bar/(.+)` →
-/// `/foo/bar/`), unescaping `\.` and `\/`.
-pub(crate) fn literal_prefix(pattern: &str) -> String {
-    let mut out = String::new();
-    let mut chars = pattern.trim_start_matches('^').chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.peek() {
-                Some(&n) if "./-_~".contains(n) => {
-                    out.push(n);
-                    chars.next();
-                }
-                _ => break,
-            },
-            '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '$' | '^' => {
-                // `x?`, `x*`, `x{0,…}` make the last literal optional.
-                if matches!(c, '?' | '*' | '{') {
-                    out.pop();
-                }
-                break;
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub(crate) use crate::pattern::literal_prefix;
 
 /// Whether `pattern` (`a.example.com`, `*.example.com`, `*`) covers `host`. A wildcard
 /// label covers one or more labels (Gateway API and Envoy alike).

@@ -99,7 +99,7 @@ fn regex_may_reach(regex: &str, prefix: &str) -> bool {
     if regex.starts_with("(?") {
         return true;
     }
-    let literal = crate::equivalence::matching::literal_prefix(regex);
+    let literal = crate::pattern::literal_prefix(regex);
     literal.starts_with(prefix) || prefix.starts_with(&literal)
 }
 
