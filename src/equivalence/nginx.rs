@@ -42,6 +42,8 @@ use crate::model::ingress::{Ingress, IngressServiceBackend};
 use crate::translate::SourceResult;
 use crate::translate::ingress::nginx::parse_bool;
 use crate::translate::ingress::nginx::redirect::nginx_accepts_temporal_url;
+use crate::translate::ingress::nginx::servers::read_order_of;
+use crate::translate::ingress::wildcard::certificate_fallback;
 
 const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 /// The name ingress-nginx gives the catch-all server.
@@ -235,16 +237,12 @@ impl Model {
         for (class, mut ingresses) in by_class {
             // store.go sortIngressSlice: oldest first (creationTimestamp when the manifest has
             // one; without, created together), then namespace/name descending.
-            ingresses.sort_by(|a, b| {
-                let key = |i: &IngressRef| {
-                    let created = i.ingress.metadata.creation_timestamp.clone();
-                    (
-                        created.is_none(),
-                        created,
-                        std::cmp::Reverse((i.namespace.clone(), i.name.clone())),
-                    )
-                };
-                key(a).cmp(&key(b))
+            ingresses.sort_by_cached_key(|i| {
+                read_order_of(
+                    i.ingress.metadata.creation_timestamp.as_ref(),
+                    &i.namespace,
+                    &i.name,
+                )
             });
             members.insert(class.clone(), ingresses.iter().map(|i| i.object).collect());
             classes.insert(class, servers(&ingresses));
@@ -523,6 +521,22 @@ fn select(server: &Server, path: &str) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// An Ingress path as ingress-nginx stores it: `/` for an empty path, and every pathType that
+/// is not Exact as Prefix (`internal/k8s/main.go` `SetDefaultNGINXPathType`).
+fn location_of(path: &crate::model::ingress::HTTPIngressPath) -> (String, String) {
+    let nginx_path = path
+        .path
+        .clone()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| "/".into());
+    let path_type = if path.path_type == "Exact" {
+        "Exact"
+    } else {
+        "Prefix"
+    };
+    (nginx_path, path_type.to_string())
+}
+
 /// The rules of an Ingress.
 fn rules_of(ing: &Ingress) -> Vec<crate::model::ingress::IngressRule> {
     ing.spec
@@ -608,9 +622,7 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
         .collect();
     for (host, server) in servers.iter_mut() {
         if !server.has_cert
-            && host
-                .split_once('.')
-                .is_some_and(|(_, rest)| wildcard_certs.contains(&format!("*.{rest}")))
+            && certificate_fallback(host).is_some_and(|w| wildcard_certs.contains(&w))
         {
             server.has_cert = true;
         }
@@ -629,17 +641,7 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
                 let Some(svc) = &path.backend.service else {
                     continue;
                 };
-                let nginx_path = path
-                    .path
-                    .clone()
-                    .filter(|p| !p.is_empty())
-                    .unwrap_or_else(|| "/".into());
-                // internal/k8s SetDefaultNGINXPathType: what is not Exact is Prefix.
-                let path_type = if path.path_type == "Exact" {
-                    "Exact".to_string()
-                } else {
-                    "Prefix".to_string()
-                };
+                let (nginx_path, path_type) = location_of(path);
                 let origin = Origin {
                     object: ing.object,
                     field: format!("spec.rules[{r}].http.paths[{p}]"),
@@ -706,15 +708,12 @@ fn servers(ingresses: &[IngressRef]) -> BTreeMap<String, Server> {
                 let Some(svc) = &path.backend.service else {
                     continue;
                 };
-                let p = path
-                    .path
-                    .clone()
-                    .filter(|p| !p.is_empty())
-                    .unwrap_or_else(|| "/".into());
-                let kind = |t: &str| if t == "Exact" { "Exact" } else { "Prefix" };
-                if let Some(loc) = server.locations.iter_mut().find(|l| {
-                    l.path == p && !l.is_default && kind(&l.path_type) == kind(&path.path_type)
-                }) && loc.canary.is_none()
+                let (p, path_type) = location_of(path);
+                if let Some(loc) = server
+                    .locations
+                    .iter_mut()
+                    .find(|l| l.path == p && !l.is_default && l.path_type == path_type)
+                    && loc.canary.is_none()
                 {
                     let canary = Canary {
                         backend: service_backend(svc, &ing.namespace),

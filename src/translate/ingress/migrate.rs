@@ -277,10 +277,9 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
             }
             let Some(named) = tls::certificates(&plan.tls, h) else {
                 let borrowed = h
-                    .filter(|h| !h.starts_with("*.") && plan.class.reads_nginx_annotations())
-                    .and_then(|h| h.split_once('.'))
-                    .and_then(|(_, rest)| {
-                        let pattern = format!("*.{rest}");
+                    .filter(|_| plan.class.reads_nginx_annotations())
+                    .and_then(super::wildcard::certificate_fallback)
+                    .and_then(|pattern| {
                         let group = plan.class.controller_group();
                         wildcard_tls
                             .iter()

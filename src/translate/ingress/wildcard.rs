@@ -33,6 +33,16 @@ pub(crate) fn host_matches(pattern: &str, host: &str) -> bool {
     }
 }
 
+/// The wildcard whose certificate ingress-nginx falls back to for `host` (`certificate.lua`
+/// `get_pem_cert_uid`: the first label replaced by `*`); `None` for a wildcard or a single
+/// label.
+pub(crate) fn certificate_fallback(host: &str) -> Option<String> {
+    if host.starts_with("*.") {
+        return None;
+    }
+    host.split_once('.').map(|(_, rest)| format!("*.{rest}"))
+}
+
 /// Gateway API semantics: whether listener hostname `pattern` (`*.x`) admits `host`
 /// (any number of labels, or a more specific wildcard).
 pub(crate) fn listener_wildcard_admits(pattern: &str, host: &str) -> bool {

@@ -88,20 +88,20 @@ pub(crate) fn parse_target(url: &str) -> Option<Target> {
 }
 
 /// A redirect status as ingress-nginx reads it (`annotations/redirect` `Parse`): a number
-/// outside `range` falls back to `default`; `Err` when the value is not a number, which
-/// makes the parser fail and leaves the Ingress without any redirect.
+/// outside `range` falls back to `default`. A value that is not a number never gets here: it
+/// fails annotation validation, which rejects the whole Ingress (`validation.rs`).
 fn code(
     ann: &Annotations,
     key: &str,
     default: u32,
     range: std::ops::RangeInclusive<u32>,
     notes: &mut Vec<Diagnostic>,
-) -> Result<u32, ()> {
+) -> u32 {
     let Some(raw) = ann.get(key) else {
-        return Ok(default);
+        return default;
     };
     let Ok(number) = raw.parse::<i64>() else {
-        return Err(());
+        return default;
     };
     let nginx = u32::try_from(number)
         .ok()
@@ -121,7 +121,7 @@ fn code(
         );
     }
     if CODES.contains(&nginx) {
-        return Ok(nginx);
+        return nginx;
     }
     notes.push(
         Diagnostic::new(
@@ -132,7 +132,7 @@ fn code(
         )
         .at(field(key)),
     );
-    Ok(default)
+    default
 }
 
 pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
@@ -171,9 +171,8 @@ fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
         return;
     };
     let url = ann.get(key).unwrap_or_default();
-    // annotations/redirect: a temporal URL without an http(s) scheme, or a status that is
-    // not a number, is a parse error; the Ingress then has no redirect at all (the permanent
-    // one is not read either).
+    // annotations/redirect: a temporal URL without an http(s) scheme is a parse error; the
+    // Ingress then has no redirect at all (the permanent one is not read either).
     if temporal.is_some() && !nginx_accepts_temporal_url(url) {
         plan.result.notes.push(
             Diagnostic::new(
@@ -186,19 +185,7 @@ fn redirect_all(plan: &mut IngressPlan, ann: &Annotations) {
         );
         return;
     }
-    let Ok(status) = code(ann, code_key, default, range, &mut plan.result.notes) else {
-        plan.result.notes.push(
-            Diagnostic::new(
-                Code::NginxRedirectIgnored,
-                format!(
-                    "{code_key} {:?} is not a number: ingress-nginx rejected the redirect annotations and redirected nothing; requests reach the backends, as before",
-                    ann.get(code_key).unwrap_or_default()
-                ),
-            )
-            .at(field(code_key)),
-        );
-        return;
-    };
+    let status = code(ann, code_key, default, range, &mut plan.result.notes);
     let Some(target) = parse_target(url) else {
         plan.result.notes.push(
             Diagnostic::new(

@@ -44,17 +44,27 @@ pub(crate) fn nginx_order(plans: &[IngressPlan]) -> Vec<usize> {
 /// The key ingress-nginx reads Ingresses by (`store.go` `sortIngressSlice`): oldest first,
 /// then `namespace/name` descending. Without `creationTimestamp` (the usual manifest) all are
 /// taken as created together; an Ingress with one counts as older than one without.
-pub(crate) fn read_order(
-    plan: &IngressPlan,
-) -> (
+pub(crate) fn read_order(plan: &IngressPlan) -> ReadOrder {
+    read_order_of(plan.created.as_ref(), &plan.namespace, &plan.name)
+}
+
+/// The sort key of [`read_order`]: created-or-not, creation time, `namespace/name` reversed.
+pub(crate) type ReadOrder = (
     bool,
     Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
     std::cmp::Reverse<(String, String)>,
-) {
+);
+
+/// [`read_order`] from the parts, for readers without a plan (the equivalence model).
+pub(crate) fn read_order_of(
+    created: Option<&k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    namespace: &str,
+    name: &str,
+) -> ReadOrder {
     (
-        plan.created.is_none(),
-        plan.created.clone(),
-        std::cmp::Reverse((plan.namespace.clone(), plan.name.clone())),
+        created.is_none(),
+        created.cloned(),
+        std::cmp::Reverse((namespace.to_string(), name.to_string())),
     )
 }
 
@@ -162,10 +172,8 @@ pub(crate) fn apply(plans: &mut [IngressPlan]) {
         let covered = key
             .1
             .as_deref()
-            .and_then(|h| h.split_once('.'))
-            .is_some_and(|(_, rest)| {
-                wildcard_certs.contains(&(key.0.clone(), Some(format!("*.{rest}"))))
-            });
+            .and_then(super::super::wildcard::certificate_fallback)
+            .is_some_and(|w| wildcard_certs.contains(&(key.0.clone(), Some(w))));
         if covered {
             certified.insert(key.clone());
         }

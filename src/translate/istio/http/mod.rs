@@ -97,7 +97,7 @@ pub(super) fn translate(
         // VirtualService's hosts can never be the request's, so those matches are dead
         // (route.go BuildHTTPRoutesForVirtualService builds them into this VS's virtual hosts).
         if let Some(a) = &key.authority
-            && !vs_hosts.iter().any(|h| host_covers(h, a))
+            && !vs_hosts.iter().any(|h| super::hosts::overlap(h, a))
         {
             result.notes.push(
                 Diagnostic::new(
@@ -320,13 +320,4 @@ fn unique_rule_names(mut rules: Vec<HttpRouteRule>) -> Vec<HttpRouteRule> {
         }
     }
     rules
-}
-
-/// Whether VirtualService host `pattern` (`*`, `*.x`, or a name) covers `host`.
-fn host_covers(pattern: &str, host: &str) -> bool {
-    pattern == "*"
-        || pattern == host
-        || pattern
-            .strip_prefix('*')
-            .is_some_and(|suffix| host.ends_with(suffix) && host.len() > suffix.len())
 }
