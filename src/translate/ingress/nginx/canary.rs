@@ -289,14 +289,14 @@ pub(crate) fn merge(plans: &mut [IngressPlan]) {
                     );
                     continue;
                 }
-                let upstream = plans[pi].hosts[hi].rules[ri]
-                    .backends
-                    .first()
-                    .map(|b| upstream_of(b, &plans[pi].namespace));
+                // The primary's upstream, read before the split (which re-sorts the rules): a
+                // location with one Service backend, whatever the canary splits by (weight or
+                // header).
+                let primary = &plans[pi].hosts[hi].rules[ri];
+                let upstream = (primary.backends.len() == 1)
+                    .then(|| upstream_of(&primary.backends[0], &plans[pi].namespace));
                 split(&mut plans[pi], hi, ri, &canary, &crule.backends, &canary_ns);
-                if let Some(up) = upstream
-                    && plans[pi].hosts[hi].rules[ri].backends.len() == 1 + crule.backends.len()
-                {
+                if let Some(up) = upstream {
                     shared.push((
                         up,
                         canary.clone(),
