@@ -96,6 +96,9 @@ pub struct IngressClassConfig {
     pub dialect: Option<Dialect>,
 }
 
+/// Where Istio's default ingress gateway runs.
+pub const DEFAULT_ISTIO_GATEWAY_NAMESPACE: &str = "istio-system";
+
 /// The `ingressClasses` key that applies to Ingresses without a class and to classes not
 /// listed.
 pub const ANY_INGRESS_CLASS: &str = "*";
@@ -108,8 +111,9 @@ pub struct Config {
     /// `gatewayClassName` of every generated Gateway.
     pub gateway_class_name: String,
     /// Namespace of the Istio ingress gateway workload: where Istio reads `credentialName`
-    /// Secrets from.
-    pub istio_gateway_namespace: String,
+    /// Secrets from and judges `exportTo`. Unset: the namespace of the gateway workload (or
+    /// its Service) found in the repository, else [`DEFAULT_ISTIO_GATEWAY_NAMESPACE`].
+    pub istio_gateway_namespace: Option<String>,
     /// Cluster DNS domain for `name.ns.svc.<domain>` destination hosts.
     pub cluster_domain: String,
     pub channel: Channel,
@@ -214,7 +218,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             gateway_class_name: "istio".into(),
-            istio_gateway_namespace: "istio-system".into(),
+            istio_gateway_namespace: None,
             cluster_domain: "cluster.local".into(),
             channel: Channel::Standard,
             target: Target::Istio,

@@ -67,6 +67,9 @@ pub enum Generated {
     TcpRoute(Object<TcpRouteSpec>),
     ReferenceGrant(Object<ReferenceGrantSpec>),
     BackendTlsPolicy(Object<BackendTlsPolicySpec>),
+    /// An Istio policy (AuthorizationPolicy, RequestAuthentication, Telemetry) retargeted at a
+    /// generated Gateway with `targetRefs`: its spec is the original's, minus `selector`.
+    IstioPolicy(Object<serde_json::Value>),
 }
 
 impl Generated {
@@ -79,6 +82,7 @@ impl Generated {
             Generated::TcpRoute(o) => &o.metadata,
             Generated::ReferenceGrant(o) => &o.metadata,
             Generated::BackendTlsPolicy(o) => &o.metadata,
+            Generated::IstioPolicy(o) => &o.metadata,
         }
     }
 
@@ -91,6 +95,7 @@ impl Generated {
             Generated::TcpRoute(o) => &o.kind,
             Generated::ReferenceGrant(o) => &o.kind,
             Generated::BackendTlsPolicy(o) => &o.kind,
+            Generated::IstioPolicy(o) => &o.kind,
         }
     }
 
@@ -103,6 +108,7 @@ impl Generated {
             Generated::TcpRoute(o) => &o.api_version,
             Generated::ReferenceGrant(o) => &o.api_version,
             Generated::BackendTlsPolicy(o) => &o.api_version,
+            Generated::IstioPolicy(o) => &o.api_version,
         }
     }
 
@@ -130,6 +136,7 @@ impl Generated {
             Generated::TcpRoute(_) => 4,
             Generated::BackendTlsPolicy(_) => 5,
             Generated::ReferenceGrant(_) => 6,
+            Generated::IstioPolicy(_) => 7,
         };
         (rank, self.namespace().to_string(), self.name().to_string())
     }

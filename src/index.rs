@@ -93,6 +93,7 @@ impl Index {
                     None
                 }
                 SourceBody::GatewayApi(_) => gateway_api_bucket(&obj.kind),
+                SourceBody::Surrounding(_) => None,
             };
             if let Some(bucket) = bucket {
                 // Cluster-scoped kinds (IngressClass) are keyed with an empty namespace.
@@ -140,6 +141,16 @@ impl Index {
             SourceBody::IstioGateway(g) => Some((obj, g)),
             _ => None,
         }
+    }
+
+    /// Objects around the ingress ([`crate::model::surrounding`]), in index order.
+    pub fn surroundings(
+        &self,
+    ) -> impl Iterator<Item = (&SourceObject, &crate::model::surrounding::Surrounding)> {
+        self.objects.iter().filter_map(|o| match &o.body {
+            SourceBody::Surrounding(s) if !self.is_patch_file(&o.source.file) => Some((o, s)),
+            _ => None,
+        })
     }
 
     pub fn istio_gateways(&self) -> impl Iterator<Item = (&SourceObject, &istio::Gateway)> {

@@ -196,6 +196,27 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         },
     );
     let mut diagnostics = Vec::new();
+    for placed in crate::translate::around::notes(&scan.index, &scan.deployers, &results) {
+        match placed {
+            crate::translate::around::Placed::Object(position, mut d) => {
+                if let Some(obj) = scan.index.objects.get(position) {
+                    d.place(
+                        position,
+                        &obj.source.file,
+                        obj.source.document,
+                        obj.source.line,
+                    );
+                    diagnostics.push(d);
+                }
+            }
+            crate::translate::around::Placed::File(file, document, line, mut d) => {
+                d.location.file = file;
+                d.location.document = Some(document);
+                d.location.line = line;
+                diagnostics.push(d);
+            }
+        }
+    }
     // Each kustomize build is rendered, translated and verified; its attachment predictions
     // replace the ones made from the files for the objects it renders.
     let rendered = match &root {

@@ -211,8 +211,8 @@ registry! {
         "`unmatchedPreflights` is FORWARD (default): Istio forwards non-matching preflights to the backend, Gateway API CORS answers them at the gateway.",
         "`unmatchedPreflights` is FORWARD (default): Istio forwards non-matching preflights to the backend, Gateway API CORS answers them at the gateway.";
     IstioCredentialName = "istio/credential-name", Info,
-        "Server `credentialName` becomes a `certificateRefs` entry to the Secret in `istioGatewayNamespace` (where Istio reads it), with a ReferenceGrant when that is not the Gateway's namespace.",
-        "Server `credentialName` becomes a `certificateRefs` entry to the Secret in `istioGatewayNamespace` (where Istio reads it), with a ReferenceGrant when that is not the Gateway's namespace.";
+        "Server `credentialName` becomes a `certificateRefs` entry to the Secret in the gateway proxy's namespace; the note says which evidence chose it.",
+        "Server `credentialName` becomes a `certificateRefs` entry to the Secret in the namespace Istio reads it from, the gateway proxy's, with a ReferenceGrant when that is not the Gateway's namespace. The namespace is `istioGatewayNamespace` when set; else the namespace of the workload the Gateway's selector picks, or of its Service, found in the repository; else the one namespace holding the Secret or a cert-manager Certificate writing it; else `istio-system`. The note names the evidence.";
     IstioDelegateFlattened = "istio/delegate-flattened", Info,
         "A delegate VirtualService's rules were inlined into the root (Gateway API has no delegation).",
         "A delegate VirtualService's rules were inlined into the root (Gateway API has no delegation); the delegate itself generates nothing.";
@@ -249,6 +249,9 @@ registry! {
     IstioDuplicateObject = "istio/duplicate-object", Error,
         "A second Istio Gateway with the same namespace/name.",
         "A second Istio Gateway with the same namespace/name; only the first is translated.";
+    IstioEgressGateway = "istio/egress-gateway", Warning,
+        "An egress gateway is not migrated.",
+        "An Istio egress gateway (selector `istio: egressgateway`, or a Gateway through which mesh traffic for a MESH_EXTERNAL ServiceEntry host is sent) has no Gateway API equivalent in the standard channel; a Gateway made from it would be a new internet-facing load balancer. It is not migrated: no Gateway, no parentRef to it, no ReferenceGrant; keep it and its VirtualServices on Istio.";
     IstioEmptyHeaderValue = "istio/empty-header-value", Warning,
         "A header modifier with an empty value (Gateway API requires a value).",
         "A header modifier with an empty value (Gateway API requires a value); dropped.";
@@ -273,6 +276,9 @@ registry! {
     IstioFileMountedCertificateIgnored = "istio/file-mounted-certificate-ignored", Warning,
         "A certificate, key or CA given as a file path mounted into the gateway pod, next to a `credentialName` Secret that was translated: the file is ignored (Gateway API only references Secrets).",
         "A certificate, key or CA given as a file path mounted into the gateway pod, next to a `credentialName` Secret that was translated: the file is ignored (Gateway API only references Secrets).";
+    IstioFlaggerCanary = "istio/flagger-canary", Warning,
+        "A Flagger Canary writes its VirtualService at runtime: move it to Flagger's Gateway API provider.",
+        "A Flagger `Canary` with Istio `service.gateways`: Flagger writes the VirtualService at runtime, so the repository has nothing to translate for it and a migrated Gateway gets no route for the canary. Move the Canary to Flagger's Gateway API provider (`spec.provider: gatewayapi:v1`, `spec.service.gatewayRefs`) in the same change.";
     IstioFrontendValidation = "istio/frontend-validation", Info,
         "Server `MUTUAL` for a non-Istio target becomes Gateway `spec.tls.frontend.perPort` validation against a ConfigMap (`caCertCredentialName`, else `<credentialName>-cacert`) with key `ca.crt`, which must be created from the CA Istio reads.",
         "Server `MUTUAL` for a non-Istio target becomes Gateway `spec.tls.frontend.perPort` validation against a ConfigMap (`caCertCredentialName`, else `<credentialName>-cacert`) with key `ca.crt`, which must be created from the CA Istio reads.";
@@ -318,6 +324,12 @@ registry! {
     IstioInsecureSkipVerify = "istio/insecure-skip-verify", Error,
         "DestinationRule `insecureSkipVerify`: BackendTLSPolicy always verifies the backend certificate, so no policy is generated.",
         "DestinationRule `insecureSkipVerify`: BackendTLSPolicy always verifies the backend certificate, so no policy is generated; keep the DestinationRule (Istio) or provide the CA.";
+    IstioInternalGateway = "istio/internal-gateway", Info,
+        "A gateway reached only inside the cluster keeps a cluster-internal Service.",
+        "The Istio gateway's Services in the repository are ClusterIP (or NodePort): for the `istio` target the Gateway gets the `networking.istio.io/service-type` annotation so Istio creates the same Service type, not an internet-facing LoadBalancer.";
+    IstioInternalGatewayManual = "istio/internal-gateway-manual", Warning,
+        "A gateway reached only inside the cluster would become a LoadBalancer: set the Service type by hand.",
+        "The Istio gateway's Services in the repository are ClusterIP (or NodePort), but for targets other than `istio` the tool cannot set the type of the Service the implementation creates; the note says how (Envoy Gateway: an EnvoyProxy resource).";
     IstioInvalidDuration = "istio/invalid-duration", Error,
         "A timeout/duration that is not expressible in Gateway API's duration format.",
         "A timeout/duration that is not expressible in Gateway API's duration format; dropped.";
@@ -336,6 +348,9 @@ registry! {
     IstioJwtClaimMatch = "istio/jwt-claim-match", Error,
         "A match on JWT claims (`@request.auth.claims.*`) cannot be expressed; the match is dropped (fail closed).",
         "Istio routes on JWT claims at gateways once a RequestAuthentication validated the token (`@request.auth.claims.<claim>` in `headers`/`withoutHeaders`). Gateway API cannot see claims; dropping only the condition would send every request down this rule, so the whole match is dropped (the rule too, when it has no other match). Route on a header your authentication layer sets, or keep this VirtualService.";
+    IstioKnativeGateway = "istio/knative-gateway", Warning,
+        "A Knative gateway is not migrated: net-istio writes its VirtualServices at runtime.",
+        "Knative's Istio ingress (net-istio) owns `knative-serving/knative-ingress-gateway` and `knative-local-gateway` (`cluster-local-gateway` in old releases) and writes their VirtualServices at runtime. A translated Gateway would get no routes; migrate Knative with its net-gateway-api ingress instead.";
     IstioL4MatchField = "istio/l4-match-field", Warning,
         "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent.",
         "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent; dropped.";
@@ -363,6 +378,12 @@ registry! {
     IstioMeshL4Route = "istio/mesh-l4-route", Warning,
         "Mesh (sidecar) TLS/TCP routing is not translated.",
         "Mesh (sidecar) TLS/TCP routing is not translated; GAMMA covers HTTP and gRPC.";
+    IstioMeshRouteNoBackends = "istio/mesh-route-no-backends", Error,
+        "A mesh VirtualService lost every destination; no GAMMA route is written.",
+        "Every destination of a mesh VirtualService's rules was dropped in translation. A GAMMA route without backends would answer 500 to all mesh traffic for the Service, so none is written; mesh traffic then reaches the Service itself, not the VirtualService's destinations.";
+    IstioMeshRouteScope = "istio/mesh-route-scope", Warning,
+        "A GAMMA route reaches other clients than the mesh VirtualService did.",
+        "Istio applies a mesh VirtualService to the sidecars of the namespaces it is exported to (all by default). A GAMMA route in the Service's namespace (producer route) applies to every client; one in another namespace (consumer route) only to clients in its own namespace. Where the two differ, the scope widens or narrows.";
     IstioMethodMatch = "istio/method-match", Info,
         "A method prefix/regex match is expanded to one match per Gateway API method it selects.",
         "A method prefix/regex match is expanded to one match per Gateway API method it selects.";
@@ -384,6 +405,9 @@ registry! {
     IstioNoValidHostnames = "istio/no-valid-hostnames", Error,
         "No host of the VirtualService is a valid hostname.",
         "No host of the VirtualService is a valid hostname; an HTTPRoute without hostnames would match every host, so none is generated.";
+    IstioNotIngressBinding = "istio/not-ingress-binding", Info,
+        "A VirtualService binding to a Gateway that is not migrated (egress, Knative) stays with Istio.",
+        "A VirtualService binding to a Gateway that is not migrated (egress, Knative) stays with Istio: no parentRef is generated for it.";
     IstioPassthroughCredential = "istio/passthrough-credential", Warning,
         "`credentialName` on a passthrough server is ignored by Istio and not translated.",
         "`credentialName` on a passthrough server is ignored by Istio and not translated.";
@@ -393,6 +417,12 @@ registry! {
     IstioPerTryTimeout = "istio/per-try-timeout", Info,
         "`perTryTimeout` longer than the route timeout is dropped (Gateway API rejects backendRequest > request).",
         "`perTryTimeout` longer than the route timeout is dropped (Gateway API rejects backendRequest > request).";
+    IstioPolicyRetargeted = "istio/policy-retargeted", Info,
+        "A policy that selected the gateway workload is rewritten to target the new Gateway.",
+        "An AuthorizationPolicy, RequestAuthentication or Telemetry selected the Istio gateway's pods by label; the new Gateway's pods carry none of those labels. For the `istio` target a copy is written in the Gateway's namespace with `targetRefs` naming the Gateway instead of `selector`.";
+    IstioPolicyWorkload = "istio/policy-workload", Error,
+        "A policy selecting the gateway workload no longer applies to the new Gateway.",
+        "An Istio policy (AuthorizationPolicy, RequestAuthentication, PeerAuthentication, EnvoyFilter, WasmPlugin, Telemetry) selects the Istio gateway's pods by label. The new Gateway's pods match none of it, so a deny-all or ext-authz/JWT requirement silently disappears. It cannot be retargeted here (PeerAuthentication, EnvoyFilter, WasmPlugin, or a target other than `istio`): recreate it for the new deployment before switching traffic.";
     IstioPortFromService = "istio/port-from-service", Info,
         "A destination without port took the port of the single-port Service in the repository.",
         "A destination without port took the port of the single-port Service in the repository.";
@@ -459,6 +489,9 @@ registry! {
     IstioRetries = "istio/retries", Warning,
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731).",
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731); on the standard channel they are not translated. Run with `--channel experimental` where the implementation supports it.";
+    IstioRolloutTrafficRouting = "istio/rollout-traffic-routing", Warning,
+        "An Argo Rollout shifts weights in VirtualServices at runtime: switch it to the Gateway API plugin.",
+        "An Argo Rollouts `Rollout` with `trafficRouting.istio` rewrites the weights of its VirtualServices at runtime; the HTTPRoutes that replace them keep the file's weights and nothing updates them. Switch to the Gateway API traffic router plugin (`argoproj-labs/gatewayAPI`) with the generated HTTPRoute's name in the same change.";
     IstioUnweightedDestination = "istio/unweighted-destination", Info,
         "A destination without weight next to weighted ones gets no traffic in Istio: written with weight 0.",
         "With several destinations in a route, Istio skips those whose weight is 0 or unset (`pilot/pkg/networking/core/route/route.go`, the weighted-cluster loop: only a route's single destination is given 100). Gateway API's default weight is 1, which would send such a destination a share of the traffic, so the backendRef is written with `weight: 0` (no traffic), keeping the old split.";
@@ -523,8 +556,8 @@ registry! {
         "Server `insecureSkipVerify` has no per-listener Gateway API equivalent (the closest is `spec.tls.frontend` validation mode `AllowInsecureFallback`, per port).",
         "Server `insecureSkipVerify` has no per-listener Gateway API equivalent (the closest is `spec.tls.frontend` validation mode `AllowInsecureFallback`, per port); not translated.";
     IstioServerName = "istio/server-name", Info,
-        "Server `name` and `port.name` are not used: listener names follow the spec's `<protocol>-protocol-<namespace>-ns-<host>` scheme.",
-        "Server `name` and `port.name` are not used: listener names follow the spec's `<protocol>-protocol-<namespace>-ns-<host>` scheme.";
+        "A server `port.name` is not kept as the listener name.",
+        "A server's `port.name` becomes the listener name when no other server uses it, the server has one host (one listener) and it is a valid SectionName, so scripts selecting a listener by port name keep working. Other listeners follow the spec's `<protocol>-protocol-<namespace>-ns-<host>` scheme.";
     IstioServerPortMissing = "istio/server-port-missing", Error,
         "A server without port or port number.",
         "A server without port or port number; skipped.";
@@ -567,6 +600,9 @@ registry! {
     IstioSubset = "istio/subset", Warning,
         "A `subset` has no Gateway API equivalent: the backendRef names a per-version Service `<service>-<subset>` that must be created (Istio's migration guidance).",
         "A `subset` has no Gateway API equivalent: the backendRef names a per-version Service `<service>-<subset>` that must be created (Istio's migration guidance).";
+    IstioSubsetTls = "istio/subset-tls", Info,
+        "DestinationRule tls applies to each subset: one BackendTLSPolicy per per-version Service.",
+        "Istio applies a DestinationRule's tls to every subset unless the subset sets its own. Routes send subset traffic to per-version Services, so each gets its own BackendTLSPolicy with the merged settings.";
     IstioSubsetTrafficPolicy = "istio/subset-traffic-policy", Warning,
         "A subset's trafficPolicy is not translated.",
         "A subset's trafficPolicy is not translated; apply it to the per-version Service.";
@@ -1164,6 +1200,9 @@ registry! {
         "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules that rewrite.",
         "`x-forwarded-prefix` → `RequestHeaderModifier` setting `X-Forwarded-Prefix` on the rules that rewrite; ingress-nginx sets it only in locations whose `rewrite-target` differs from the path (`template.go` `buildProxyPass`), so without one it has no effect and nothing is written.";
     // ── Shared translation ──
+    GatewayApiCrdsMissing = "gateway-api/crds-missing", Warning,
+        "The repository deploys its platform but not the Gateway API CRDs.",
+        "The repository deploys its platform (Flux or Argo CD objects, Istio CRDs) but no Gateway API CRD: they must be installed before the generated files are applied, or a Flux Kustomization with `wait: true` fails as a whole on the unknown kinds (and an Argo CD sync fails).";
     GatewayApiReferenceGrant = "gateway-api/reference-grant", Info,
         "A ReferenceGrant was generated because a generated object refers to a Service or Secret in another namespace.",
         "A ReferenceGrant was generated because a generated object refers to a Service or Secret in another namespace; Gateway API requires the grant in the target namespace. Requests are merged into one grant per namespace pair.";
@@ -1217,6 +1256,9 @@ registry! {
     AttachInvalidKind = "attach/invalid-kind", Error,
         "`ResolvedRefs=False InvalidKind`: a backend group/kind no implementation of the target resolves (core Service always.",
         "`ResolvedRefs=False InvalidKind`: a backend group/kind no implementation of the target resolves (core Service always; `networking.istio.io/Hostname` for `target: istio`; `gateway.envoyproxy.io/Backend` for `target: envoy-gateway`; `multicluster.x-k8s.io/ServiceImport`).";
+    AttachListenerIsolation = "attach/listener-isolation", Warning,
+        "Requests for a host go to a more specific listener where the route is not attached.",
+        "A route attached to a wildcard (or hostless) listener serves a host that a more specific listener of the same Gateway and port names. Gateway API sends each request to the most specific matching listener (listener isolation, `GatewaySpec.listeners` in apis/v1/gateway_types.go; Istio implements it), so requests for that host never reach this route: 404 unless a route attached there serves them. In Istio the wildcard server's VirtualService served them.";
     AttachNoMatchingListenerHostname = "attach/no-matching-listener-hostname", Error,
         "`Accepted=False NoMatchingListenerHostname`: no route hostname intersects a selected listener's hostname, after listener isolation (a host another listener on the same port names exactly belongs to that listener).",
         "`Accepted=False NoMatchingListenerHostname`: no route hostname intersects a selected listener's hostname, after listener isolation (a host another listener on the same port names exactly belongs to that listener).";

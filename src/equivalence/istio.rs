@@ -49,6 +49,9 @@ struct Gateway {
     object: usize,
     namespace: String,
     name: String,
+    /// Where the Gateway's proxy runs (`translate::istio::proxy`): `exportTo` and
+    /// `sourceNamespace` are judged against it.
+    proxy_namespace: String,
     selector: BTreeMap<String, String>,
     servers: Vec<Server>,
 }
@@ -86,7 +89,7 @@ struct VirtualServiceModel<'a> {
     name: String,
     hosts: Vec<String>,
     gateways: Vec<(String, String)>,
-    visible: bool,
+    raw: &'a VirtualService,
     http: Vec<Http<'a>>,
 }
 
@@ -108,7 +111,6 @@ type ServerSet = Vec<(usize, usize)>;
 pub(crate) struct Model<'a> {
     gateways: Vec<Gateway>,
     virtual_services: Vec<VirtualServiceModel<'a>>,
-    proxy_namespace: String,
     domain: String,
     /// For each Gateway, the Gateways of its proxy (same selector; itself alone without one).
     proxies: Vec<Vec<usize>>,
@@ -278,12 +280,17 @@ fn scheme_of(protocol: &str, tls_mode: Option<Option<&str>>) -> Option<Scheme> {
 
 impl<'a> Model<'a> {
     pub(crate) fn build(index: &'a Index, config: &Config) -> Self {
-        let proxy_namespace = config.istio_gateway_namespace.clone();
         let mut gateways = Vec::new();
         let mut virtual_services = Vec::new();
+        let not_ingress = crate::translate::istio::not_ingress::classify(index, config);
         for (position, obj) in index.objects.iter().enumerate() {
             match &obj.body {
                 SourceBody::IstioGateway(g) => {
+                    // Egress and Knative gateways stay with Istio: nothing replaces them, and
+                    // their traffic does not change.
+                    if not_ingress.contains_key(&(obj.namespace.clone(), obj.meta.name.clone())) {
+                        continue;
+                    }
                     let servers = g
                         .servers
                         .iter()
@@ -329,6 +336,12 @@ impl<'a> Model<'a> {
                         object: position,
                         namespace: obj.namespace.clone(),
                         name: obj.meta.name.clone(),
+                        proxy_namespace: crate::translate::istio::proxy::of_selector(
+                            index,
+                            config,
+                            &g.selector,
+                        )
+                        .namespace,
                         selector: g.selector.clone(),
                         servers,
                     });
@@ -339,7 +352,6 @@ impl<'a> Model<'a> {
                         &obj.namespace,
                         &obj.meta.name,
                         vs,
-                        &proxy_namespace,
                         &config.cluster_domain,
                     ));
                 }
@@ -364,7 +376,6 @@ impl<'a> Model<'a> {
             proxies,
             gateways,
             virtual_services,
-            proxy_namespace,
             domain: config.cluster_domain.clone(),
             tables: RefCell::default(),
         }
@@ -375,13 +386,8 @@ impl<'a> Model<'a> {
         namespace: &str,
         name: &str,
         vs: &'a VirtualService,
-        proxy_namespace: &str,
         domain: &str,
     ) -> VirtualServiceModel<'a> {
-        let visible = vs.export_to.is_empty()
-            || vs.export_to.iter().any(|e| {
-                e == "*" || (e == "." && namespace == proxy_namespace) || e == proxy_namespace
-            });
         let gateways = if vs.gateways.is_empty() {
             Vec::new()
         } else {
@@ -410,7 +416,7 @@ impl<'a> Model<'a> {
             name: name.to_string(),
             hosts,
             gateways,
-            visible,
+            raw: vs,
             http: vs
                 .http
                 .iter()
@@ -474,11 +480,14 @@ impl<'a> Model<'a> {
             .iter()
             .enumerate()
             .filter(move |(_, vs)| {
-                vs.visible
-                    && vs
-                        .gateways
-                        .iter()
-                        .any(|(ns, name)| ns == &g.namespace && name == &g.name)
+                crate::translate::istio::parent_refs::exported_to(
+                    vs.raw,
+                    &vs.namespace,
+                    &g.proxy_namespace,
+                ) && vs
+                    .gateways
+                    .iter()
+                    .any(|(ns, name)| ns == &g.namespace && name == &g.name)
             })
     }
 
@@ -536,7 +545,7 @@ impl<'a> Model<'a> {
                         && m.raw
                             .source_namespace
                             .as_deref()
-                            .is_none_or(|ns| ns == self.proxy_namespace)
+                            .is_none_or(|ns| ns == g.proxy_namespace)
                 };
                 if !source_ok {
                     continue;

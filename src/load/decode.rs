@@ -5,6 +5,7 @@ use serde_json::Value;
 use crate::model::ingress::{self, IngressClass};
 use crate::model::k8s::SecretMeta;
 use crate::model::kustomize::Kustomization;
+use crate::model::surrounding;
 use crate::model::{ObjectMeta, SourceBody, SourceObject, SourceRef};
 
 /// What one document decodes to.
@@ -51,8 +52,9 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 
-    if api_version.starts_with("kustomize.toolkit.fluxcd.io/")
-        || api_version.starts_with("argoproj.io/")
+    if (api_version.starts_with("kustomize.toolkit.fluxcd.io/")
+        || api_version.starts_with("argoproj.io/"))
+        && kind != "Rollout"
     {
         if let Some(d) = Deployer::of(&kind, &doc, source) {
             out.push(Ok(Decoded::Deployer(d)));
@@ -132,7 +134,9 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
             "Gateway" => SourceBody::IstioGateway(typed(spec(doc))?),
             "VirtualService" => SourceBody::VirtualService(typed(spec(doc))?),
             "DestinationRule" => SourceBody::DestinationRule(typed(spec(doc))?),
-            _ => return Ok(None),
+            _ => {
+                return Ok(surrounding::decode(api_version, kind, doc).map(SourceBody::Surrounding));
+            }
         }
     } else if INGRESS_VERSIONS.contains(&api_version) && kind == "Ingress" {
         SourceBody::Ingress(Box::new(ingress::decode_ingress(api_version, doc.clone())?))
@@ -165,7 +169,7 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
     {
         SourceBody::GatewayApi(doc.clone())
     } else {
-        return Ok(None);
+        return Ok(surrounding::decode(api_version, kind, doc).map(SourceBody::Surrounding));
     };
     Ok(Some(body))
 }
@@ -190,7 +194,7 @@ mod tests {
     fn lists_are_expanded_and_irrelevant_items_ignored() {
         let doc = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
             {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}},
-            {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}},
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}},
             {"apiVersion": "networking.istio.io/v1beta1", "kind": "VirtualService", "metadata": {"name": "v"}, "spec": {"hosts": ["x"]}},
         ]});
         let names: Vec<String> = decode_all("l.json", doc)

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::kustomize::Kustomization;
+use crate::model::surrounding::Surrounding;
 use crate::model::{SourceBody, SourceObject, SourceRef};
 use split::Span;
 
@@ -94,6 +95,22 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
             .rsplit('/')
             .next()
             .is_some_and(|b| crate::model::kustomize::KUSTOMIZATION_FILES.contains(&b));
+        if let Some(group) = prefilter::crd_group(piece) {
+            load.objects.push(SourceObject {
+                source: SourceRef {
+                    file: path.clone(),
+                    document: doc_index,
+                    line,
+                },
+                api_version: "apiextensions.k8s.io/v1".into(),
+                kind: "CustomResourceDefinition".into(),
+                meta: Default::default(),
+                namespace: String::new(),
+                naming_scope: String::new(),
+                body: SourceBody::Surrounding(Surrounding::Crd { group }),
+            });
+            continue;
+        }
         if !is_kustomization && !prefilter::needs_parse(piece) {
             continue;
         }
@@ -159,6 +176,12 @@ impl FileLoad {
                         | SourceBody::Secret(_)
                         | SourceBody::Namespace
                         | SourceBody::IngressClass(_)
+                        | SourceBody::Surrounding(
+                            Surrounding::Workload { .. }
+                                | Surrounding::Certificate { .. }
+                                | Surrounding::ServiceEntry { .. }
+                                | Surrounding::Crd { .. }
+                        )
                 )
             })
     }

@@ -31,7 +31,11 @@ pub(crate) const RELEVANT_KINDS: &[&str] = &[
 /// Whether a document may hold an object of a relevant kind (or a `List` of them).
 pub(crate) fn needs_parse(doc: &[u8]) -> bool {
     match top_level_kind(doc) {
-        Some(kind) => RELEVANT_KINDS.contains(&kind.as_str()) || kind.ends_with("List"),
+        Some(kind) => {
+            RELEVANT_KINDS.contains(&kind.as_str())
+                || crate::model::surrounding::KINDS.contains(&kind.as_str())
+                || kind.ends_with("List")
+        }
         // No column-0 `kind:` line: a flow mapping, an indented document, or no kind at all.
         // Parse only if the word appears at all.
         None => contains(doc, b"kind"),
@@ -48,6 +52,39 @@ pub fn top_level_kind(doc: &[u8]) -> Option<String> {
         let text = text.split(" #").next().unwrap_or("").trim();
         let text = text.trim_matches(|c| c == '"' || c == '\'');
         return Some(text.to_string());
+    }
+    None
+}
+
+/// The API group of a `CustomResourceDefinition` document, read from its `spec.group` line
+/// without a parse: CRDs are the largest and most deeply nested documents of a repository,
+/// and the group is all the tool needs (whether Gateway API is installed).
+pub(crate) fn crd_group(doc: &[u8]) -> Option<String> {
+    if top_level_kind(doc).as_deref() != Some("CustomResourceDefinition") {
+        return None;
+    }
+    let mut in_spec = false;
+    for line in doc.split(|&b| b == b'\n') {
+        if line
+            .first()
+            .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'#')
+        {
+            in_spec = line.starts_with(b"spec:");
+            continue;
+        }
+        if !in_spec {
+            continue;
+        }
+        let trimmed = line.trim_ascii_start();
+        let indent = line.len() - trimmed.len();
+        if let Some(rest) = trimmed.strip_prefix(b"group:")
+            && (1..=4).contains(&indent)
+        {
+            let text = std::str::from_utf8(rest).ok()?;
+            let text = text.split(" #").next().unwrap_or("").trim();
+            let text = text.trim_matches(|c| c == '"' || c == '\'');
+            return (!text.is_empty()).then(|| text.to_string());
+        }
     }
     None
 }
@@ -70,8 +107,16 @@ mod tests {
     }
 
     #[test]
+    fn reads_a_crd_group_without_parsing() {
+        let crd = b"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: httproutes.gateway.networking.k8s.io\n  annotations:\n    group: not-this\nspec:\n  names:\n    kind: HTTPRoute\n  group: \"gateway.networking.k8s.io\"\n";
+        assert_eq!(crd_group(crd).as_deref(), Some("gateway.networking.k8s.io"));
+        assert_eq!(crd_group(b"kind: Deployment\nspec:\n  group: x\n"), None);
+        assert!(!needs_parse(crd));
+    }
+
+    #[test]
     fn skips_irrelevant_kinds_and_keeps_unknown_shapes() {
-        assert!(!needs_parse(b"apiVersion: apps/v1\nkind: Deployment\n"));
+        assert!(!needs_parse(b"apiVersion: apps/v1\nkind: ConfigMap\n"));
         assert!(needs_parse(b"apiVersion: v1\nkind: List\nitems: []\n"));
         assert!(needs_parse(b"{\"kind\": \"Service\"}"));
         assert!(!needs_parse(b"# just a comment\n"));

@@ -11,6 +11,7 @@ pub mod k8s;
 pub mod kustomize;
 pub mod meta;
 pub mod selector;
+pub mod surrounding;
 
 pub use meta::{ObjectMeta, SourceRef};
 
@@ -72,4 +73,7 @@ pub enum SourceBody {
     /// A Gateway API object already in the repository, kept as JSON for validation and for
     /// Ingress `mount` mode.
     GatewayApi(serde_json::Value),
+    /// Not translated, but read for what it says about the Istio ingress
+    /// ([`surrounding::Surrounding`]).
+    Surrounding(surrounding::Surrounding),
 }

@@ -27,8 +27,20 @@ pub(crate) fn attach_reference_grants(index: &Index, results: &mut [SourceResult
         ),
     > = BTreeMap::new();
     for (pos, result) in results.iter().enumerate() {
+        let generated: Vec<(&Generated, serde_json::Value)> =
+            result.generated.iter().map(|g| (g, g.to_json())).collect();
         for req in &result.grants {
             if req.from_namespace == req.to_namespace || existing_grant_allows(index, req) {
+                continue;
+            }
+            // A request whose object was not generated after all (its route had nothing to
+            // attach to, its Gateway is not migrated) would leave an orphan grant.
+            let used = generated.iter().any(|(g, json)| {
+                g.kind() == req.from_kind
+                    && g.namespace() == req.from_namespace
+                    && refers_to(json, req)
+            });
+            if !used {
                 continue;
             }
             let entry = pairs
@@ -65,6 +77,23 @@ pub(crate) fn attach_reference_grants(index: &Index, results: &mut [SourceResult
             ),
         ));
         result.generated.push(Generated::ReferenceGrant(grant));
+    }
+}
+
+/// Whether some reference in `value` (a backendRef, certificateRef, mirror backendRef, ...)
+/// names the object `req` asks a grant for. References name `namespace` and `name`; `kind`
+/// defaults to Service for backends and Secret for certificates.
+fn refers_to(value: &serde_json::Value, req: &GrantRequest) -> bool {
+    match value {
+        serde_json::Value::Object(map) => {
+            let text = |k: &str| map.get(k).and_then(serde_json::Value::as_str);
+            let here = text("namespace") == Some(req.to_namespace.as_str())
+                && text("name") == Some(req.to_name.as_str())
+                && text("kind").is_none_or(|k| k == req.to_kind);
+            here || map.values().any(|v| refers_to(v, req))
+        }
+        serde_json::Value::Array(items) => items.iter().any(|v| refers_to(v, req)),
+        _ => false,
     }
 }
 

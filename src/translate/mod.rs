@@ -5,6 +5,7 @@
 //! outputs (ReferenceGrants) are requested with [`GrantRequest`] and merged here, per
 //! namespace pair, so two sources never overwrite each other's grant.
 
+pub mod around;
 pub(crate) mod grants;
 pub(crate) mod ingress;
 pub(crate) mod istio;

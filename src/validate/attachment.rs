@@ -61,6 +61,10 @@ pub(crate) struct ParentStatus {
     pub accepted: Condition,
     /// Listeners that accept the route (when Accepted).
     pub listeners: Vec<String>,
+    /// `(host, listener)`: a host of the route that an accepting listener serves by its
+    /// wildcard, but that a more specific listener of the same Gateway and port claims
+    /// (listener isolation sends those requests there).
+    pub shadowed: Vec<(String, String)>,
 }
 
 /// One backendRef that does not resolve.
@@ -152,6 +156,34 @@ impl RoutePrediction {
             };
             out.push((note.at(field), c.reason.clone()));
         }
+        // A host isolated away from one parentRef's listener is still served when another
+        // parentRef of the route attaches to the listener that claims it.
+        for p in &self.parents {
+            if p.accepted.status != Status::True {
+                continue;
+            }
+            let gateway = gateway_of(&p.parent);
+            for (host, claimant) in &p.shadowed {
+                let served_there = self.parents.iter().any(|q| {
+                    q.accepted.status == Status::True
+                        && gateway_of(&q.parent) == gateway
+                        && q.listeners.contains(claimant)
+                });
+                if served_there {
+                    continue;
+                }
+                out.push((
+                    Diagnostic::new(
+                        Code::AttachListenerIsolation,
+                        format!(
+                            "{what}: requests for {host} go to listener {claimant} of Gateway {gateway}, the most specific one for that host (listener isolation), where this route is not attached: they get 404 there, though the route's wildcard listener matches them"
+                        ),
+                    )
+                    .at(format!("spec.parentRefs[{}]", p.index)),
+                    "ListenerIsolation".to_string(),
+                ));
+            }
+        }
         for b in &self.backend_issues {
             let c = &b.condition;
             let note = match c.status {
@@ -171,6 +203,20 @@ impl RoutePrediction {
             out.push((note.at(b.path.clone()), c.reason.clone()));
         }
         out
+    }
+}
+
+/// The listeners that accept a route, and the `(host, listener)` pairs listener isolation
+/// takes away from them ([`ParentStatus::shadowed`]).
+type Accepting = (Vec<String>, Vec<(String, String)>);
+
+/// `namespace/name` of a parent label (`ns/name/section:port`).
+fn gateway_of(parent: &str) -> String {
+    let base = parent.split(':').next().unwrap_or(parent);
+    let mut parts = base.splitn(3, '/');
+    match (parts.next(), parts.next()) {
+        (Some(ns), Some(name)) => format!("{ns}/{name}"),
+        _ => base.to_string(),
     }
 }
 
@@ -333,6 +379,7 @@ impl<'a> World<'a> {
             parent: parent.clone(),
             accepted,
             listeners,
+            shadowed: Vec::new(),
         };
         if group.is_empty() && kind == "Service" {
             // Mesh (GAMMA) parent: attaches when the Service exists.
@@ -407,17 +454,20 @@ impl<'a> World<'a> {
             Status::Unknown => 1,
             Status::False => 2,
         };
-        let (accepted, listeners) = definitions
+        let (accepted, (listeners, shadowed)) = definitions
             .iter()
             .map(|g| self.gateway_status(g, route_kind, route_ns, hostnames, ns, section, port))
             .min_by_key(|(c, _)| rank(&c.status))
             .unwrap_or_else(|| {
                 (
                     Condition::new(Status::Unknown, "ParentNotFound", "no definition"),
-                    vec![],
+                    (vec![], vec![]),
                 )
             });
-        status(accepted, listeners)
+        ParentStatus {
+            shadowed,
+            ..status(accepted, listeners)
+        }
     }
 
     /// Steps 1-3 of attachment against one Gateway definition.
@@ -431,8 +481,8 @@ impl<'a> World<'a> {
         ns: &str,
         section: Option<&str>,
         port: Option<i64>,
-    ) -> (Condition, Vec<String>) {
-        let status = |c: Condition, l: Vec<String>| (c, l);
+    ) -> (Condition, Accepting) {
+        let status = |c: Condition, l: Vec<String>| (c, (l, Vec::new()));
         let listeners: Vec<&Value> = gateway
             .pointer("/spec/listeners")
             .and_then(Value::as_array)
@@ -501,10 +551,29 @@ impl<'a> World<'a> {
             return status(Condition::new(Status::True, "Accepted", "accepted"), names);
         }
         let mut accepting = Vec::new();
+        let mut shadowed = Vec::new();
         for l in &allowed {
             let hosts = listener_hosts(l, &listeners, hostnames);
             if !hosts.is_empty() {
                 accepting.push(str_of(l, "name").unwrap_or_default().to_string());
+            }
+            // Hosts isolation took away: which sibling claims each.
+            for h in hostnames
+                .iter()
+                .filter_map(|r| intersect(r, str_of(l, "hostname")))
+                .filter(|h| !hosts.contains(h))
+            {
+                if let Some(claimant) = listeners.iter().find(|o| {
+                    o.get("port") == l.get("port") && str_of(o, "hostname") == Some(h.as_str())
+                }) {
+                    let pair = (
+                        h.clone(),
+                        str_of(claimant, "name").unwrap_or_default().to_string(),
+                    );
+                    if !shadowed.contains(&pair) {
+                        shadowed.push(pair);
+                    }
+                }
             }
         }
         if accepting.is_empty() {
@@ -520,9 +589,9 @@ impl<'a> World<'a> {
                 vec![],
             );
         }
-        status(
+        (
             Condition::new(Status::True, "Accepted", "accepted"),
-            accepting,
+            (accepting, shadowed),
         )
     }
 

@@ -1,5 +1,5 @@
-//! The official Gateway API v1.6.1 CRDs, embedded at build time (`crds/`, unmodified), parsed
-//! once per channel on first use.
+//! The official Gateway API v1.6.1 CRDs and three Istio policy CRDs, embedded at build time
+//! (`crds/`, unmodified), parsed once per channel on first use.
 //!
 //! For every `(apiVersion, kind)` a channel defines we keep the version's `openAPIV3Schema`,
 //! whether the version is served, and a compiled JSON-schema validator (built lazily: the
@@ -30,6 +30,15 @@ const STANDARD: &[(&str, &str)] = crd_files!("standard":
     "gateway.networking.k8s.io_tcproutes.yaml",
     "gateway.networking.k8s.io_tlsroutes.yaml",
     "gateway.networking.k8s.io_udproutes.yaml",
+);
+
+/// Istio policy CRDs (istio/istio commit 86c9f01f, unmodified): the `istio` target writes
+/// copies of the policies that selected the ingress workload, retargeted with `targetRefs` at
+/// the new Gateway, and they are validated like every generated object.
+const ISTIO: &[(&str, &str)] = crd_files!("istio":
+    "security.istio.io_authorizationpolicies.yaml",
+    "security.istio.io_requestauthentications.yaml",
+    "telemetry.istio.io_telemetries.yaml",
 );
 
 /// `(file name, YAML text)` of every CRD of the experimental channel.
@@ -117,7 +126,11 @@ pub fn catalog(channel: Channel) -> &'static Catalog {
         Channel::Standard => &STANDARD_CATALOG,
         Channel::Experimental => &EXPERIMENTAL_CATALOG,
     };
-    cell.get_or_init(|| build(files(channel)))
+    cell.get_or_init(|| {
+        let mut all: Vec<(&str, &str)> = files(channel).to_vec();
+        all.extend_from_slice(ISTIO);
+        build(&all)
+    })
 }
 
 fn build(files: &[(&str, &str)]) -> Catalog {

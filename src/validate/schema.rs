@@ -111,7 +111,11 @@ pub(crate) fn unknown_fields(schema: &Value, value: &Value, path: &str, out: &mu
             let additional = schema.get("additionalProperties").filter(|s| s.is_object());
             for (key, child) in map {
                 let child_path = join(path, key);
-                if path.is_empty() && matches!(key.as_str(), "metadata" | "status") {
+                // The API server knows these at the root of every object, whether the CRD's
+                // schema lists them (Gateway API's do) or not (Istio's do not).
+                if path.is_empty()
+                    && matches!(key.as_str(), "apiVersion" | "kind" | "metadata" | "status")
+                {
                     continue;
                 }
                 match (props.and_then(|p| p.get(key)), additional) {

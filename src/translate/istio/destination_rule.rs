@@ -66,54 +66,147 @@ pub(super) fn translate(
             None => format!("a Service for host {host} subset {sname}"),
         };
         notes.push(Diagnostic::new(Code::IstioSubset, format!("subset '{sname}' ({}) has no Gateway API equivalent: create {target} whose selector adds these labels; routes reference it", labels.join(","))).at(field.clone()));
-        if subset.traffic_policy.is_some() {
-            notes.push(Diagnostic::new(Code::IstioSubsetTrafficPolicy, "subset trafficPolicy is not translated; apply it to the per-version Service (BackendTLSPolicy for tls)").at(format!("{field}.trafficPolicy")));
+        if let Some(stp) = &subset.traffic_policy {
+            let fields: Vec<&str> = stp.extra.keys().map(String::as_str).collect();
+            if !fields.is_empty() {
+                notes.push(Diagnostic::new(Code::IstioSubsetTrafficPolicy, format!("subset trafficPolicy {} is not translated: routes now send this subset's traffic to {target}, another Istio host, so write a DestinationRule for it (tls is translated to its BackendTLSPolicy)", fields.join(", "))).at(format!("{field}.trafficPolicy")));
+            }
         }
     }
-    let Some(tp) = &dr.traffic_policy else {
-        return result;
+    let top = dr.traffic_policy.as_ref();
+    let versioned: Vec<String> = match &service {
+        Some((svc_name, _)) => dr
+            .subsets
+            .iter()
+            .filter_map(|s| s.name.as_deref())
+            .map(|sname| names::sanitize(&format!("{svc_name}-{sname}"), 63))
+            .collect(),
+        None => Vec::new(),
     };
-    other_policy_notes(tp, "spec.trafficPolicy", ctx, notes);
+    if let Some(tp) = top {
+        extra_policy_notes(&tp.extra, "spec.trafficPolicy", ctx, &versioned, notes);
+    }
+    let has_tls = |tp: &TrafficPolicy| {
+        tp.tls.is_some() || tp.port_level_settings.iter().any(|p| p.tls.is_some())
+    };
+    let any_tls = top.is_some_and(has_tls)
+        || dr
+            .subsets
+            .iter()
+            .filter_map(|s| s.traffic_policy.as_ref())
+            .any(has_tls);
     let Some((svc_name, svc_ns)) = service else {
-        if tp.tls.is_some() || tp.port_level_settings.iter().any(|p| p.tls.is_some()) {
+        if any_tls {
             notes.push(Diagnostic::new(Code::IstioDestinationRuleHost, format!("host '{host}' is not a Kubernetes Service: BackendTLSPolicy targets Services only; tls not translated")).at("spec.host"));
         }
         return result;
     };
+    if let Some(tp) = top {
+        let target = PolicyTarget {
+            service: &svc_name,
+            namespace: &svc_ns,
+            sni_service: &svc_name,
+            policy_name: obj.name().to_string(),
+            base: true,
+        };
+        policies_for(ctx, obj, &target, tp, "spec.trafficPolicy", &mut result);
+        if tp.tls.is_some() && !versioned.is_empty() {
+            result.notes.push(Diagnostic::new(Code::IstioSubsetTls, format!("the tls of spec.trafficPolicy applies to every subset in Istio; routes now send subset traffic to {}, so each gets its own BackendTLSPolicy (subset tls overrides it where set)", versioned.join(", "))).at("spec.trafficPolicy.tls"));
+        }
+    }
+    // Istio merges a subset's trafficPolicy over the top-level one (istio/istio
+    // pilot/pkg/model/destination_rule.go, `MergeTrafficPolicy`: a subset's tls, when set,
+    // replaces the top-level one; port-level settings are taken as a whole). Routes send a subset's
+    // traffic to its per-version Service, which is where the merged tls must apply.
+    for (i, subset) in dr.subsets.iter().enumerate() {
+        let Some(sname) = subset.name.as_deref() else {
+            continue;
+        };
+        let own = subset.traffic_policy.as_ref();
+        let merged = TrafficPolicy {
+            tls: own
+                .and_then(|p| p.tls.clone())
+                .or_else(|| top.and_then(|p| p.tls.clone())),
+            port_level_settings: match own {
+                Some(p) if !p.port_level_settings.is_empty() => p.port_level_settings.clone(),
+                _ => top
+                    .map(|p| p.port_level_settings.clone())
+                    .unwrap_or_default(),
+            },
+            extra: Default::default(),
+        };
+        if !has_tls(&merged) {
+            continue;
+        }
+        let path = if own.is_some_and(has_tls) {
+            format!("spec.subsets[{i}].trafficPolicy")
+        } else {
+            "spec.trafficPolicy".to_string()
+        };
+        let service = names::sanitize(&format!("{svc_name}-{sname}"), 63);
+        let target = PolicyTarget {
+            service: &service,
+            namespace: &svc_ns,
+            sni_service: &svc_name,
+            policy_name: format!("{}-{sname}", obj.name()),
+            base: false,
+        };
+        policies_for(ctx, obj, &target, &merged, &path, &mut result);
+    }
+    result
+}
+
+/// The Service a BackendTLSPolicy targets and how it is named.
+struct PolicyTarget<'a> {
+    service: &'a str,
+    namespace: &'a str,
+    /// The Service whose cluster name is the fallback SNI (a per-version Service serves the
+    /// base Service's certificate).
+    sni_service: &'a str,
+    policy_name: String,
+    /// The DestinationRule's own host (not a per-version Service): Istio keeps applying the
+    /// DestinationRule there.
+    base: bool,
+}
+
+/// BackendTLSPolicies for one Service from a (merged) trafficPolicy: one for `tls`, one per
+/// port-level `tls`.
+fn policies_for(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    target: &PolicyTarget,
+    tp: &TrafficPolicy,
+    path: &str,
+    result: &mut SourceResult,
+) {
+    let notes = &mut result.notes;
     if let Some(tls) = &tp.tls
-        && let Some(p) = policy(
-            ctx,
-            obj,
-            &svc_name,
-            &svc_ns,
-            None,
-            tls,
-            "spec.trafficPolicy.tls",
-            notes,
-        )
+        && let Some(p) = policy(ctx, obj, target, None, tls, &format!("{path}.tls"), notes)
     {
         result.generated.push(p);
     }
     for (i, pl) in tp.port_level_settings.iter().enumerate() {
-        let field = format!("spec.trafficPolicy.portLevelSettings[{i}]");
-        extra_policy_notes(&pl.extra, &field, ctx, notes);
+        let field = format!("{path}.portLevelSettings[{i}]");
+        if target.base {
+            extra_policy_notes(&pl.extra, &field, ctx, &[], notes);
+        }
         let Some(tls) = &pl.tls else { continue };
         let number = pl.port.as_ref().and_then(|p| p.number);
+        // A per-version Service has the base Service's ports.
         let section = number.and_then(|n| {
             ctx.index
-                .service(&svc_ns, &svc_name)
+                .service(target.namespace, target.sni_service)
                 .and_then(|s| k8s::find_port(s, n as i32))
                 .and_then(|p| p.name.clone())
         });
         let Some(section) = section else {
-            notes.push(Diagnostic::new(Code::IstioPortLevelTls, format!("port {} of Service {svc_ns}/{svc_name} has no name in the repository; BackendTLSPolicy targets a port by its name (sectionName): not translated", number.map(|n| n.to_string()).unwrap_or_default())).at(field));
+            notes.push(Diagnostic::new(Code::IstioPortLevelTls, format!("port {} of Service {}/{} has no name in the repository; BackendTLSPolicy targets a port by its name (sectionName): not translated", number.map(|n| n.to_string()).unwrap_or_default(), target.namespace, target.sni_service)).at(field));
             continue;
         };
         if let Some(p) = policy(
             ctx,
             obj,
-            &svc_name,
-            &svc_ns,
+            target,
             Some(&section),
             tls,
             &format!("{field}.tls"),
@@ -122,20 +215,18 @@ pub(super) fn translate(
             result.generated.push(p);
         }
     }
-    result
 }
 
-#[allow(clippy::too_many_arguments)]
 fn policy(
     ctx: &Ctx,
     obj: &SourceObject,
-    svc_name: &str,
-    svc_ns: &str,
+    target: &PolicyTarget,
     section: Option<&str>,
     tls: &ClientTls,
     path: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
+    let svc_ns = target.namespace;
     unknown::report(&tls.extra, path, notes);
     let mode = tls
         .mode
@@ -214,7 +305,10 @@ fn policy(
     validation.hostname = match &tls.sni {
         Some(sni) => sni.to_ascii_lowercase(),
         None => {
-            let fqdn = format!("{svc_name}.{svc_ns}.svc.{}", ctx.config.cluster_domain);
+            let fqdn = format!(
+                "{}.{svc_ns}.svc.{}",
+                target.sni_service, ctx.config.cluster_domain
+            );
             notes.push(Diagnostic::new(Code::IstioBackendTlsSni, format!("sni unset: Istio derives it per request, BackendTLSPolicy needs a fixed hostname; '{fqdn}' written, check it matches the backend certificate")).at(path.to_string()));
             fqdn
         }
@@ -246,12 +340,12 @@ fn policy(
     if svc_ns != obj.namespace {
         notes.push(Diagnostic::new(Code::IstioBackendTlsNamespace, format!("BackendTLSPolicy written to namespace {svc_ns}, the Service's (policies target local objects only)")));
     }
-    if ctx.config.target == Target::Istio {
+    if ctx.config.target == Target::Istio && target.base {
         notes.push(Diagnostic::new(Code::IstioDestinationRuleTlsDuplicate, "on Istio this DestinationRule's tls keeps applying to Gateway API traffic: remove its tls (or the DestinationRule) once the BackendTLSPolicy is applied, so the two do not conflict").at(path.to_string()));
     }
     let name = match section {
-        Some(s) => format!("{}-{s}", obj.name()),
-        None => obj.name().to_string(),
+        Some(s) => format!("{}-{s}", target.policy_name),
+        None => target.policy_name.clone(),
     };
     Some(Generated::BackendTlsPolicy(Object::new(
         gwapi::V1,
@@ -261,7 +355,7 @@ fn policy(
             target_refs: vec![PolicyTargetReference {
                 group: String::new(),
                 kind: "Service".into(),
-                name: svc_name.to_string(),
+                name: target.service.to_string(),
                 section_name: section.map(str::to_string),
             }],
             validation,
@@ -270,15 +364,14 @@ fn policy(
     )))
 }
 
-fn other_policy_notes(tp: &TrafficPolicy, path: &str, ctx: &Ctx, notes: &mut Vec<Diagnostic>) {
-    extra_policy_notes(&tp.extra, path, ctx, notes);
-}
-
-/// Traffic-policy fields other than tls (also at port level).
+/// Traffic-policy fields other than tls (also at port level). `versioned` are the
+/// per-version Services routes now send subset traffic to: Istio sees them as other hosts, so
+/// this DestinationRule no longer applies to that traffic.
 fn extra_policy_notes(
     extra: &crate::model::istio::Extra,
     path: &str,
     ctx: &Ctx,
+    versioned: &[String],
     notes: &mut Vec<Diagnostic>,
 ) {
     for key in extra.keys() {
@@ -295,7 +388,12 @@ fn extra_policy_notes(
             notes.push(Diagnostic::new(Code::IstioUnknownField, format!("field '{key}' is not part of the Istio API this tool knows; it was not translated")).at(format!("{path}.{key}")));
             continue;
         }
-        let message = if ctx.config.target == Target::Istio {
+        let message = if ctx.config.target == Target::Istio && !versioned.is_empty() {
+            format!(
+                "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to traffic for its host only: traffic routed to the per-version Services {} is not covered, so copy {key} into a DestinationRule for each",
+                versioned.join(", ")
+            )
+        } else if ctx.config.target == Target::Istio {
             format!(
                 "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to Gateway API traffic, so keep it"
             )

@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use super::listeners::GatewayPlan;
+use super::not_ingress::NotIngress;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     self, FrontendTls, GatewayAddress, GatewaySpec, GatewayTls, Generated,
@@ -26,6 +27,19 @@ pub(super) fn translate(
     let Some(plan) = ctx.plan(&obj.namespace, obj.name()) else {
         return result;
     };
+    if let Some(why) = ctx.not_ingress(&obj.namespace, obj.name()) {
+        let (code, what) = match why {
+            NotIngress::Egress(_) => (
+                Code::IstioEgressGateway,
+                "an egress gateway: Gateway API's standard channel has no egress gateway, and a Gateway made from it would be a new internet-facing load balancer; not migrated, keep the Istio Gateway and the VirtualServices bound to it",
+            ),
+            NotIngress::Knative(_) => (Code::IstioKnativeGateway, "not migrated"),
+        };
+        result
+            .notes
+            .push(Diagnostic::new(code, format!("{what} ({})", why.reason())).at("spec.selector"));
+        return result;
+    }
     result.notes.extend(plan.notes.iter().cloned());
     result.grants.extend(plan.grants.iter().cloned());
     if !gateway.selector.is_empty() {
@@ -57,7 +71,9 @@ pub(super) fn translate(
         let sharing: Vec<String> = ctx
             .index
             .istio_gateways()
-            .filter(|(_, g)| g.selector == gateway.selector)
+            .filter(|(o, g)| {
+                g.selector == gateway.selector && ctx.not_ingress(&o.namespace, o.name()).is_none()
+            })
             .map(|(o, _)| format!("{}/{}", o.namespace, o.name()))
             .filter(|key| *key != own)
             .collect::<std::collections::BTreeSet<_>>()
@@ -113,6 +129,12 @@ pub(super) fn translate(
     } else {
         Vec::new()
     };
+    let mut metadata = Metadata::new(plan.name.clone(), obj.namespace.clone());
+    if !ctx.config.keep_load_balancer
+        && let Some(proxy) = ctx.proxy(&obj.namespace, obj.name())
+    {
+        internal_service_type(ctx, proxy, &mut metadata, &mut result.notes);
+    }
     let spec = GatewaySpec {
         gateway_class_name: ctx.config.gateway_class_name.clone(),
         addresses,
@@ -137,9 +159,10 @@ pub(super) fn translate(
     result.generated.push(Generated::Gateway(Object::new(
         gwapi::V1,
         "Gateway",
-        Metadata::new(plan.name.clone(), obj.namespace.clone()),
+        metadata,
         spec,
     )));
+    super::policies::translate(ctx, obj, gateway, &plan.name, &mut result);
     if let Some(route) = redirect_route(plan) {
         result.notes.push(Diagnostic::new(
             Code::IstioHttpsRedirect,
@@ -148,6 +171,50 @@ pub(super) fn translate(
         result.generated.push(Generated::HttpRoute(route));
     }
     result
+}
+
+/// Istio's annotation on a Gateway API Gateway that sets the type of the Service it creates
+/// (istio/istio pilot/pkg/config/kube/gatewaycommon/deploymentcontroller.go reads it from the
+/// Gateway's metadata; istio/api annotation/annotations.yaml).
+const ISTIO_SERVICE_TYPE_ANNOTATION: &str = "networking.istio.io/service-type";
+
+/// An Istio gateway reached only inside the cluster (its Services in the repository are all
+/// ClusterIP, e.g. `cluster-local-gateway`) must not become an internet-facing LoadBalancer,
+/// which is what an implementation creates for a Gateway by default.
+fn internal_service_type(
+    ctx: &Ctx,
+    proxy: &super::proxy::Proxy,
+    metadata: &mut Metadata,
+    notes: &mut Vec<Diagnostic>,
+) {
+    let types: std::collections::BTreeSet<String> = proxy
+        .service_objects(ctx.index)
+        .map(|(_, s)| {
+            s.spec
+                .as_ref()
+                .and_then(|sp| sp.type_.clone())
+                .unwrap_or_else(|| "ClusterIP".into())
+        })
+        .collect();
+    let services: Vec<String> = proxy
+        .service_objects(ctx.index)
+        .map(|(o, _)| format!("{}/{}", o.namespace, o.name()))
+        .collect();
+    let [only] = types.iter().collect::<Vec<_>>()[..] else {
+        return;
+    };
+    if only == "LoadBalancer" || only == "ExternalName" {
+        return;
+    }
+    let listed = crate::diagnostic::list_some(&services, 3);
+    if ctx.config.target == crate::config::Target::Istio {
+        metadata
+            .annotations
+            .insert(ISTIO_SERVICE_TYPE_ANNOTATION.into(), only.clone());
+        notes.push(Diagnostic::new(Code::IstioInternalGateway, format!("the gateway's Service {listed} is {only}, reachable only inside the cluster: the Gateway gets annotation {ISTIO_SERVICE_TYPE_ANNOTATION}: {only}, so the Service Istio creates for it is {only} too, not an internet-facing LoadBalancer")).at("spec.selector"));
+    } else {
+        notes.push(Diagnostic::new(Code::IstioInternalGatewayManual, format!("the gateway's Service {listed} is {only}, reachable only inside the cluster, but the Gateway's implementation creates a LoadBalancer Service by default: set the Service type to {only} with its own configuration (Envoy Gateway: an EnvoyProxy with provider.kubernetes.envoyService.type, referenced from the GatewayClass or spec.infrastructure.parametersRef) before applying")).at("spec.selector"));
+    }
 }
 
 fn redirect_route(plan: &GatewayPlan) -> Option<Object<HttpRouteSpec>> {

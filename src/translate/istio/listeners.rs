@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::names;
+use super::proxy::Proxy;
 use super::unknown;
 use crate::config::{Config, Target};
 use crate::diagnostic::{Code, Diagnostic};
@@ -14,8 +15,10 @@ use crate::gwapi::{
     AllowedRoutes, FrontendValidation, LabelSelector, LabelSelectorRequirement, Listener,
     ListenerTls, ObjectReference, RouteNamespaces, SecretObjectReference,
 };
-use crate::model::SourceObject;
+use crate::index::Index;
 use crate::model::istio::{Gateway, Server, ServerTls};
+use crate::model::surrounding::Surrounding;
+use crate::model::{SourceBody, SourceObject};
 use crate::translate::GrantRequest;
 
 /// The most listeners one Gateway may have.
@@ -75,7 +78,25 @@ pub(crate) struct GatewayPlan {
 }
 
 /// Plans the listeners of one Istio Gateway.
-pub(super) fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> GatewayPlan {
+/// What planning reads besides the Gateway.
+struct Env<'a> {
+    index: &'a Index,
+    config: &'a Config,
+    proxy: &'a Proxy,
+}
+
+pub(super) fn plan(
+    index: &Index,
+    obj: &SourceObject,
+    gateway: &Gateway,
+    config: &Config,
+    proxy: &Proxy,
+) -> GatewayPlan {
+    let env = Env {
+        index,
+        config,
+        proxy,
+    };
     let mut plan = GatewayPlan {
         name: names::sanitize(obj.name(), names::MAX_NAME),
         namespace: obj.namespace.clone(),
@@ -83,9 +104,19 @@ pub(super) fn plan(obj: &SourceObject, gateway: &Gateway, config: &Config) -> Ga
     };
     unknown::report(&gateway.extra, "spec", &mut plan.notes);
     let mut by_key: BTreeMap<(u32, String, Option<String>), usize> = BTreeMap::new();
-    let mut taken_names = BTreeSet::new();
+    let kept = kept_port_names(gateway);
+    // Reserved first, so no generated name takes one of them.
+    let mut taken_names: BTreeSet<String> = kept.clone();
     for (si, server) in gateway.servers.iter().enumerate() {
-        plan_server(si, server, config, &mut plan, &mut by_key, &mut taken_names);
+        plan_server(
+            si,
+            server,
+            &env,
+            &kept,
+            &mut plan,
+            &mut by_key,
+            &mut taken_names,
+        );
     }
     for pl in &mut plan.listeners {
         pl.listener.allowed_routes = Some(allowed_routes(pl, &obj.namespace));
@@ -129,10 +160,32 @@ struct ServerShape {
     https_redirect: bool,
 }
 
+/// Server `port.name`s that become listener names as they are: named by one server only,
+/// that server has one host (so it makes one listener), and the name is a valid SectionName.
+/// Scripts and dashboards that select a listener by the port name (`http`, `https`) keep
+/// working; every other listener gets a generated name.
+fn kept_port_names(gateway: &Gateway) -> BTreeSet<String> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for server in &gateway.servers {
+        if let Some(name) = server.port.as_ref().and_then(|p| p.name.as_deref()) {
+            *count.entry(name).or_default() += 1;
+        }
+    }
+    gateway
+        .servers
+        .iter()
+        .filter(|s| s.hosts.len() == 1)
+        .filter_map(|s| s.port.as_ref().and_then(|p| p.name.as_deref()))
+        .filter(|name| count.get(name) == Some(&1) && names::is_section_name(name))
+        .map(str::to_string)
+        .collect()
+}
+
 fn plan_server(
     si: usize,
     server: &Server,
-    config: &Config,
+    env: &Env,
+    kept: &BTreeSet<String>,
     plan: &mut GatewayPlan,
     by_key: &mut BTreeMap<(u32, String, Option<String>), usize>,
     taken_names: &mut BTreeSet<String>,
@@ -156,16 +209,18 @@ fn plan_server(
         );
         return;
     };
+    let kept_name = port.name.as_ref().filter(|n| kept.contains(*n)).cloned();
     // Reported once per Gateway: nearly every server names its port.
-    if (server.name.is_some() || port.name.is_some())
+    if kept_name.is_none()
+        && port.name.is_some()
         && !plan.notes.iter().any(|n| n.code == Code::IstioServerName)
     {
         plan.notes.push(
             Diagnostic::new(
                 Code::IstioServerName,
-                "server and port names are not used: listener names follow the '<protocol>-protocol-<namespace>-ns-<host>' scheme (unique per Gateway)",
+                "a port name shared by several servers, on a server with several hosts (one listener per host), or not a valid listener name is not kept: those listeners are named '<protocol>-protocol-<namespace>-ns-<host>' (unique per Gateway); unique port names of one-host servers are kept",
             )
-            .at("spec.servers"),
+            .at(format!("{path}.port.name")),
         );
     }
     if port.target_port.is_some() {
@@ -195,7 +250,7 @@ fn plan_server(
             .at(format!("{path}.defaultEndpoint")),
         );
     }
-    let Some(shape) = server_shape(si, server, config, plan) else {
+    let Some(shape) = server_shape(si, server, env, plan) else {
         return;
     };
     if server.hosts.is_empty() {
@@ -246,7 +301,9 @@ fn plan_server(
             continue;
         }
         let base = listener_name(&shape.protocol, &ns, &host);
-        let name = if taken_names.contains(&base) {
+        let name = if let Some(kept) = &kept_name {
+            kept.clone()
+        } else if taken_names.contains(&base) {
             names::unique(&format!("{base}-{number}"), taken_names)
         } else {
             names::unique(&base, taken_names)
@@ -285,7 +342,7 @@ pub(super) fn listener_name(protocol: &str, ns: &str, host: &str) -> String {
 fn server_shape(
     si: usize,
     server: &Server,
-    config: &Config,
+    env: &Env,
     plan: &mut GatewayPlan,
 ) -> Option<ServerShape> {
     let path = format!("spec.servers[{si}]");
@@ -407,7 +464,7 @@ fn server_shape(
                     .unwrap_or_default(),
                 tls,
                 mode.as_deref().unwrap_or("PASSTHROUGH"),
-                config,
+                env,
                 plan,
             )?),
         },
@@ -438,9 +495,10 @@ fn listener_tls(
     port: u32,
     tls: &ServerTls,
     mode: &str,
-    config: &Config,
+    env: &Env,
     plan: &mut GatewayPlan,
 ) -> Option<ListenerTls> {
+    let config = env.config;
     let path = format!("spec.servers[{si}].tls");
     let istio = config.target == Target::Istio;
     let mut out = ListenerTls::default();
@@ -522,14 +580,23 @@ fn listener_tls(
     let mut credentials: Vec<&String> = tls.credential_name.iter().collect();
     credentials.extend(tls.credential_names.iter());
     if terminate {
-        let secret_ns = &config.istio_gateway_namespace;
         for cred in credentials {
-            let (cred_ns, cred_name) = match cred.strip_prefix("kubernetes-gateway://") {
+            let (cred_ns, cred_name, evidence) = match cred.strip_prefix("kubernetes-gateway://") {
                 Some(rest) => match rest.split_once('/') {
-                    Some((ns, name)) => (ns.to_string(), name.to_string()),
-                    None => (secret_ns.clone(), rest.to_string()),
+                    Some((ns, name)) => (
+                        ns.to_string(),
+                        name.to_string(),
+                        "named in the kubernetes-gateway:// reference".to_string(),
+                    ),
+                    None => {
+                        let (ns, why) = credential_namespace(env, rest);
+                        (ns, rest.to_string(), why)
+                    }
                 },
-                None => (secret_ns.clone(), cred.clone()),
+                None => {
+                    let (ns, why) = credential_namespace(env, cred);
+                    (ns, cred.clone(), why)
+                }
             };
             let namespace = (cred_ns != plan.namespace).then(|| cred_ns.clone());
             if namespace.is_some() {
@@ -542,21 +609,19 @@ fn listener_tls(
                     to_name: cred_name.clone(),
                 });
             }
+            plan.notes.push(
+                Diagnostic::new(
+                    Code::IstioCredentialName,
+                    format!("credentialName '{cred_name}' becomes a certificateRef to Secret {cred_ns}/{cred_name}: {evidence}"),
+                )
+                .at(format!("{path}.credentialName")),
+            );
             out.certificate_refs.push(SecretObjectReference {
                 group: None,
                 kind: Some("Secret".into()),
                 name: cred_name,
                 namespace,
             });
-        }
-        if !out.certificate_refs.is_empty() {
-            plan.notes.push(
-                Diagnostic::new(
-                    Code::IstioCredentialName,
-                    format!("credentialName becomes a certificateRef to the Secret in namespace {secret_ns}, where the Istio gateway workload reads it (configurable: istioGatewayNamespace)"),
-                )
-                .at(format!("{path}.credentialName")),
-            );
         }
     } else if !credentials.is_empty() {
         plan.notes.push(
@@ -678,6 +743,56 @@ fn listener_tls(
 
 /// MUTUAL / OPTIONAL_MUTUAL for targets without Istio's listener option: Gateway
 /// `spec.tls.frontend.perPort` (standard since v1.5) with the CA as a ConfigMap.
+/// The namespace Istio reads credential `name` from, and the evidence for it: the proxy's
+/// namespace when configured or found in the repository; else the one namespace where the
+/// repository has the Secret, or a cert-manager Certificate writing it; else Istio's default.
+fn credential_namespace(env: &Env, name: &str) -> (String, String) {
+    use super::proxy::Evidence;
+    if env.proxy.evidence != Evidence::Default {
+        return (
+            env.proxy.namespace.clone(),
+            format!(
+                "Istio reads it from the gateway proxy's {}",
+                env.proxy.describe()
+            ),
+        );
+    }
+    let mut found: Vec<(String, String)> = Vec::new();
+    for o in &env.index.objects {
+        let what = match &o.body {
+            SourceBody::Secret(_) if o.name() == name => format!("Secret {}/{name}", o.namespace),
+            SourceBody::Surrounding(Surrounding::Certificate { secret_name })
+                if secret_name == name =>
+            {
+                format!(
+                    "cert-manager Certificate {}/{}, which writes it",
+                    o.namespace,
+                    o.name()
+                )
+            }
+            _ => continue,
+        };
+        if !found.iter().any(|(ns, _)| ns == &o.namespace) {
+            found.push((o.namespace.clone(), what));
+        }
+    }
+    match found.as_slice() {
+        [(ns, what)] => (
+            ns.clone(),
+            format!(
+                "no gateway workload matching the selector is in the repository; the namespace of {what} (set istioGatewayNamespace if the proxy runs elsewhere)"
+            ),
+        ),
+        _ => (
+            env.proxy.namespace.clone(),
+            format!(
+                "Istio reads it from the gateway proxy's {}",
+                env.proxy.describe()
+            ),
+        ),
+    }
+}
+
 fn frontend_validation(port: u32, mode: &str, tls: &ServerTls, path: &str, plan: &mut GatewayPlan) {
     let ca = tls.ca_cert_credential_name.clone().or_else(|| {
         tls.credential_name

@@ -24,7 +24,10 @@ mod http;
 mod l4;
 mod listeners;
 mod names;
+pub(crate) mod not_ingress;
 pub(crate) mod parent_refs;
+mod policies;
+pub(crate) mod proxy;
 mod tcp_route;
 mod tls_route;
 mod unknown;
@@ -45,6 +48,9 @@ pub(crate) struct Ctx<'a> {
     pub index: &'a Index,
     pub config: &'a Config,
     plans: BTreeMap<(String, String), GatewayPlan>,
+    proxies: BTreeMap<(String, String), proxy::Proxy>,
+    /// Istio Gateways left to Istio (egress, Knative), with the reason.
+    not_ingress: BTreeMap<(String, String), not_ingress::NotIngress>,
     /// delegate `(ns, name)` → the root VirtualService `(ns, name)` that inlines it.
     delegates: BTreeMap<(String, String), (String, String)>,
 }
@@ -52,13 +58,18 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     pub(crate) fn new(index: &'a Index, config: &'a Config) -> Self {
         let mut plans = BTreeMap::new();
+        let mut proxies = BTreeMap::new();
         for (obj, gw) in index.istio_gateways() {
             if index.is_patch_file(&obj.source.file) {
                 continue;
             }
-            plans
-                .entry((obj.namespace.clone(), obj.name().to_string()))
-                .or_insert_with(|| listeners::plan(obj, gw, config));
+            let key = (obj.namespace.clone(), obj.name().to_string());
+            if plans.contains_key(&key) {
+                continue;
+            }
+            let proxy = proxy::of_selector(index, config, &gw.selector);
+            plans.insert(key.clone(), listeners::plan(index, obj, gw, config, &proxy));
+            proxies.insert(key, proxy);
         }
         let mut delegates = BTreeMap::new();
         for obj in &index.objects {
@@ -82,6 +93,8 @@ impl<'a> Ctx<'a> {
             index,
             config,
             plans,
+            proxies,
+            not_ingress: not_ingress::classify(index, config),
             delegates,
         }
     }
@@ -89,6 +102,21 @@ impl<'a> Ctx<'a> {
     /// The listener plan of Istio Gateway `namespace/name`, if the repository defines it.
     pub(crate) fn plan(&self, namespace: &str, name: &str) -> Option<&GatewayPlan> {
         self.plans.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// The proxy of Istio Gateway `namespace/name`, if the repository defines the Gateway.
+    pub(crate) fn proxy(&self, namespace: &str, name: &str) -> Option<&proxy::Proxy> {
+        self.proxies.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// Why Istio Gateway `namespace/name` is not migrated, when it is not ingress.
+    pub(crate) fn not_ingress(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&not_ingress::NotIngress> {
+        self.not_ingress
+            .get(&(namespace.to_string(), name.to_string()))
     }
 
     /// The root VirtualService that inlines `namespace/name`, when it is a delegate.
@@ -229,5 +257,6 @@ fn set_name(g: &mut crate::gwapi::Generated, name: String) {
         TcpRoute(o) => o.metadata.name = name,
         ReferenceGrant(o) => o.metadata.name = name,
         BackendTlsPolicy(o) => o.metadata.name = name,
+        IstioPolicy(o) => o.metadata.name = name,
     }
 }

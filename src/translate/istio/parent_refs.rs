@@ -41,12 +41,8 @@ fn effective<'a>(vs: &'a VirtualService, r: &'a Restriction) -> &'a [String] {
     }
 }
 
-/// Whether the VS declares the mesh: no `gateways`, or `mesh` among them.
-pub(super) fn binds_mesh(vs: &VirtualService) -> bool {
-    binds_mesh_for(vs, &Restriction::default())
-}
-
-/// [`binds_mesh`] for routes whose matches name their own gateways.
+/// Whether a route of the VS serves the mesh: its gateways (the match's own, else the VS's)
+/// are empty or name `mesh`.
 pub(super) fn binds_mesh_for(vs: &VirtualService, r: &Restriction) -> bool {
     let g = effective(vs, r);
     g.is_empty() || g.iter().any(|g| g == "mesh")
@@ -76,6 +72,21 @@ pub(super) fn gateway_keys_for(
     keys
 }
 
+/// Whether every Gateway the route binds to is left to Istio (egress, Knative): then the
+/// route stays with Istio as a whole, which `istio/not-ingress-binding` already says.
+pub(super) fn only_not_ingress(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    vs: &VirtualService,
+    r: &Restriction,
+) -> bool {
+    let keys = gateway_keys_for(obj, vs, r);
+    !keys.is_empty()
+        && keys
+            .iter()
+            .all(|(ns, name)| ctx.not_ingress(ns, name).is_some())
+}
+
 /// Resolves a gateway reference of a VirtualService (`gw`, `ns/gw`, `./gw`,
 /// `gw.ns.svc.cluster.local`) to `(namespace, name)`; `None` for `mesh`. Source: istio
 /// `pilot/pkg/model/config.go` `resolveGatewayName`: a short name is in the VirtualService's
@@ -97,7 +108,7 @@ pub(crate) fn resolve_gateway(reference: &str, namespace: &str) -> Option<(Strin
 
 /// Whether the VirtualService is visible in `proxy_ns`: `*`, that namespace, or `.` when it
 /// is the VirtualService's own.
-fn exported_to(vs: &VirtualService, vs_ns: &str, proxy_ns: &str) -> bool {
+pub(crate) fn exported_to(vs: &VirtualService, vs_ns: &str, proxy_ns: &str) -> bool {
     vs.export_to.is_empty()
         || vs
             .export_to
@@ -138,17 +149,37 @@ pub(super) fn gateway_parent_refs(
         } else {
             "match.gateways".to_string()
         };
+        if let Some(why) = ctx.not_ingress(&gw_ns, &gw_name) {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioNotIngressBinding,
+                    format!("bound to Gateway {gw_ns}/{gw_name}, which is not migrated ({}); this binding stays with Istio, no parentRef", why.reason()),
+                )
+                .at(&field),
+            );
+            continue;
+        }
         let namespace = (gw_ns != obj.namespace).then(|| gw_ns.clone());
         // Istio judges exportTo against the namespace of the gateway *proxy* (the workload
         // the Gateway's selector picks), not of the Gateway object: pilot/pkg/model
         // push_context.go `virtualServiceIndex` / `VirtualServicesForGateway` look
         // VirtualServices up by the proxy's ConfigNamespace.
-        let proxy_ns = &ctx.config.istio_gateway_namespace;
+        let proxy = ctx.proxy(&gw_ns, &gw_name);
+        let default_proxy;
+        let proxy = match proxy {
+            Some(p) => p,
+            None => {
+                default_proxy =
+                    super::proxy::of_selector(ctx.index, ctx.config, &Default::default());
+                &default_proxy
+            }
+        };
+        let proxy_ns = &proxy.namespace;
         if !exported_to(vs, &obj.namespace, proxy_ns) {
             notes.push(
                 Diagnostic::new(
                     Code::IstioExportToHidden,
-                    format!("exportTo does not include namespace {proxy_ns}, where the gateway proxy runs (istioGatewayNamespace), so Istio's proxy never sees this VirtualService for Gateway {gw_ns}/{gw_name}; no parentRef generated"),
+                    format!("exportTo does not include the gateway proxy's {}, so Istio's proxy never sees this VirtualService for Gateway {gw_ns}/{gw_name}; no parentRef generated", proxy.describe()),
                 )
                 .at("spec.exportTo"),
             );
@@ -277,6 +308,11 @@ pub(super) fn mesh_parent_refs(
             );
             continue;
         };
+        if let Some(message) = mesh_scope_change(obj, vs, &namespace, &name) {
+            notes.push(
+                Diagnostic::new(Code::IstioMeshRouteScope, message).at(format!("spec.hosts[{hi}]")),
+            );
+        }
         let r = ParentReference {
             group: Some(String::new()),
             kind: Some("Service".into()),
@@ -290,4 +326,56 @@ pub(super) fn mesh_parent_refs(
         }
     }
     refs
+}
+
+/// How the clients a GAMMA route reaches differ from the sidecars Istio applied the mesh
+/// VirtualService to, or `None` when they are the same.
+///
+/// Istio: a VirtualService applies to the sidecars of every namespace it is exported to
+/// (`exportTo`, all by default; `.` is its own namespace; istio/istio
+/// pilot/pkg/model/push_context.go, `initVirtualServices` indexes by `exportTo`). Gateway API
+/// (kubernetes-sigs/gateway-api geps/gep-1294/index.md, producer and consumer routes;
+/// conformance/tests/mesh/mesh-consumer-route.go): a route in the Service's
+/// namespace is a producer route for every client; one in another namespace is a consumer
+/// route for clients in the route's namespace only.
+fn mesh_scope_change(
+    obj: &SourceObject,
+    vs: &VirtualService,
+    service_namespace: &str,
+    service: &str,
+) -> Option<String> {
+    let own = obj.namespace.as_str();
+    let exported_everywhere = vs.export_to.is_empty() || vs.export_to.iter().any(|e| e == "*");
+    let exported_own_only =
+        !vs.export_to.is_empty() && vs.export_to.iter().all(|e| e == "." || e == own);
+    let exported = if exported_everywhere {
+        "every namespace".to_string()
+    } else {
+        let list: Vec<&str> = vs
+            .export_to
+            .iter()
+            .map(|e| if e == "." { own } else { e.as_str() })
+            .collect();
+        let noun = if list.len() == 1 {
+            "namespace"
+        } else {
+            "namespaces"
+        };
+        format!("{noun} {}", list.join(", "))
+    };
+    if service_namespace == own {
+        if exported_everywhere {
+            return None;
+        }
+        Some(format!(
+            "Istio applied this mesh VirtualService to sidecars in {exported} (exportTo); the HTTPRoute for Service {service_namespace}/{service} is a producer route in the Service's namespace and applies to clients in every namespace: the scope widens"
+        ))
+    } else {
+        if exported_own_only {
+            return None;
+        }
+        Some(format!(
+            "Istio applied this mesh VirtualService to sidecars in {exported}; the HTTPRoute in {own} for Service {service_namespace}/{service} is a consumer route and applies only to clients in {own}: the scope narrows (a route in {service_namespace} would reach every client)"
+        ))
+    }
 }

@@ -33,6 +33,10 @@ pub(super) fn translate(
         for (mi, m) in tcp.matches.iter().enumerate() {
             let mpath = format!("{path}.match[{mi}]");
             unknown::report(&m.extra, &mpath, &mut result.notes);
+            if l4::mesh_only(&m.gateways) {
+                // A sidecar-only match: its hosts and port say nothing about the gateway.
+                continue;
+            }
             if let Some(p) = m.port {
                 ports.insert(p);
             }
@@ -41,7 +45,6 @@ pub(super) fn translate(
                 !m.destination_subnets.is_empty() || m.source_subnet.is_some(),
                 !m.source_labels.is_empty(),
                 m.source_namespace.is_some(),
-                !m.gateways.is_empty(),
                 &mut result.notes,
             );
         }
@@ -50,12 +53,12 @@ pub(super) fn translate(
                 .then(|| ports.iter().next().copied())
                 .flatten(),
             protocol: None,
-            gateways: Vec::new(),
+            gateways: l4::entry_gateways(&vs.gateways, tcp.matches.iter().map(|m| &m.gateways)),
         };
         if ports.len() > 1 {
             result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
         }
-        if parent_refs::binds_mesh(vs) {
+        if parent_refs::binds_mesh_for(vs, &restriction) {
             result.notes.push(Diagnostic::new(Code::IstioMeshL4Route, "mesh TCP routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
         }
         let hosts: Vec<String> = if vs.hosts.is_empty() {
@@ -66,6 +69,13 @@ pub(super) fn translate(
                 .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
                 .collect()
         };
+        if l4::mesh_only(&restriction.gateways) {
+            // Every match names only the mesh: sidecar traffic, which has no Gateway API
+            // equivalent here (noted above); binding it to the VirtualService's gateways would
+            // send that gateway's traffic where only sidecars' went (on egress configs, back
+            // to the egress gateway itself).
+            continue;
+        }
         let parents = parent_refs::gateway_parent_refs(
             ctx,
             obj,
@@ -76,6 +86,9 @@ pub(super) fn translate(
             &mut result.notes,
         );
         if parents.is_empty() {
+            if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
+                continue;
+            }
             result.notes.push(
                 Diagnostic::new(
                     Code::IstioRouteUnbound,

@@ -28,6 +28,10 @@ pub(super) fn translate(
         for (mi, m) in tls.matches.iter().enumerate() {
             let mpath = format!("{path}.match[{mi}]");
             unknown::report(&m.extra, &mpath, &mut result.notes);
+            if l4::mesh_only(&m.gateways) {
+                // A sidecar-only match: its hosts and port say nothing about the gateway.
+                continue;
+            }
             for h in &m.sni_hosts {
                 let h = h.to_ascii_lowercase();
                 if !sni.contains(&h) {
@@ -42,7 +46,6 @@ pub(super) fn translate(
                 !m.destination_subnets.is_empty(),
                 !m.source_labels.is_empty(),
                 m.source_namespace.is_some(),
-                !m.gateways.is_empty(),
                 &mut result.notes,
             );
         }
@@ -75,13 +78,20 @@ pub(super) fn translate(
                 .then(|| ports.iter().next().copied())
                 .flatten(),
             protocol: None,
-            gateways: Vec::new(),
+            gateways: l4::entry_gateways(&vs.gateways, tls.matches.iter().map(|m| &m.gateways)),
         };
         if ports.len() > 1 {
             result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
         }
-        if parent_refs::binds_mesh(vs) {
+        if parent_refs::binds_mesh_for(vs, &restriction) {
             result.notes.push(Diagnostic::new(Code::IstioMeshL4Route, "mesh TLS routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
+        }
+        if l4::mesh_only(&restriction.gateways) {
+            // Every match names only the mesh: sidecar traffic, which has no Gateway API
+            // equivalent here (noted above); binding it to the VirtualService's gateways would
+            // send that gateway's traffic where only sidecars' went (on egress configs, back
+            // to the egress gateway itself).
+            continue;
         }
         let parents = parent_refs::gateway_parent_refs(
             ctx,
@@ -93,6 +103,9 @@ pub(super) fn translate(
             &mut result.notes,
         );
         if parents.is_empty() {
+            if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
+                continue;
+            }
             result.notes.push(
                 Diagnostic::new(
                     Code::IstioRouteUnbound,
@@ -144,14 +157,12 @@ pub(super) fn l4_match_notes(
     subnets: bool,
     labels: bool,
     source_ns: bool,
-    gateways: bool,
     notes: &mut Vec<Diagnostic>,
 ) {
     for (field, set, what) in [
         ("destinationSubnets", subnets, "destination subnet matching"),
         ("sourceLabels", labels, "client workload selection"),
         ("sourceNamespace", source_ns, "client namespace matching"),
-        ("gateways", gateways, "per-match gateway selection"),
     ] {
         if set {
             notes.push(Diagnostic::new(Code::IstioL4MatchField, format!("{field} ({what}) has no Gateway API equivalent; dropped, the route applies more widely")).at(format!("{path}.{field}")));

@@ -157,11 +157,43 @@ pub(crate) fn evaluate_with_schema(
         s.parse::<std::net::IpAddr>().is_ok()
     })
     .map_err(|e| format!("{e:?}"))?;
+    // Kubernetes' URL library, as far as the embedded CRDs use it (Istio's
+    // RequestAuthentication: `url(self).getScheme()`): a URL is kept as its text.
+    ctx.add_function(
+        "url",
+        |s: Arc<String>| -> Result<CelValue, cel::ExecutionError> {
+            match url_scheme(&s) {
+                Some(_) => Ok(CelValue::String(s)),
+                None => Err(cel::ExecutionError::function_error(
+                    "url",
+                    format!("'{s}' is not an absolute URL"),
+                )),
+            }
+        },
+    )
+    .map_err(|e| format!("{e:?}"))?;
+    ctx.add_function(
+        "getScheme",
+        |cel::extractors::This(s): cel::extractors::This<Arc<String>>| {
+            url_scheme(&s).unwrap_or_default()
+        },
+    )
+    .map_err(|e| format!("{e:?}"))?;
     match program.execute(&ctx) {
         Ok(CelValue::Bool(b)) => Ok(b),
         Ok(other) => Err(format!("rule returned {other:?}, not a bool")),
         Err(e) => Err(format!("{e:?}")),
     }
+}
+
+/// The scheme of an absolute URL (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`,
+/// then `:`), lower-cased; `None` when the text is not one.
+fn url_scheme(text: &str) -> Option<String> {
+    let (scheme, _) = text.split_once(':')?;
+    let mut chars = scheme.chars();
+    let first_is_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+    (first_is_letter && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+        .then(|| scheme.to_ascii_lowercase())
 }
 
 /// CEL keywords Kubernetes escapes as `__{name}__` when they name a field.
@@ -258,6 +290,21 @@ mod tests {
             ),
             Ok(true)
         );
+    }
+
+    #[test]
+    fn the_url_library_reads_a_scheme() {
+        let rule = "url(self).getScheme() in ['http', 'https']";
+        assert_eq!(
+            evaluate(rule, &json!("HTTPS://issuer.example.com/jwks")),
+            Ok(true)
+        );
+        assert_eq!(
+            evaluate(rule, &json!("ftp://issuer.example.com/jwks")),
+            Ok(false)
+        );
+        assert!(evaluate(rule, &json!("issuer.example.com/jwks")).is_err());
+        assert_eq!(url_scheme("1http://x"), None);
     }
 
     #[test]

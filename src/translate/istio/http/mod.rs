@@ -48,6 +48,8 @@ pub(super) struct RouteKey {
 #[derive(Debug, Clone)]
 pub(super) struct KeyedRule {
     pub key: RouteKey,
+    /// The entry routed somewhere, and every destination was dropped in translation.
+    pub lost_destinations: bool,
     pub rule: HttpRouteRule,
 }
 
@@ -186,15 +188,54 @@ pub(super) fn translate(
 
     let base = names::sanitize(obj.name(), names::MAX_NAME);
     let any_bound = bindings.iter().any(|(_, parents, _)| !parents.is_empty());
-    for (key, parents, mesh_only) in bindings {
+    for (key, mut parents, mesh_only) in bindings {
         let key = &key;
-        let rules: Vec<HttpRouteRule> = per_entry
+        let keyed: Vec<&KeyedRule> = per_entry
             .iter()
             .flat_map(|(_, rules)| rules.iter())
             .filter(|r| &r.key == key)
-            .map(|r| r.rule.clone())
             .collect();
+        let rules: Vec<HttpRouteRule> = keyed.iter().map(|r| r.rule.clone()).collect();
+        if !keyed.is_empty()
+            && keyed.iter().all(|r| r.lost_destinations)
+            && parents.iter().any(is_service_parent)
+        {
+            // Without the route, mesh traffic still reaches the Service itself; with a route
+            // whose rules have no backends, every mesh request to it would get 500.
+            parents.retain(|p| !is_service_parent(p));
+            result.notes.push(
+                Diagnostic::new(
+                    Code::IstioMeshRouteNoBackends,
+                    "every destination of these mesh rules was dropped: no GAMMA route is written, since one without backends would answer 500 to all mesh traffic for the Service; mesh traffic now goes to the Service itself instead of the VirtualService's destinations",
+                )
+                .at("spec.http"),
+            );
+            if parents.is_empty() {
+                // No route at all: the per-rule "answers 500" notes no longer hold.
+                let paths: Vec<&String> = per_entry
+                    .iter()
+                    .filter(|(_, rules)| rules.iter().any(|r| &r.key == key))
+                    .map(|(path, _)| path)
+                    .collect();
+                result.notes.retain(|n| {
+                    n.code != Code::IstioNoBackends
+                        || !n
+                            .location
+                            .field
+                            .as_deref()
+                            .is_some_and(|f| paths.iter().any(|p| f == format!("{p}.route")))
+                });
+                continue;
+            }
+        }
         if parents.is_empty() {
+            // Stays with Istio (not-ingress Gateways), or mesh-only with hosts that are not
+            // Services: notes already say so for each binding.
+            let mesh_only_key = parent_refs::gateway_keys_for(obj, vs, &key.restriction).is_empty()
+                && parent_refs::binds_mesh_for(vs, &key.restriction);
+            if mesh_only_key || parent_refs::only_not_ingress(ctx, obj, vs, &key.restriction) {
+                continue;
+            }
             let message = if any_bound {
                 let mut bound_to = Vec::new();
                 if let Some(a) = &key.authority {
@@ -289,6 +330,10 @@ pub(super) fn translate(
             }
         }
     }
+}
+
+fn is_service_parent(p: &ParentReference) -> bool {
+    p.kind.as_deref() == Some("Service")
 }
 
 fn chunk_rules(rules: Vec<HttpRouteRule>) -> Vec<Vec<HttpRouteRule>> {

@@ -142,6 +142,9 @@ pub(super) fn translate(
     } else {
         backends = destinations(ctx, from, http, path, notes, grants);
     }
+    // Every destination was dropped (not a deliberate refusal): the rule now answers 500.
+    let lost_destinations =
+        redirect_filter.is_none() && !http.route.is_empty() && backends.is_empty();
 
     let mut url_hostname = None;
     if let Some(rw) = &http.rewrite {
@@ -306,6 +309,7 @@ pub(super) fn translate(
             };
             KeyedRule {
                 key,
+                lost_destinations,
                 rule: HttpRouteRule {
                     name: base_name.clone(),
                     matches,

@@ -1,0 +1,199 @@
+//! Objects around an Istio ingress that are not translated but change what a migration means:
+//! the gateway workloads, Istio policies that select them, certificates, controllers that
+//! write VirtualServices themselves, external hosts, and installed CRDs. Only the facts the
+//! checks need are kept.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// Istio policy kinds that select workloads by label (`selector.matchLabels`, EnvoyFilter's
+/// `workloadSelector.labels`).
+pub const ISTIO_POLICY_KINDS: [&str; 6] = [
+    "AuthorizationPolicy",
+    "RequestAuthentication",
+    "PeerAuthentication",
+    "EnvoyFilter",
+    "WasmPlugin",
+    "Telemetry",
+];
+
+#[derive(Debug, Clone)]
+pub enum Surrounding {
+    /// A Deployment, StatefulSet or DaemonSet: the labels of its pods.
+    Workload {
+        pod_labels: BTreeMap<String, String>,
+    },
+    /// An Istio policy of one of [`ISTIO_POLICY_KINDS`].
+    IstioPolicy {
+        /// `None`: no selector (the policy applies to the whole namespace, or the mesh in
+        /// the root namespace).
+        selector: Option<BTreeMap<String, String>>,
+        /// Set when the policy already uses `targetRef`/`targetRefs`.
+        has_target_refs: bool,
+        /// The whole `spec`, to write a copy that targets a Gateway API Gateway.
+        spec: Value,
+    },
+    /// A cert-manager `Certificate`: the Secret it writes.
+    Certificate { secret_name: String },
+    /// A Flagger `Canary`.
+    FlaggerCanary {
+        target: String,
+        /// `spec.service.gateways` (Istio provider) and whether `gatewayRefs` is set.
+        gateways: Vec<String>,
+        has_gateway_refs: bool,
+    },
+    /// An Argo Rollouts `Rollout` with `trafficRouting.istio`.
+    RolloutIstio {
+        virtual_services: Vec<String>,
+        has_gateway_api_plugin: bool,
+    },
+    /// An Istio `ServiceEntry`: hosts outside the cluster (`MESH_EXTERNAL`, the default).
+    ServiceEntry { hosts: Vec<String>, external: bool },
+    /// A `CustomResourceDefinition`: its API group (read without a parse,
+    /// `load::prefilter::crd_group`).
+    Crd { group: String },
+}
+
+fn labels(v: Option<&Value>) -> BTreeMap<String, String> {
+    v.and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+        .collect()
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The surrounding object `doc` is, if any.
+pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding> {
+    let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+    let spec = doc.get("spec");
+    let at = |p: &str| doc.pointer(p);
+    match (group, kind) {
+        ("apps", "Deployment" | "StatefulSet" | "DaemonSet") => Some(Surrounding::Workload {
+            pod_labels: labels(at("/spec/template/metadata/labels")),
+        }),
+        (
+            "security.istio.io"
+            | "networking.istio.io"
+            | "extensions.istio.io"
+            | "telemetry.istio.io",
+            k,
+        ) if ISTIO_POLICY_KINDS.contains(&k) => {
+            let selector = if k == "EnvoyFilter" {
+                at("/spec/workloadSelector/labels")
+            } else {
+                at("/spec/selector/matchLabels")
+            };
+            Some(Surrounding::IstioPolicy {
+                selector: selector.map(|s| labels(Some(s))),
+                has_target_refs: at("/spec/targetRef").is_some()
+                    || at("/spec/targetRefs").is_some(),
+                spec: spec.cloned().unwrap_or(Value::Null),
+            })
+        }
+        ("networking.istio.io", "ServiceEntry") => Some(Surrounding::ServiceEntry {
+            hosts: strings(at("/spec/hosts")),
+            external: at("/spec/location").and_then(Value::as_str) != Some("MESH_INTERNAL"),
+        }),
+        ("cert-manager.io", "Certificate") => Some(Surrounding::Certificate {
+            secret_name: at("/spec/secretName")?.as_str()?.to_string(),
+        }),
+        ("flagger.app", "Canary") => Some(Surrounding::FlaggerCanary {
+            target: at("/spec/targetRef/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            gateways: strings(at("/spec/service/gateways")),
+            has_gateway_refs: at("/spec/service/gatewayRefs").is_some(),
+        }),
+        ("argoproj.io", "Rollout") => {
+            let routing = at("/spec/strategy/canary/trafficRouting")?;
+            let istio = routing.get("istio")?;
+            let mut virtual_services: Vec<String> = istio
+                .pointer("/virtualService/name")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .into_iter()
+                .collect();
+            for vs in istio
+                .get("virtualServices")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(n) = vs.get("name").and_then(Value::as_str) {
+                    virtual_services.push(n.to_string());
+                }
+            }
+            Some(Surrounding::RolloutIstio {
+                virtual_services,
+                has_gateway_api_plugin: routing
+                    .pointer("/plugins")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| {
+                        p.keys()
+                            .any(|k| k.to_ascii_lowercase().contains("gatewayapi"))
+                    }),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Kinds [`decode`] reads, for the load stage's prefilter.
+pub const KINDS: [&str; 13] = [
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "AuthorizationPolicy",
+    "RequestAuthentication",
+    "PeerAuthentication",
+    "EnvoyFilter",
+    "WasmPlugin",
+    "Telemetry",
+    "ServiceEntry",
+    "Certificate",
+    "Canary",
+    "Rollout",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_facts_each_kind_needs() {
+        let d = serde_json::json!({"spec": {"template": {"metadata": {"labels": {"istio": "ingressgateway"}}}}});
+        assert!(matches!(decode("apps/v1", "Deployment", &d),
+            Some(Surrounding::Workload { pod_labels }) if pod_labels.get("istio").map(String::as_str) == Some("ingressgateway")));
+        let p = serde_json::json!({"spec": {"workloadSelector": {"labels": {"app": "gw"}}}});
+        assert!(
+            matches!(decode("networking.istio.io/v1alpha3", "EnvoyFilter", &p),
+            Some(Surrounding::IstioPolicy { selector: Some(s), has_target_refs: false, .. }) if s.len() == 1)
+        );
+        let a = serde_json::json!({"spec": {"action": "DENY"}});
+        assert!(matches!(
+            decode("security.istio.io/v1", "AuthorizationPolicy", &a),
+            Some(Surrounding::IstioPolicy { selector: None, .. })
+        ));
+        let r = serde_json::json!({"spec": {"strategy": {"canary": {}}}});
+        assert!(decode("argoproj.io/v1alpha1", "Rollout", &r).is_none());
+        let e = serde_json::json!({"spec": {"hosts": ["api.example.com"], "location": "MESH_INTERNAL"}});
+        assert!(matches!(
+            decode("networking.istio.io/v1", "ServiceEntry", &e),
+            Some(Surrounding::ServiceEntry {
+                external: false,
+                ..
+            })
+        ));
+    }
+}

@@ -1,0 +1,168 @@
+//! The gateway proxy of an Istio Gateway: the workload its `selector` picks, that workload's
+//! Service, and the namespace it runs in.
+//!
+//! Istio reads a Gateway's `credentialName` Secrets from the proxy's namespace
+//! (istio/istio pilot/pkg/model/credentials/resource.go, `ParseResourceName`: a plain name is
+//! looked up in the proxy's namespace) and judges `exportTo` against it (item 5). Offline, the
+//! namespace comes from, in order: `istioGatewayNamespace` when configured; the namespace of
+//! the Deployments/StatefulSets/DaemonSets in the repository whose pods the selector picks;
+//! the namespace of the Services selecting those pods; else `istio-system`, the namespace of
+//! Istio's default ingress gateway. Every translation says which evidence it used.
+
+use std::collections::BTreeMap;
+
+use crate::config::{Config, DEFAULT_ISTIO_GATEWAY_NAMESPACE};
+use crate::index::Index;
+use crate::model::SourceObject;
+use crate::model::k8s::Service;
+use crate::model::surrounding::Surrounding;
+
+/// Where the proxy namespace came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Evidence {
+    Configured,
+    /// `Kind ns/name` of the workloads found.
+    Workloads(Vec<String>),
+    /// `ns/name` of the Services found.
+    Services(Vec<String>),
+    Default,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Proxy {
+    pub namespace: String,
+    pub evidence: Evidence,
+    /// Index positions of the workloads whose pods the selector picks.
+    pub workloads: Vec<usize>,
+    /// Index positions of the Services in front of them.
+    pub services: Vec<usize>,
+}
+
+impl Proxy {
+    /// "namespace X (evidence)", for notes.
+    pub(crate) fn describe(&self) -> String {
+        let why = match &self.evidence {
+            Evidence::Configured => "istioGatewayNamespace".to_string(),
+            Evidence::Workloads(w) => format!(
+                "where the selected gateway workload runs: {}",
+                crate::diagnostic::list_some(w, 3)
+            ),
+            Evidence::Services(s) => format!(
+                "where the gateway's Service is: {}",
+                crate::diagnostic::list_some(s, 3)
+            ),
+            Evidence::Default => "Istio's default, no gateway workload matching the selector is in the repository; set istioGatewayNamespace if it runs elsewhere".to_string(),
+        };
+        format!("namespace {} ({why})", self.namespace)
+    }
+
+    /// The Services in front of the proxy, from the index.
+    pub(crate) fn service_objects<'a>(
+        &self,
+        index: &'a Index,
+    ) -> impl Iterator<Item = (&'a SourceObject, &'a Service)> {
+        self.services.iter().filter_map(|&i| {
+            let o = index.objects.get(i)?;
+            match &o.body {
+                crate::model::SourceBody::Service(s) => Some((o, s)),
+                _ => None,
+            }
+        })
+    }
+}
+
+fn contains_all(labels: &BTreeMap<String, String>, selector: &BTreeMap<String, String>) -> bool {
+    selector.iter().all(|(k, v)| labels.get(k) == Some(v))
+}
+
+/// The proxy of a Gateway with `selector`.
+pub(crate) fn of_selector(
+    index: &Index,
+    config: &Config,
+    selector: &BTreeMap<String, String>,
+) -> Proxy {
+    let mut workloads = Vec::new();
+    let mut pod_labels: Vec<(&str, &BTreeMap<String, String>)> = Vec::new();
+    if !selector.is_empty() {
+        for (i, o) in index.objects.iter().enumerate() {
+            if let crate::model::SourceBody::Surrounding(Surrounding::Workload { pod_labels: l }) =
+                &o.body
+                && !index.is_patch_file(&o.source.file)
+                && contains_all(l, selector)
+            {
+                workloads.push(i);
+                pod_labels.push((&o.namespace, l));
+            }
+        }
+    }
+    // A Service is the gateway's when it selects the workload's pods, or (no workload in the
+    // repository, e.g. installed by a Helm release) when its selector and the Gateway's agree.
+    let mut services = Vec::new();
+    if !selector.is_empty() {
+        for (i, o) in index.objects.iter().enumerate() {
+            let crate::model::SourceBody::Service(s) = &o.body else {
+                continue;
+            };
+            let Some(svc_selector) = s.spec.as_ref().and_then(|sp| sp.selector.as_ref()) else {
+                continue;
+            };
+            if svc_selector.is_empty() || index.is_patch_file(&o.source.file) {
+                continue;
+            }
+            let picks = if pod_labels.is_empty() {
+                contains_all(svc_selector, selector) || contains_all(selector, svc_selector)
+            } else {
+                pod_labels
+                    .iter()
+                    .any(|(ns, l)| *ns == o.namespace && contains_all(l, svc_selector))
+            };
+            if picks {
+                services.push(i);
+            }
+        }
+    }
+    let names = |ids: &[usize], with_kind: bool| -> Vec<String> {
+        ids.iter()
+            .filter_map(|&i| index.objects.get(i))
+            .map(|o| {
+                if with_kind {
+                    format!("{} {}/{}", o.kind, o.namespace, o.name())
+                } else {
+                    format!("{}/{}", o.namespace, o.name())
+                }
+            })
+            .collect()
+    };
+    let namespace_of = |ids: &[usize]| -> Option<String> {
+        let mut namespaces: Vec<&str> = ids
+            .iter()
+            .filter_map(|&i| index.objects.get(i))
+            .map(|o| o.namespace.as_str())
+            .collect();
+        namespaces.sort_unstable();
+        namespaces.dedup();
+        // Several proxies in several namespaces: prefer the default's, else the first.
+        if namespaces.contains(&DEFAULT_ISTIO_GATEWAY_NAMESPACE) {
+            return Some(DEFAULT_ISTIO_GATEWAY_NAMESPACE.to_string());
+        }
+        namespaces.first().map(|s| s.to_string())
+    };
+    let (namespace, evidence) = if let Some(ns) = &config.istio_gateway_namespace {
+        (ns.clone(), Evidence::Configured)
+    } else if let Some(ns) = namespace_of(&workloads) {
+        (ns, Evidence::Workloads(names(&workloads, true)))
+    } else if let Some(ns) = namespace_of(&services) {
+        (ns, Evidence::Services(names(&services, false)))
+    } else {
+        (
+            DEFAULT_ISTIO_GATEWAY_NAMESPACE.to_string(),
+            Evidence::Default,
+        )
+    };
+    Proxy {
+        namespace,
+        evidence,
+        workloads,
+        services,
+    }
+}
