@@ -104,6 +104,13 @@ impl<'a> Ctx<'a> {
         self.plans.get(&(namespace.to_string(), name.to_string()))
     }
 
+    /// The listener plan whose generated Gateway is `namespace/name`.
+    pub(crate) fn plan_generated(&self, namespace: &str, name: &str) -> Option<&GatewayPlan> {
+        self.plans
+            .values()
+            .find(|p| p.namespace == namespace && p.name == name)
+    }
+
     /// The proxy of Istio Gateway `namespace/name`, if the repository defines the Gateway.
     pub(crate) fn proxy(&self, namespace: &str, name: &str) -> Option<&proxy::Proxy> {
         self.proxies.get(&(namespace.to_string(), name.to_string()))

@@ -8,6 +8,7 @@
 mod cors;
 mod delegate;
 mod headers;
+mod layering;
 pub(super) mod matches;
 mod mirror;
 pub(super) mod precedence;
@@ -143,6 +144,8 @@ pub(super) fn translate(
         bindings.push((key.clone(), parents, mesh_only));
     }
 
+    let layering = layering::apply(ctx, &obj.namespace, &mut bindings);
+
     // Precedence: every pair of entries whose mesh routes can serve the same request. Routes
     // on Gateways are compared request by request by the routing equivalence model
     // (`crate::equivalence`), which also sees rules of other VirtualServices competing; the
@@ -195,7 +198,17 @@ pub(super) fn translate(
             .flat_map(|(_, rules)| rules.iter())
             .filter(|r| &r.key == key)
             .collect();
-        let rules: Vec<HttpRouteRule> = keyed.iter().map(|r| r.rule.clone()).collect();
+        // A layered route also carries the unrestricted rules, in Istio's order.
+        let rules: Vec<HttpRouteRule> = if layering.layered.contains(key) {
+            per_entry
+                .iter()
+                .flat_map(|(_, rules)| rules.iter())
+                .filter(|r| &r.key == key || r.key == RouteKey::default())
+                .map(|r| r.rule.clone())
+                .collect()
+        } else {
+            keyed.iter().map(|r| r.rule.clone()).collect()
+        };
         if !keyed.is_empty()
             && keyed.iter().all(|r| r.lost_destinations)
             && parents.iter().any(is_service_parent)
@@ -227,6 +240,9 @@ pub(super) fn translate(
                 });
                 continue;
             }
+        }
+        if parents.is_empty() && *key == RouteKey::default() && layering.base_emptied {
+            continue;
         }
         if parents.is_empty() {
             // Stays with Istio (not-ingress Gateways), or mesh-only with hosts that are not
