@@ -113,3 +113,30 @@ fn modifier(
     f.remove.truncate(MAX_ENTRIES);
     (!f.is_empty()).then_some(f)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conflict_messages(ops: serde_json::Value) -> Vec<String> {
+        let ops: HeaderOperations = serde_json::from_value(ops).unwrap();
+        let mut notes = Vec::new();
+        modifier(&ops, "spec.http[0].headers.request", &mut notes);
+        notes
+            .into_iter()
+            .filter(|n| n.code == Code::IstioHeaderConflict)
+            .map(|n| n.message)
+            .collect()
+    }
+
+    #[test]
+    fn a_header_set_twice_is_not_called_set_and_added() {
+        // Two `set` keys differing in case name one header.
+        let twice = conflict_messages(serde_json::json!({"set": {"X-A": "1", "x-a": "2"}}));
+        assert_eq!(twice.len(), 1);
+        assert!(twice[0].contains("appears twice in 'set'"), "{twice:?}");
+        let both = conflict_messages(serde_json::json!({"set": {"x-a": "1"}, "add": {"X-A": "2"}}));
+        assert_eq!(both.len(), 1);
+        assert!(both[0].contains("both set and added"), "{both:?}");
+    }
+}
