@@ -326,10 +326,10 @@ registry! {
         "DestinationRule `insecureSkipVerify`: BackendTLSPolicy always verifies the backend certificate, so no policy is generated; keep the DestinationRule (Istio) or provide the CA.";
     IstioInternalGateway = "istio/internal-gateway", Info,
         "A gateway reached only inside the cluster keeps a cluster-internal Service.",
-        "The Istio gateway's Services in the repository are ClusterIP (or NodePort): for the `istio` target the Gateway gets the `networking.istio.io/service-type` annotation so Istio creates the same Service type, not an internet-facing LoadBalancer.";
+        "The Istio gateway's Services in the repository are ClusterIP: for the `istio` target the Gateway gets the `networking.istio.io/service-type` annotation so Istio creates a ClusterIP Service too, not an internet-facing LoadBalancer.";
     IstioInternalGatewayManual = "istio/internal-gateway-manual", Warning,
-        "A gateway reached only inside the cluster would become a LoadBalancer: set the Service type by hand.",
-        "The Istio gateway's Services in the repository are ClusterIP (or NodePort), but for targets other than `istio` the tool cannot set the type of the Service the implementation creates; the note says how (Envoy Gateway: an EnvoyProxy resource).";
+        "The gateway's Service type (ClusterIP, NodePort) needs a hand-made setting or re-pointing.",
+        "The Istio gateway's Services in the repository are ClusterIP or NodePort. For targets other than `istio` the tool cannot set the type of the Service the implementation creates; the note says how (Envoy Gateway: an EnvoyProxy resource). A NodePort Service gets new node ports on any target, so whatever sends traffic to the old ones must be re-pointed.";
     IstioInvalidDuration = "istio/invalid-duration", Error,
         "A timeout/duration that is not expressible in Gateway API's duration format.",
         "A timeout/duration that is not expressible in Gateway API's duration format; dropped.";
@@ -366,6 +366,9 @@ registry! {
     IstioMatchDropped = "istio/match-dropped", Error,
         "No condition of a match can be expressed.",
         "No condition of a match can be expressed; the match is dropped instead of widening to every request.";
+    IstioMatchGatewayNotBound = "istio/match-gateway-not-bound", Warning,
+        "A match names only gateways the VirtualService is not bound to: it never applies.",
+        "A `tls`/`tcp` match names only gateways that the VirtualService's `gateways` does not list. Istio indexes a VirtualService under its top-level `gateways` only, so the match never applies; it is not translated.";
     IstioMatchGateways = "istio/match-gateways", Info,
         "Per-match `gateways` (which replace the VirtualService's `gateways` for that match) put the match in a sibling route bound to those gateways only.",
         "Per-match `gateways` (which replace the VirtualService's `gateways` for that match) put the match in a sibling route bound to those gateways only.";
@@ -417,6 +420,9 @@ registry! {
     IstioPerTryTimeout = "istio/per-try-timeout", Info,
         "`perTryTimeout` longer than the route timeout is dropped (Gateway API rejects backendRequest > request).",
         "`perTryTimeout` longer than the route timeout is dropped (Gateway API rejects backendRequest > request).";
+    IstioPolicyPorts = "istio/policy-ports", Warning,
+        "A retargeted policy names ports: the new Gateway's pods listen on other ports.",
+        "A policy retargeted at the new Gateway names ports in its rules. On the old gateway those are the pod's ports (8080/8443 with Istio's charts); the new Gateway's pods listen on the listener ports. Check them before applying: an ALLOW rule on the wrong port refuses everything, a DENY rule lets everything through.";
     IstioPolicyRetargeted = "istio/policy-retargeted", Info,
         "A policy that selected the gateway workload is rewritten to target the new Gateway.",
         "An AuthorizationPolicy, RequestAuthentication or Telemetry selected the Istio gateway's pods by label; the new Gateway's pods carry none of those labels. For the `istio` target a copy is written in the Gateway's namespace with `targetRefs` naming the Gateway instead of `selector`.";

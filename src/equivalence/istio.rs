@@ -533,7 +533,8 @@ impl<'a> Model<'a> {
                 if m.port.is_some_and(|p| p != port) {
                     continue;
                 }
-                let source_ok = if !m.gateways.is_empty() {
+                // A match naming only `mesh` applies to sidecars, never on a gateway.
+                let source_ok = if !m.raw.gateways.is_empty() {
                     m.gateways
                         .iter()
                         .any(|(ns, name)| ns == &g.namespace && name == &g.name)

@@ -26,7 +26,15 @@ pub(super) fn notes(
     let installed = index.objects.iter().any(|o| {
         matches!(&o.body, SourceBody::Surrounding(Surrounding::Crd { group }) if group == GATEWAY_API_GROUP)
     });
-    if installed {
+    // A kustomization may install them from the release URL
+    // (`https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.x/standard-install.yaml`)
+    // or a vendored copy's path; either names the project.
+    let installed_by_kustomize = index.kustomizations.iter().any(|k| {
+        k.resources
+            .iter()
+            .any(|r| r.contains("gateway-api") || r.contains(GATEWAY_API_GROUP))
+    });
+    if installed || installed_by_kustomize {
         return;
     }
     let installs_platform = !deployers.is_empty()

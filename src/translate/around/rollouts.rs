@@ -29,7 +29,9 @@ pub(super) fn notes(index: &Index, results: &[SourceResult], out: &mut Vec<Place
         // `vs` or `vs.namespace`).
         let mut routes = Vec::new();
         for name in virtual_services {
-            let (vs_name, vs_ns) = match name.split_once('.') {
+            // Argo splits `name.namespace` at the last dot
+            // (utils/istio/istio.go, `GetVirtualServiceNamespaceName`).
+            let (vs_name, vs_ns) = match name.rsplit_once('.') {
                 Some((n, ns)) => (n, ns),
                 None => (name.as_str(), obj.namespace.as_str()),
             };

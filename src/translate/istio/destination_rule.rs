@@ -109,20 +109,112 @@ pub(super) fn translate(
             policy_name: obj.name().to_string(),
             base: true,
         };
-        policies_for(ctx, obj, &target, tp, "spec.trafficPolicy", &mut result);
+        service_policies(ctx, obj, &target, top, None, &mut result);
         if tp.tls.is_some() && !versioned.is_empty() {
             result.notes.push(Diagnostic::new(Code::IstioSubsetTls, format!("the tls of spec.trafficPolicy applies to every subset in Istio; routes now send subset traffic to {}, so each gets its own BackendTLSPolicy (subset tls overrides it where set)", versioned.join(", "))).at("spec.trafficPolicy.tls"));
         }
     }
-    // Istio merges a subset's trafficPolicy over the top-level one (istio/istio
-    // pilot/pkg/model/destination_rule.go, `MergeTrafficPolicy`: a subset's tls, when set,
-    // replaces the top-level one; port-level settings are taken as a whole). Routes send a subset's
-    // traffic to its per-version Service, which is where the merged tls must apply.
+    // Routes send a subset's traffic to its per-version Service, which is where the subset's
+    // merged tls must apply.
     for (i, subset) in dr.subsets.iter().enumerate() {
         let Some(sname) = subset.name.as_deref() else {
             continue;
         };
         let own = subset.traffic_policy.as_ref();
+        if !top.is_some_and(has_tls) && !own.is_some_and(has_tls) {
+            continue;
+        }
+        let service = names::sanitize(&format!("{svc_name}-{sname}"), 63);
+        let target = PolicyTarget {
+            service: &service,
+            namespace: &svc_ns,
+            sni_service: &svc_name,
+            policy_name: format!("{}-{sname}", obj.name()),
+            base: false,
+        };
+        service_policies(ctx, obj, &target, top, own.map(|p| (i, p)), &mut result);
+    }
+    result
+}
+
+/// A Service port (number, name) and the client TLS Istio uses towards it, with its field.
+type PortTls = (u32, Option<String>, Option<(ClientTls, String)>);
+
+/// The client TLS Istio uses towards `port` of the destination, and the field it comes from:
+/// a port-level entry for the port replaces the whole policy (its tls, or none); then a
+/// subset's port-level entry replaces that, else a subset's tls overrides it. Source: istio/istio
+/// pilot/pkg/networking/util/util.go (`GetPortLevelTrafficPolicy`,
+/// `MergeSubsetTrafficPolicy`), pilot/pkg/model/destination_rule.go (`MergeTrafficPolicy`).
+fn effective_tls(
+    top: Option<&TrafficPolicy>,
+    subset: Option<(usize, &TrafficPolicy)>,
+    port: u32,
+) -> Option<(ClientTls, String)> {
+    let at_port = |tp: &TrafficPolicy| {
+        tp.port_level_settings
+            .iter()
+            .position(|pl| pl.port.as_ref().and_then(|p| p.number) == Some(port))
+    };
+    let mut tls = None;
+    if let Some(tp) = top {
+        tls = match at_port(tp) {
+            Some(j) => tp.port_level_settings[j]
+                .tls
+                .clone()
+                .map(|t| (t, format!("spec.trafficPolicy.portLevelSettings[{j}].tls"))),
+            None => tp
+                .tls
+                .clone()
+                .map(|t| (t, "spec.trafficPolicy.tls".to_string())),
+        };
+    }
+    if let Some((i, sp)) = subset {
+        match at_port(sp) {
+            Some(j) => {
+                tls = sp.port_level_settings[j].tls.clone().map(|t| {
+                    (
+                        t,
+                        format!("spec.subsets[{i}].trafficPolicy.portLevelSettings[{j}].tls"),
+                    )
+                })
+            }
+            None => {
+                if let Some(t) = &sp.tls {
+                    tls = Some((t.clone(), format!("spec.subsets[{i}].trafficPolicy.tls")));
+                }
+            }
+        }
+    }
+    tls.filter(|(t, _)| {
+        !t.mode
+            .as_deref()
+            .is_none_or(|m| m.eq_ignore_ascii_case("DISABLE"))
+    })
+}
+
+/// The BackendTLSPolicies of one Service (the DestinationRule's, or a per-version one): with
+/// the Service's ports in the repository, the tls each port gets in Istio, one policy for the
+/// whole Service when every port gets the same, else one per port (by name); without them,
+/// the Service-wide tls and the port-level entries that set tls.
+fn service_policies(
+    ctx: &Ctx,
+    obj: &SourceObject,
+    target: &PolicyTarget,
+    top: Option<&TrafficPolicy>,
+    subset: Option<(usize, &TrafficPolicy)>,
+    result: &mut SourceResult,
+) {
+    let ports: Vec<(u32, Option<String>)> = ctx
+        .index
+        .service(target.namespace, target.sni_service)
+        .and_then(|s| s.spec.as_ref()?.ports.clone())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| Some((u32::try_from(p.port).ok()?, p.name.clone())))
+        .collect();
+    if ports.is_empty() {
+        let own = subset.map(|(_, p)| p);
+        let own_tls = own.is_some_and(|p| p.tls.is_some() || !p.port_level_settings.is_empty());
         let merged = TrafficPolicy {
             tls: own
                 .and_then(|p| p.tls.clone())
@@ -135,25 +227,41 @@ pub(super) fn translate(
             },
             extra: Default::default(),
         };
-        if !has_tls(&merged) {
-            continue;
-        }
-        let path = if own.is_some_and(has_tls) {
-            format!("spec.subsets[{i}].trafficPolicy")
-        } else {
-            "spec.trafficPolicy".to_string()
+        let path = match subset {
+            Some((i, _)) if own_tls => format!("spec.subsets[{i}].trafficPolicy"),
+            _ => "spec.trafficPolicy".to_string(),
         };
-        let service = names::sanitize(&format!("{svc_name}-{sname}"), 63);
-        let target = PolicyTarget {
-            service: &service,
-            namespace: &svc_ns,
-            sni_service: &svc_name,
-            policy_name: format!("{}-{sname}", obj.name()),
-            base: false,
-        };
-        policies_for(ctx, obj, &target, &merged, &path, &mut result);
+        policies_for(ctx, obj, target, &merged, &path, result);
+        return;
     }
-    result
+    let per_port: Vec<PortTls> = ports
+        .into_iter()
+        .map(|(number, name)| (number, name, effective_tls(top, subset, number)))
+        .collect();
+    let first = per_port.first().and_then(|(_, _, t)| t.as_ref());
+    let uniform = first.is_some()
+        && per_port
+            .iter()
+            .all(|(_, _, t)| t.as_ref().map(|(_, p)| p) == first.map(|(_, p)| p));
+    let notes = &mut result.notes;
+    if uniform {
+        if let Some((tls, path)) = first
+            && let Some(p) = policy(ctx, obj, target, None, tls, path, notes)
+        {
+            result.generated.push(p);
+        }
+        return;
+    }
+    for (number, name, tls) in &per_port {
+        let Some((tls, path)) = tls else { continue };
+        let Some(section) = name else {
+            notes.push(Diagnostic::new(Code::IstioPortLevelTls, format!("port {number} of Service {}/{} has no name; BackendTLSPolicy targets a port by its name (sectionName), and the ports of this Service need different tls: not translated", target.namespace, target.sni_service)).at(path.clone()));
+            continue;
+        };
+        if let Some(p) = policy(ctx, obj, target, Some(section), tls, path, notes) {
+            result.generated.push(p);
+        }
+    }
 }
 
 /// The Service a BackendTLSPolicy targets and how it is named.

@@ -207,6 +207,21 @@ fn internal_service_type(
         return;
     }
     let listed = crate::diagnostic::list_some(&services, 3);
+    if only == "NodePort" {
+        // Reachable from outside through the nodes, on node ports the new Service does not
+        // keep: whatever points at them (an external load balancer) must be re-pointed.
+        let how = if ctx.config.target == crate::config::Target::Istio {
+            metadata
+                .annotations
+                .insert(ISTIO_SERVICE_TYPE_ANNOTATION.into(), only.clone());
+            format!("the Gateway gets annotation {ISTIO_SERVICE_TYPE_ANNOTATION}: NodePort")
+        } else {
+            "set the Service type to NodePort with the implementation's own configuration"
+                .to_string()
+        };
+        notes.push(Diagnostic::new(Code::IstioInternalGatewayManual, format!("the gateway's Service {listed} is NodePort: {how}, but the new Service gets new node ports, so whatever sends traffic to the old ones (an external load balancer) must be re-pointed")).at("spec.selector"));
+        return;
+    }
     if ctx.config.target == crate::config::Target::Istio {
         metadata
             .annotations

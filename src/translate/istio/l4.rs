@@ -55,36 +55,144 @@ pub(super) fn backends(
     resolved.into_iter().map(|(b, _)| b).collect()
 }
 
-/// The gateways a `tls[]`/`tcp[]` entry applies on, as a [`super::parent_refs::Restriction`]
-/// list: empty when no match names its own `gateways` (the VirtualService's apply). A match's
-/// `gateways` replaces the VirtualService's for that match, and an entry applies wherever
-/// one of its matches does, so the list is the union over matches (a match without
-/// `gateways` contributes the VirtualService's). Source: istio/api
+/// Matches of one `tls[]`/`tcp[]` entry that apply on the same Gateways.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct MatchGroup {
+    /// Positions of the matches in the entry (empty: the entry has no matches).
+    pub matches: Vec<usize>,
+    /// The [`super::parent_refs::Restriction`] gateways: empty when no match of the entry
+    /// names its own (the VirtualService's apply).
+    pub gateways: Vec<String>,
+}
+
+/// How the matches of an entry split over Gateways.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct MatchGroups {
+    pub groups: Vec<MatchGroup>,
+    /// Matches naming only gateways the VirtualService is not bound to: never applied.
+    pub unbound: Vec<usize>,
+    /// Some match applies to sidecars (`mesh`).
+    pub mesh: bool,
+}
+
+/// Splits an entry's matches by the Gateways they apply on. A match's `gateways` replaces the
+/// VirtualService's for that match, but only among the VirtualService's own `gateways`: the
+/// VirtualService is indexed under those alone, so a match naming another gateway never
+/// applies. Each match's SNI hosts and port hold on its own gateways only, so matches for
+/// different gateways make different routes. Source: istio/api
 /// networking/v1alpha3/virtual_service.proto (`L4MatchAttributes.gateways`,
 /// `TLSMatchAttributes.gateways`); istio/istio pilot/pkg/networking/core/gateway.go
 /// (`l4MultiMatch`/`l4SingleMatch`: a match without gateways matches on every gateway the
-/// VirtualService is bound to, one with gateways only on those).
-pub(super) fn entry_gateways<'a>(
+/// VirtualService is bound to); pilot/pkg/model/push_context.go (`getGatewayNames`: the index
+/// uses the top-level `gateways`).
+pub(super) fn match_groups(
+    namespace: &str,
     vs_gateways: &[String],
-    match_gateways: impl Iterator<Item = &'a Vec<String>>,
-) -> Vec<String> {
-    let lists: Vec<&Vec<String>> = match_gateways.collect();
-    if lists.iter().all(|g| g.is_empty()) {
-        return Vec::new();
+    match_gateways: &[&Vec<String>],
+) -> MatchGroups {
+    let vs_mesh = vs_gateways.is_empty() || vs_gateways.iter().any(|g| g == "mesh");
+    let mut out = MatchGroups::default();
+    if match_gateways.iter().all(|g| g.is_empty()) {
+        out.mesh = vs_mesh;
+        out.groups.push(MatchGroup {
+            matches: (0..match_gateways.len()).collect(),
+            gateways: Vec::new(),
+        });
+        return out;
     }
-    let mut out: Vec<String> = Vec::new();
-    for list in lists {
-        let list = if list.is_empty() { vs_gateways } else { list };
-        for g in list {
-            if !out.contains(g) {
-                out.push(g.clone());
+    let key = |g: &str| super::parent_refs::resolve_gateway(g, namespace);
+    let bound: Vec<(String, String)> = vs_gateways.iter().filter_map(|g| key(g)).collect();
+    for (mi, own) in match_gateways.iter().enumerate() {
+        let (mesh, gateways): (bool, Vec<String>) = if own.is_empty() {
+            (
+                vs_mesh,
+                vs_gateways
+                    .iter()
+                    .filter(|g| *g != "mesh")
+                    .cloned()
+                    .collect(),
+            )
+        } else {
+            (
+                vs_mesh && own.iter().any(|g| g == "mesh"),
+                own.iter()
+                    .filter(|g| *g != "mesh")
+                    .filter(|g| key(g).is_some_and(|k| bound.contains(&k)))
+                    .cloned()
+                    .collect(),
+            )
+        };
+        out.mesh |= mesh;
+        if gateways.is_empty() {
+            if !mesh {
+                out.unbound.push(mi);
             }
+            continue;
+        }
+        let mut resolved: Vec<(String, String)> = gateways.iter().filter_map(|g| key(g)).collect();
+        resolved.sort();
+        resolved.dedup();
+        match out.groups.iter_mut().find(|grp| {
+            let mut k: Vec<(String, String)> = grp.gateways.iter().filter_map(|g| key(g)).collect();
+            k.sort();
+            k.dedup();
+            k == resolved
+        }) {
+            Some(grp) => grp.matches.push(mi),
+            None => out.groups.push(MatchGroup {
+                matches: vec![mi],
+                gateways,
+            }),
         }
     }
     out
 }
 
-/// Whether a gateway list names only the mesh (so no Gateway listener serves the entry).
-pub(super) fn mesh_only(gateways: &[String]) -> bool {
-    !gateways.is_empty() && gateways.iter().all(|g| g == "mesh")
+/// A note for each match that names only gateways the VirtualService is not bound to.
+pub(super) fn unbound_match_notes(path: &str, split: &MatchGroups, notes: &mut Vec<Diagnostic>) {
+    for mi in &split.unbound {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioMatchGatewayNotBound,
+                "this match names only gateways the VirtualService's `gateways` does not list: Istio indexes the VirtualService under its own gateways, so the match never applies; not translated",
+            )
+            .at(format!("{path}.match[{mi}].gateways")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn matches_split_by_their_gateways_within_the_virtual_service_s() {
+        let vs = v(&["gw", "istio-system/gw2", "mesh"]);
+        let (a, b, c, d) = (
+            v(&["gw"]),
+            v(&["istio-system/gw2"]),
+            v(&["mesh"]),
+            v(&["other"]),
+        );
+        let groups = match_groups("app", &vs, &[&a, &b, &c, &d, &a]);
+        assert_eq!(groups.groups.len(), 2);
+        assert_eq!(groups.groups[0].matches, vec![0, 4]);
+        assert_eq!(groups.groups[1].matches, vec![1]);
+        assert_eq!(groups.unbound, vec![3]);
+        assert!(groups.mesh);
+        // No per-match gateways: one group, the VirtualService's gateways.
+        let none = Vec::new();
+        let one = match_groups("app", &vs, &[&none, &none]);
+        assert_eq!(
+            one.groups,
+            vec![MatchGroup {
+                matches: vec![0, 1],
+                gateways: Vec::new()
+            }]
+        );
+    }
 }

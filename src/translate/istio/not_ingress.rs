@@ -99,14 +99,11 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
             continue;
         }
         // A VirtualService that sends mesh traffic for an external host through this Gateway:
-        // the standard egress pattern (hosts of a MESH_EXTERNAL ServiceEntry, bound to `mesh`
-        // and to the Gateway, and routed to the gateway's own Service). Without that last
-        // condition a public host an ingress also serves to sidecars would look like egress.
-        let gateway_services: Vec<(String, String)> =
-            super::proxy::of_selector(index, config, &gw.selector)
-                .service_objects(index)
-                .map(|(o, _)| (o.namespace.clone(), o.name().to_string()))
-                .collect();
+        // the standard egress pattern (istio.io "Egress Gateways" task): bound to `mesh` and
+        // to the Gateway, for a host of a MESH_EXTERNAL ServiceEntry, with one leg to an
+        // in-cluster Service (the gateway's, from the sidecars) and one to the external host
+        // itself (from the gateway). An ingress that also serves its public host to sidecars
+        // routes to applications only, never to the external host.
         for vo in &index.objects {
             let SourceBody::VirtualService(vs) = &vo.body else {
                 continue;
@@ -119,16 +116,14 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
             if !binds_mesh || !binds_this {
                 continue;
             }
-            let to_gateway = destination_hosts(vs).into_iter().any(|h| {
-                match hosts::classify(h, &vo.namespace, &config.cluster_domain) {
-                    hosts::HostKind::Service { name, namespace }
-                    | hosts::HostKind::Ambiguous { name, namespace } => {
-                        name.contains("egress") || gateway_services.contains(&(namespace, name))
-                    }
-                    hosts::HostKind::External => false,
-                }
+            let destinations = destination_hosts(vs);
+            let in_cluster = destinations.iter().any(|h| {
+                !matches!(
+                    hosts::classify(h, &vo.namespace, &config.cluster_domain),
+                    hosts::HostKind::External
+                )
             });
-            if !to_gateway {
+            if !in_cluster {
                 continue;
             }
             let external = vs.hosts.iter().find_map(|h| {
@@ -140,6 +135,11 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
                 if is_service {
                     return None;
                 }
+                // The gateway leg sends the host out: a destination is the host itself.
+                let leaves = destinations.iter().any(|d| d.eq_ignore_ascii_case(&h));
+                if !leaves {
+                    return None;
+                }
                 external_hosts
                     .iter()
                     .find(|(e, _)| hosts::overlap(e, &h))
@@ -149,7 +149,7 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
                 out.insert(
                     key.clone(),
                     NotIngress::Egress(format!(
-                        "VirtualService {}/{} sends mesh traffic for external host {host} (ServiceEntry {entry}) to the gateway's Service, and from there out",
+                        "VirtualService {}/{} sends mesh traffic for external host {host} (ServiceEntry {entry}) through it and out to the host",
                         vo.namespace,
                         vo.name()
                     )),

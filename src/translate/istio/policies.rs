@@ -73,11 +73,25 @@ fn known_pod_labels(ctx: &Ctx, proxy: &Proxy, gateway: &Gateway) -> Vec<BTreeMap
             _ => None,
         })
         .collect();
-    if found.is_empty() {
-        vec![gateway.selector.clone()]
-    } else {
-        found
+    if !found.is_empty() {
+        return found;
     }
+    // Without the workload: the selector's labels, plus what the Services in front of the
+    // pods select (the pods carry those too), plus the `app` label Istio's ingress chart gives
+    // the pods its `istio: ingressgateway` selector picks (istio/istio
+    // manifests/charts/gateways/istio-ingress/values.yaml: `app: istio-ingressgateway`).
+    let mut labels = gateway.selector.clone();
+    for (_, service) in proxy.service_objects(ctx.index) {
+        if let Some(selector) = service.spec.as_ref().and_then(|s| s.selector.as_ref()) {
+            labels.extend(selector.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    if gateway.selector.get("istio").map(String::as_str) == Some("ingressgateway") {
+        labels
+            .entry("app".into())
+            .or_insert_with(|| "istio-ingressgateway".into());
+    }
+    vec![labels]
 }
 
 /// Notes and retargeted copies for every policy that selected the old gateway's pods.
@@ -97,15 +111,18 @@ pub(super) fn translate(
     let pods = known_pod_labels(ctx, proxy, gateway);
     for (policy, surrounding) in ctx.index.surroundings() {
         let Surrounding::IstioPolicy {
-            selector: Some(selector),
+            selector,
             has_target_refs: false,
             spec,
         } = surrounding
         else {
             continue;
         };
-        if selector.is_empty()
-            || (policy.namespace != proxy.namespace && policy.namespace != ROOT_NAMESPACE)
+        let Some(selector) = selector.as_ref().filter(|s| !s.is_empty()) else {
+            namespace_wide(ctx.config.target, policy, spec, proxy, obj, result);
+            continue;
+        };
+        if (policy.namespace != proxy.namespace && policy.namespace != ROOT_NAMESPACE)
             || !pods
                 .iter()
                 .any(|l| selector.iter().all(|(k, v)| l.get(k) == Some(v)))
@@ -124,6 +141,9 @@ pub(super) fn translate(
         let lost = effect(kind, spec);
         if ctx.config.target == Target::Istio && RETARGETABLE.contains(&kind) {
             let copy = retargeted(policy, spec, gateway_name, &obj.namespace);
+            if mentions_ports(spec) {
+                result.notes.push(Diagnostic::new(Code::IstioPolicyPorts, format!("{what} names ports in its rules: on the old gateway those are the pod's ports (8080/8443 with Istio's charts), while the new Gateway's pods listen on the listener ports; check the ports of the copy {}/{} before applying it (an ALLOW rule on the wrong port refuses everything, a DENY rule lets everything through)", copy.metadata.namespace.as_deref().unwrap_or_default(), copy.metadata.name)).at("spec.selector"));
+            }
             result.notes.push(Diagnostic::new(Code::IstioPolicyRetargeted, format!("{what} selects the gateway workload ({}); the new Gateway's pods match none of it, so {lost}: written as {kind} {}/{} with targetRefs naming Gateway {gateway_name} (delete the original when the Istio Gateway goes)", labels.join(","), copy.metadata.namespace.as_deref().unwrap_or_default(), copy.metadata.name)).at("spec.selector"));
             result.generated.push(Generated::IstioPolicy(copy));
         } else {
@@ -142,6 +162,62 @@ pub(super) fn translate(
             result.notes.push(Diagnostic::new(Code::IstioPolicyWorkload, format!("{what} selects the gateway workload ({}); the new Gateway's pods match none of it, so {lost}: {how}", labels.join(","))).at("spec.selector"));
         }
     }
+}
+
+/// Whether the policy's rules name ports (`to.operation.ports`/`notPorts` of an
+/// AuthorizationPolicy, and the like).
+fn mentions_ports(spec: &Value) -> bool {
+    match spec {
+        Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| k == "ports" || k == "notPorts" || mentions_ports(v)),
+        Value::Array(items) => items.iter().any(mentions_ports),
+        _ => false,
+    }
+}
+
+/// A policy without selector applies to every workload of its namespace (all namespaces from
+/// the root namespace). When the new Gateway's pods run in another namespace than the old
+/// gateway's, such a policy of either namespace changes who it applies to.
+fn namespace_wide(
+    target: Target,
+    policy: &SourceObject,
+    spec: &Value,
+    proxy: &Proxy,
+    gateway: &SourceObject,
+    result: &mut SourceResult,
+) {
+    let new_ns = &gateway.namespace;
+    // Other targets run no Istio proxy: no Istio policy applies to them at all.
+    let moves = target != Target::Istio || proxy.namespace != *new_ns;
+    if policy.namespace == ROOT_NAMESPACE || !moves {
+        return;
+    }
+    let kind = policy.kind.as_str();
+    let what = format!(
+        "{kind} {}/{} ({}:{})",
+        policy.namespace,
+        policy.name(),
+        policy.source.file,
+        policy.source.line
+    );
+    let message = if policy.namespace == proxy.namespace {
+        format!(
+            "{what} applies to every workload of namespace {}, where the old gateway runs; the new Gateway's pods do not (they run in {new_ns}, or are not Istio proxies), so {}",
+            proxy.namespace,
+            effect(kind, spec)
+        )
+    } else if policy.namespace == *new_ns && target == Target::Istio {
+        format!(
+            "{what} applies to every workload of namespace {new_ns}, where the new Gateway's pods will run: it now applies to the gateway too, which it did not (the old gateway runs in {}); an ALLOW or deny-all policy there refuses the gateway's traffic",
+            proxy.namespace
+        )
+    } else {
+        return;
+    };
+    result
+        .notes
+        .push(Diagnostic::new(Code::IstioPolicyWorkload, message).at("metadata.namespace"));
 }
 
 /// The policy with `selector` replaced by `targetRefs` to Gateway `gateway_name`, in the

@@ -71,6 +71,26 @@ impl Proxy {
     }
 }
 
+/// An Istio gateway Service: a LoadBalancer, or ports in the shape of Istio's gateway charts
+/// (the `status-port` 15021, or target ports 8080/8443 the gateway container listens on:
+/// istio/istio manifests/charts/gateway/values.yaml, manifests/charts/gateways/istio-ingress).
+fn looks_like_gateway_service(s: &Service) -> bool {
+    let Some(spec) = &s.spec else {
+        return false;
+    };
+    if spec.type_.as_deref() == Some("LoadBalancer") {
+        return true;
+    }
+    spec.ports.iter().flatten().any(|p| {
+        p.port == 15021
+            || p.name.as_deref() == Some("status-port")
+            || matches!(
+                p.target_port,
+                Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(8080 | 8443))
+            )
+    })
+}
+
 fn contains_all(labels: &BTreeMap<String, String>, selector: &BTreeMap<String, String>) -> bool {
     selector.iter().all(|(k, v)| labels.get(k) == Some(v))
 }
@@ -110,7 +130,10 @@ pub(crate) fn of_selector(
                 continue;
             }
             let picks = if pod_labels.is_empty() {
-                contains_all(svc_selector, selector) || contains_all(selector, svc_selector)
+                // Without the workload, a selector that agrees is not enough (an application's
+                // Service may use `app: gateway` too): it must also look like a gateway's.
+                (contains_all(svc_selector, selector) || contains_all(selector, svc_selector))
+                    && looks_like_gateway_service(s)
             } else {
                 pod_labels
                     .iter()

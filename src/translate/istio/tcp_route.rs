@@ -29,17 +29,11 @@ pub(super) fn translate(
     for (i, tcp) in vs.tcp.iter().enumerate() {
         let path = format!("spec.tcp[{i}]");
         unknown::report(&tcp.extra, &path, &mut result.notes);
-        let mut ports = std::collections::BTreeSet::new();
+        let match_gateways: Vec<&Vec<String>> = tcp.matches.iter().map(|m| &m.gateways).collect();
+        let split = l4::match_groups(&obj.namespace, &vs.gateways, &match_gateways);
         for (mi, m) in tcp.matches.iter().enumerate() {
             let mpath = format!("{path}.match[{mi}]");
             unknown::report(&m.extra, &mpath, &mut result.notes);
-            if l4::mesh_only(&m.gateways) {
-                // A sidecar-only match: its hosts and port say nothing about the gateway.
-                continue;
-            }
-            if let Some(p) = m.port {
-                ports.insert(p);
-            }
             l4_match_notes(
                 &mpath,
                 !m.destination_subnets.is_empty() || m.source_subnet.is_some(),
@@ -48,103 +42,114 @@ pub(super) fn translate(
                 &mut result.notes,
             );
         }
-        let restriction = Restriction {
-            port: (ports.len() == 1)
-                .then(|| ports.iter().next().copied())
-                .flatten(),
-            protocol: None,
-            gateways: l4::entry_gateways(&vs.gateways, tcp.matches.iter().map(|m| &m.gateways)),
-        };
-        if ports.len() > 1 {
-            result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
-        }
-        if parent_refs::binds_mesh_for(vs, &restriction) {
+        l4::unbound_match_notes(&path, &split, &mut result.notes);
+        if split.mesh {
             result.notes.push(Diagnostic::new(Code::IstioMeshL4Route, "mesh TCP routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
         }
-        let hosts: Vec<String> = if vs.hosts.is_empty() {
-            vec!["*".into()]
-        } else {
-            vs.hosts
+        let several = split.groups.len() > 1;
+        for group in &split.groups {
+            let ports: std::collections::BTreeSet<u32> = group
+                .matches
                 .iter()
-                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
-                .collect()
-        };
-        if l4::mesh_only(&restriction.gateways) {
-            // Every match names only the mesh: sidecar traffic, which has no Gateway API
-            // equivalent here (noted above); binding it to the VirtualService's gateways would
-            // send that gateway's traffic where only sidecars' went (on egress configs, back
-            // to the egress gateway itself).
-            continue;
-        }
-        let parents = parent_refs::gateway_parent_refs(
-            ctx,
-            obj,
-            vs,
-            RouteKind::Tcp,
-            &hosts,
-            &restriction,
-            &mut result.notes,
-        );
-        if parents.is_empty() {
-            if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
+                .filter_map(|&mi| tcp.matches.get(mi)?.port)
+                .collect();
+            let restriction = Restriction {
+                port: (ports.len() == 1)
+                    .then(|| ports.iter().next().copied())
+                    .flatten(),
+                protocol: None,
+                gateways: group.gateways.clone(),
+            };
+            if ports.len() > 1 {
+                result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
+            }
+            let hosts: Vec<String> = if vs.hosts.is_empty() {
+                vec!["*".into()]
+            } else {
+                vs.hosts
+                    .iter()
+                    .map(|h| {
+                        super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain)
+                    })
+                    .collect()
+            };
+            if parent_refs::gateway_keys_for(obj, vs, &restriction).is_empty() {
+                // Sidecars only (reported above as a mesh route).
                 continue;
             }
-            result.notes.push(
-                Diagnostic::new(
-                    Code::IstioRouteUnbound,
-                    "no TCP listener this entry can attach to; no TCPRoute generated",
-                )
-                .at(path.clone()),
+            let parents = parent_refs::gateway_parent_refs(
+                ctx,
+                obj,
+                vs,
+                RouteKind::Tcp,
+                &hosts,
+                &restriction,
+                &mut result.notes,
             );
-            continue;
+            if parents.is_empty() {
+                if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
+                    continue;
+                }
+                result.notes.push(
+                    Diagnostic::new(
+                        Code::IstioRouteUnbound,
+                        "no TCP listener this entry can attach to; no TCPRoute generated",
+                    )
+                    .at(path.clone()),
+                );
+                continue;
+            }
+            let shares_listener =
+                |p: &crate::gwapi::ParentReference, q: &crate::gwapi::ParentReference| {
+                    p.name == q.name
+                        && p.namespace == q.namespace
+                        && (p.section_name == q.section_name
+                            || p.section_name.is_none()
+                            || q.section_name.is_none())
+                };
+            if bound
+                .iter()
+                .flatten()
+                .any(|p| parents.iter().any(|q| shares_listener(p, q)))
+            {
+                result.notes.push(Diagnostic::new(Code::IstioTcpRouteOrder, "this entry binds to a listener an earlier tcp entry also binds to: Istio falls through entries in order, Gateway API gives a TCP listener's traffic to the oldest TCPRoute only").at(path.clone()));
+            }
+            bound.push(parents.clone());
+            let backends = l4::backends(
+                ctx,
+                &from,
+                &tcp.route,
+                &path,
+                &mut result.notes,
+                &mut result.grants,
+            );
+            if backends.is_empty() {
+                result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TCPRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+                continue;
+            }
+            let mut name = if vs.tcp.len() == 1 {
+                format!("{}-tcp", obj.name())
+            } else {
+                format!("{}-tcp-{i}", obj.name())
+            };
+            if several {
+                name = format!("{name}-{}", group.gateways.join("-"));
+            }
+            result.generated.push(Generated::TcpRoute(Object::new(
+                api_version,
+                "TCPRoute",
+                Metadata::new(
+                    names::sanitize(&name, names::MAX_NAME),
+                    obj.namespace.clone(),
+                ),
+                TcpRouteSpec {
+                    parent_refs: parents,
+                    rules: vec![L4RouteRule {
+                        name: None,
+                        backend_refs: backends,
+                    }],
+                },
+            )));
         }
-        let shares_listener = |p: &crate::gwapi::ParentReference,
-                               q: &crate::gwapi::ParentReference| {
-            p.name == q.name
-                && p.namespace == q.namespace
-                && (p.section_name == q.section_name
-                    || p.section_name.is_none()
-                    || q.section_name.is_none())
-        };
-        if bound
-            .iter()
-            .flatten()
-            .any(|p| parents.iter().any(|q| shares_listener(p, q)))
-        {
-            result.notes.push(Diagnostic::new(Code::IstioTcpRouteOrder, "this entry binds to a listener an earlier tcp entry also binds to: Istio falls through entries in order, Gateway API gives a TCP listener's traffic to the oldest TCPRoute only").at(path.clone()));
-        }
-        bound.push(parents.clone());
-        let backends = l4::backends(
-            ctx,
-            &from,
-            &tcp.route,
-            &path,
-            &mut result.notes,
-            &mut result.grants,
-        );
-        if backends.is_empty() {
-            result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TCPRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
-            continue;
-        }
-        let name = if vs.tcp.len() == 1 {
-            format!("{}-tcp", obj.name())
-        } else {
-            format!("{}-tcp-{i}", obj.name())
-        };
-        result.generated.push(Generated::TcpRoute(Object::new(
-            api_version,
-            "TCPRoute",
-            Metadata::new(
-                names::sanitize(&name, names::MAX_NAME),
-                obj.namespace.clone(),
-            ),
-            TcpRouteSpec {
-                parent_refs: parents,
-                rules: vec![L4RouteRule {
-                    name: None,
-                    backend_refs: backends,
-                }],
-            },
-        )));
     }
 }

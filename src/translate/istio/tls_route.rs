@@ -23,24 +23,11 @@ pub(super) fn translate(
     for (i, tls) in vs.tls.iter().enumerate() {
         let path = format!("spec.tls[{i}]");
         unknown::report(&tls.extra, &path, &mut result.notes);
-        let mut sni: Vec<String> = Vec::new();
-        let mut ports = std::collections::BTreeSet::new();
+        let match_gateways: Vec<&Vec<String>> = tls.matches.iter().map(|m| &m.gateways).collect();
+        let split = l4::match_groups(&obj.namespace, &vs.gateways, &match_gateways);
         for (mi, m) in tls.matches.iter().enumerate() {
             let mpath = format!("{path}.match[{mi}]");
             unknown::report(&m.extra, &mpath, &mut result.notes);
-            if l4::mesh_only(&m.gateways) {
-                // A sidecar-only match: its hosts and port say nothing about the gateway.
-                continue;
-            }
-            for h in &m.sni_hosts {
-                let h = h.to_ascii_lowercase();
-                if !sni.contains(&h) {
-                    sni.push(h);
-                }
-            }
-            if let Some(p) = m.port {
-                ports.insert(p);
-            }
             l4_match_notes(
                 &mpath,
                 !m.destination_subnets.is_empty(),
@@ -49,105 +36,131 @@ pub(super) fn translate(
                 &mut result.notes,
             );
         }
-        if sni.is_empty() {
-            sni = vs
-                .hosts
-                .iter()
-                .map(|h| super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain))
-                .collect();
-        }
-        let mut hostnames = Vec::new();
-        for h in &sni {
-            match hosts::hostname_problem(h) {
-                None => hostnames.push(h.clone()),
-                Some(problem) => result.notes.push(
-                    Diagnostic::new(
-                        Code::IstioInvalidHostname,
-                        format!("SNI host '{h}' cannot be a TLSRoute hostname: {problem}; dropped"),
-                    )
-                    .at(format!("{path}.match")),
-                ),
-            }
-        }
-        if hostnames.is_empty() {
-            result.notes.push(Diagnostic::new(Code::IstioTlsRouteNoHostname, "TLSRoute needs at least one SNI hostname and none could be translated; no TLSRoute generated").at(path.clone()));
-            continue;
-        }
-        let restriction = Restriction {
-            port: (ports.len() == 1)
-                .then(|| ports.iter().next().copied())
-                .flatten(),
-            protocol: None,
-            gateways: l4::entry_gateways(&vs.gateways, tls.matches.iter().map(|m| &m.gateways)),
-        };
-        if ports.len() > 1 {
-            result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
-        }
-        if parent_refs::binds_mesh_for(vs, &restriction) {
+        l4::unbound_match_notes(&path, &split, &mut result.notes);
+        if split.mesh {
             result.notes.push(Diagnostic::new(Code::IstioMeshL4Route, "mesh TLS routing (sidecars) is not translated: GAMMA covers HTTP and gRPC routes only").at(path.clone()));
         }
-        if l4::mesh_only(&restriction.gateways) {
-            // Every match names only the mesh: sidecar traffic, which has no Gateway API
-            // equivalent here (noted above); binding it to the VirtualService's gateways would
-            // send that gateway's traffic where only sidecars' went (on egress configs, back
-            // to the egress gateway itself).
-            continue;
-        }
-        let parents = parent_refs::gateway_parent_refs(
-            ctx,
-            obj,
-            vs,
-            RouteKind::Tls,
-            &sni,
-            &restriction,
-            &mut result.notes,
-        );
-        if parents.is_empty() {
-            if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
+        let several = split.groups.len() > 1;
+        for group in &split.groups {
+            let matches: Vec<_> = group
+                .matches
+                .iter()
+                .filter_map(|&mi| tls.matches.get(mi))
+                .collect();
+            let mut sni: Vec<String> = Vec::new();
+            let mut ports = std::collections::BTreeSet::new();
+            for m in &matches {
+                for h in &m.sni_hosts {
+                    let h = h.to_ascii_lowercase();
+                    if !sni.contains(&h) {
+                        sni.push(h);
+                    }
+                }
+                if let Some(p) = m.port {
+                    ports.insert(p);
+                }
+            }
+            if sni.is_empty() {
+                sni = vs
+                    .hosts
+                    .iter()
+                    .map(|h| {
+                        super::hosts::expand_short(h, &obj.namespace, &ctx.config.cluster_domain)
+                    })
+                    .collect();
+            }
+            let mut hostnames = Vec::new();
+            for h in &sni {
+                match hosts::hostname_problem(h) {
+                    None => hostnames.push(h.clone()),
+                    Some(problem) => result.notes.push(
+                        Diagnostic::new(
+                            Code::IstioInvalidHostname,
+                            format!(
+                                "SNI host '{h}' cannot be a TLSRoute hostname: {problem}; dropped"
+                            ),
+                        )
+                        .at(format!("{path}.match")),
+                    ),
+                }
+            }
+            if hostnames.is_empty() {
+                result.notes.push(Diagnostic::new(Code::IstioTlsRouteNoHostname, "TLSRoute needs at least one SNI hostname and none could be translated; no TLSRoute generated").at(path.clone()));
                 continue;
             }
-            result.notes.push(
-                Diagnostic::new(
-                    Code::IstioRouteUnbound,
-                    "no TLS listener this entry can attach to; no TLSRoute generated",
-                )
-                .at(path.clone()),
+            let restriction = Restriction {
+                port: (ports.len() == 1)
+                    .then(|| ports.iter().next().copied())
+                    .flatten(),
+                protocol: None,
+                gateways: group.gateways.clone(),
+            };
+            if ports.len() > 1 {
+                result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
+            }
+            if parent_refs::gateway_keys_for(obj, vs, &restriction).is_empty() {
+                // Sidecars only (reported above as a mesh route).
+                continue;
+            }
+            let parents = parent_refs::gateway_parent_refs(
+                ctx,
+                obj,
+                vs,
+                RouteKind::Tls,
+                &sni,
+                &restriction,
+                &mut result.notes,
             );
-            continue;
+            if parents.is_empty() {
+                if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
+                    continue;
+                }
+                result.notes.push(
+                    Diagnostic::new(
+                        Code::IstioRouteUnbound,
+                        "no TLS listener this entry can attach to; no TLSRoute generated",
+                    )
+                    .at(path.clone()),
+                );
+                continue;
+            }
+            let backends = l4::backends(
+                ctx,
+                &from,
+                &tls.route,
+                &path,
+                &mut result.notes,
+                &mut result.grants,
+            );
+            if backends.is_empty() {
+                result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TLSRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+                continue;
+            }
+            let mut name = if vs.tls.len() == 1 {
+                format!("{}-tls", obj.name())
+            } else {
+                format!("{}-tls-{i}", obj.name())
+            };
+            if several {
+                name = format!("{name}-{}", group.gateways.join("-"));
+            }
+            result.generated.push(Generated::TlsRoute(Object::new(
+                gwapi::V1,
+                "TLSRoute",
+                Metadata::new(
+                    names::sanitize(&name, names::MAX_NAME),
+                    obj.namespace.clone(),
+                ),
+                TlsRouteSpec {
+                    parent_refs: parents,
+                    hostnames,
+                    rules: vec![L4RouteRule {
+                        name: None,
+                        backend_refs: backends,
+                    }],
+                },
+            )));
         }
-        let backends = l4::backends(
-            ctx,
-            &from,
-            &tls.route,
-            &path,
-            &mut result.notes,
-            &mut result.grants,
-        );
-        if backends.is_empty() {
-            result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TLSRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
-            continue;
-        }
-        let name = if vs.tls.len() == 1 {
-            format!("{}-tls", obj.name())
-        } else {
-            format!("{}-tls-{i}", obj.name())
-        };
-        result.generated.push(Generated::TlsRoute(Object::new(
-            gwapi::V1,
-            "TLSRoute",
-            Metadata::new(
-                names::sanitize(&name, names::MAX_NAME),
-                obj.namespace.clone(),
-            ),
-            TlsRouteSpec {
-                parent_refs: parents,
-                hostnames,
-                rules: vec![L4RouteRule {
-                    name: None,
-                    backend_refs: backends,
-                }],
-            },
-        )));
     }
 }
 
