@@ -148,6 +148,44 @@ pub(super) fn match_groups(
     out
 }
 
+/// The Gateway parentRefs of one TLS/TCP route, or `None` (with a note where one is due) when
+/// it has none: sidecars only (reported as a mesh route), Gateways left to Istio (reported per
+/// binding), or no listener that fits.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn gateway_parents(
+    ctx: &Ctx,
+    obj: &crate::model::SourceObject,
+    vs: &crate::model::istio::VirtualService,
+    kind: super::parent_refs::RouteKind,
+    hosts: &[String],
+    restriction: &super::parent_refs::Restriction,
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Option<Vec<crate::gwapi::ParentReference>> {
+    use super::parent_refs;
+    if parent_refs::gateway_keys_for(obj, vs, restriction).is_empty() {
+        return None;
+    }
+    let parents = parent_refs::gateway_parent_refs(ctx, obj, vs, kind, hosts, restriction, notes);
+    if !parents.is_empty() {
+        return Some(parents);
+    }
+    if !parent_refs::only_not_ingress(ctx, obj, vs, restriction) {
+        let (listener, route) = match kind {
+            parent_refs::RouteKind::Tcp => ("TCP", "TCPRoute"),
+            _ => ("TLS", "TLSRoute"),
+        };
+        notes.push(
+            Diagnostic::new(
+                Code::IstioRouteUnbound,
+                format!("no {listener} listener this entry can attach to; no {route} generated"),
+            )
+            .at(path.to_string()),
+        );
+    }
+    None
+}
+
 /// A note for each match that names only gateways the VirtualService is not bound to.
 pub(super) fn unbound_match_notes(path: &str, split: &MatchGroups, notes: &mut Vec<Diagnostic>) {
     for mi in &split.unbound {

@@ -130,13 +130,7 @@ pub(super) fn translate(
             continue;
         }
         let kind = policy.kind.as_str();
-        let what = format!(
-            "{kind} {}/{} ({}:{})",
-            policy.namespace,
-            policy.name(),
-            policy.source.file,
-            policy.source.line
-        );
+        let what = describe(policy);
         let labels: Vec<String> = selector.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let lost = effect(kind, spec);
         if ctx.config.target == Target::Istio && RETARGETABLE.contains(&kind) {
@@ -162,6 +156,18 @@ pub(super) fn translate(
             result.notes.push(Diagnostic::new(Code::IstioPolicyWorkload, format!("{what} selects the gateway workload ({}); the new Gateway's pods match none of it, so {lost}: {how}", labels.join(","))).at("spec.selector"));
         }
     }
+}
+
+/// "Kind ns/name (file:line)", how notes name a policy.
+fn describe(policy: &SourceObject) -> String {
+    format!(
+        "{} {}/{} ({}:{})",
+        policy.kind,
+        policy.namespace,
+        policy.name(),
+        policy.source.file,
+        policy.source.line
+    )
 }
 
 /// Whether the policy's rules name ports (`to.operation.ports`/`notPorts` of an
@@ -194,13 +200,7 @@ fn namespace_wide(
         return;
     }
     let kind = policy.kind.as_str();
-    let what = format!(
-        "{kind} {}/{} ({}:{})",
-        policy.namespace,
-        policy.name(),
-        policy.source.file,
-        policy.source.line
-    );
+    let what = describe(policy);
     let message = if policy.namespace == proxy.namespace {
         format!(
             "{what} applies to every workload of namespace {}, where the old gateway runs; the new Gateway's pods do not (they run in {new_ns}, or are not Istio proxies), so {}",

@@ -1,7 +1,7 @@
 //! VirtualService `tcp[]` → one TCPRoute per entry (v1 by default, v1alpha2 for Istio 1.30).
 
 use super::destination::From;
-use super::parent_refs::{self, Restriction, RouteKind};
+use super::parent_refs::{Restriction, RouteKind};
 use super::tls_route::l4_match_notes;
 use super::{Ctx, l4, names, unknown};
 use crate::config::TcpRouteVersion;
@@ -73,32 +73,18 @@ pub(super) fn translate(
                     })
                     .collect()
             };
-            if parent_refs::gateway_keys_for(obj, vs, &restriction).is_empty() {
-                // Sidecars only (reported above as a mesh route).
-                continue;
-            }
-            let parents = parent_refs::gateway_parent_refs(
+            let Some(parents) = l4::gateway_parents(
                 ctx,
                 obj,
                 vs,
                 RouteKind::Tcp,
                 &hosts,
                 &restriction,
+                &path,
                 &mut result.notes,
-            );
-            if parents.is_empty() {
-                if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
-                    continue;
-                }
-                result.notes.push(
-                    Diagnostic::new(
-                        Code::IstioRouteUnbound,
-                        "no TCP listener this entry can attach to; no TCPRoute generated",
-                    )
-                    .at(path.clone()),
-                );
+            ) else {
                 continue;
-            }
+            };
             let shares_listener =
                 |p: &crate::gwapi::ParentReference, q: &crate::gwapi::ParentReference| {
                     p.name == q.name

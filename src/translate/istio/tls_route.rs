@@ -2,7 +2,7 @@
 //! `sniHosts` → `hostnames`.
 
 use super::destination::From;
-use super::parent_refs::{self, Restriction, RouteKind};
+use super::parent_refs::{Restriction, RouteKind};
 use super::{Ctx, hosts, l4, names, unknown};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TlsRouteSpec};
@@ -98,32 +98,18 @@ pub(super) fn translate(
             if ports.len() > 1 {
                 result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
             }
-            if parent_refs::gateway_keys_for(obj, vs, &restriction).is_empty() {
-                // Sidecars only (reported above as a mesh route).
-                continue;
-            }
-            let parents = parent_refs::gateway_parent_refs(
+            let Some(parents) = l4::gateway_parents(
                 ctx,
                 obj,
                 vs,
                 RouteKind::Tls,
                 &sni,
                 &restriction,
+                &path,
                 &mut result.notes,
-            );
-            if parents.is_empty() {
-                if parent_refs::only_not_ingress(ctx, obj, vs, &restriction) {
-                    continue;
-                }
-                result.notes.push(
-                    Diagnostic::new(
-                        Code::IstioRouteUnbound,
-                        "no TLS listener this entry can attach to; no TLSRoute generated",
-                    )
-                    .at(path.clone()),
-                );
+            ) else {
                 continue;
-            }
+            };
             let backends = l4::backends(
                 ctx,
                 &from,
