@@ -56,6 +56,21 @@ impl<S> Object<S> {
     }
 }
 
+/// Kubernetes' `IsDNS1123Subdomain`, the rule for object names and for a `SectionName`: at most 253 characters in all, dot-separated parts of
+/// lowercase alphanumerics and `-` that start and end alphanumeric. Unlike a DNS label, a part
+/// may be longer than 63 characters (the API server does not limit parts).
+pub fn is_dns_subdomain(s: &str) -> bool {
+    s.len() <= 253
+        && s.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !part.starts_with('-')
+                && !part.ends_with('-')
+        })
+}
+
 /// Every kind of object the translators generate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]

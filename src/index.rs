@@ -143,14 +143,26 @@ impl Index {
         }
     }
 
-    /// Objects around the ingress ([`crate::model::surrounding`]), in index order.
+    /// Objects around the ingress ([`crate::model::surrounding`]) with their positions, in
+    /// index order, kustomize patches left out.
     pub fn surroundings(
         &self,
-    ) -> impl Iterator<Item = (&SourceObject, &crate::model::surrounding::Surrounding)> {
-        self.objects.iter().filter_map(|o| match &o.body {
-            SourceBody::Surrounding(s) if !self.is_patch_file(&o.source.file) => Some((o, s)),
-            _ => None,
-        })
+    ) -> impl Iterator<
+        Item = (
+            usize,
+            &SourceObject,
+            &crate::model::surrounding::Surrounding,
+        ),
+    > {
+        self.objects
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match &o.body {
+                SourceBody::Surrounding(s) if !self.is_patch_file(&o.source.file) => {
+                    Some((i, o, s))
+                }
+                _ => None,
+            })
     }
 
     pub fn istio_gateways(&self) -> impl Iterator<Item = (&SourceObject, &istio::Gateway)> {

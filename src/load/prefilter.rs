@@ -33,7 +33,7 @@ pub(crate) fn needs_parse(doc: &[u8]) -> bool {
     match top_level_kind(doc) {
         Some(kind) => {
             RELEVANT_KINDS.contains(&kind.as_str())
-                || crate::model::surrounding::KINDS.contains(&kind.as_str())
+                || crate::model::surrounding::is_read_kind(&kind)
                 || kind.ends_with("List")
         }
         // No column-0 `kind:` line: a flow mapping, an indented document, or no kind at all.

@@ -149,22 +149,21 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
     }
 }
 
-/// Kinds [`decode`] reads, for the load stage's prefilter.
-pub const KINDS: [&str; 13] = [
+/// Kinds [`decode`] reads besides [`ISTIO_POLICY_KINDS`].
+const OTHER_KINDS: [&str; 7] = [
     "Deployment",
     "StatefulSet",
     "DaemonSet",
-    "AuthorizationPolicy",
-    "RequestAuthentication",
-    "PeerAuthentication",
-    "EnvoyFilter",
-    "WasmPlugin",
-    "Telemetry",
     "ServiceEntry",
     "Certificate",
     "Canary",
     "Rollout",
 ];
+
+/// Whether [`decode`] may read an object of `kind` (the load stage's prefilter asks).
+pub fn is_read_kind(kind: &str) -> bool {
+    ISTIO_POLICY_KINDS.contains(&kind) || OTHER_KINDS.contains(&kind)
+}
 
 #[cfg(test)]
 mod tests {

@@ -223,7 +223,7 @@ pub(crate) fn metadata_violations(value: &Value) -> Vec<Violation> {
             message: "metadata.name is required".into(),
             path: "metadata.name".into(),
         }),
-        Some(n) if !is_dns_subdomain(n) => out.push(Violation {
+        Some(n) if !crate::gwapi::is_dns_subdomain(n) => out.push(Violation {
             rule: "schema/metadata".into(),
             message: format!(
                 "metadata.name \"{n}\" must be a lowercase RFC 1123 subdomain of at most 253 characters"
@@ -253,21 +253,6 @@ fn is_dns_label(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !s.starts_with('-')
         && !s.ends_with('-')
-}
-
-/// Kubernetes' `IsDNS1123Subdomain`: at most 253 characters in all, dot-separated parts of
-/// lowercase alphanumerics and `-` that start and end alphanumeric. Unlike a DNS label, a part
-/// may be longer than 63 characters (the API server does not limit parts).
-fn is_dns_subdomain(s: &str) -> bool {
-    s.len() <= 253
-        && s.split('.').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && !part.starts_with('-')
-                && !part.ends_with('-')
-        })
 }
 
 /// `/spec/listeners/0/name` → `spec.listeners[0].name`.
@@ -345,12 +330,12 @@ mod name_tests {
     #[test]
     fn subdomain_parts_may_exceed_a_dns_label() {
         let long = "a".repeat(65);
-        assert!(is_dns_subdomain(&long));
-        assert!(is_dns_subdomain("a.b-c.d"));
-        assert!(!is_dns_subdomain(&"a".repeat(254)));
-        assert!(!is_dns_subdomain("a..b"));
-        assert!(!is_dns_subdomain("-a"));
-        assert!(!is_dns_subdomain("A"));
+        assert!(crate::gwapi::is_dns_subdomain(&long));
+        assert!(crate::gwapi::is_dns_subdomain("a.b-c.d"));
+        assert!(!crate::gwapi::is_dns_subdomain(&"a".repeat(254)));
+        assert!(!crate::gwapi::is_dns_subdomain("a..b"));
+        assert!(!crate::gwapi::is_dns_subdomain("-a"));
+        assert!(!crate::gwapi::is_dns_subdomain("A"));
         assert!(!is_dns_label(&long));
     }
 }

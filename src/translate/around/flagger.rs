@@ -11,18 +11,15 @@ use crate::index::Index;
 use crate::model::surrounding::Surrounding;
 
 pub(super) fn notes(index: &Index, out: &mut Vec<Placed>) {
-    for (position, obj) in index.objects.iter().enumerate() {
-        let crate::model::SourceBody::Surrounding(Surrounding::FlaggerCanary {
+    for (position, obj, surrounding) in index.surroundings() {
+        let Surrounding::FlaggerCanary {
             target,
             gateways,
-            has_gateway_refs,
-        }) = &obj.body
+            has_gateway_refs: false,
+        } = surrounding
         else {
             continue;
         };
-        if *has_gateway_refs || index.is_patch_file(&obj.source.file) {
-            continue;
-        }
         let gateway_list: Vec<String> = gateways
             .iter()
             .filter(|g| g.as_str() != "mesh")

@@ -14,17 +14,14 @@ use crate::model::surrounding::Surrounding;
 use crate::translate::SourceResult;
 
 pub(super) fn notes(index: &Index, results: &[SourceResult], out: &mut Vec<Placed>) {
-    for (position, obj) in index.objects.iter().enumerate() {
-        let SourceBody::Surrounding(Surrounding::RolloutIstio {
+    for (position, obj, surrounding) in index.surroundings() {
+        let Surrounding::RolloutIstio {
             virtual_services,
-            has_gateway_api_plugin,
-        }) = &obj.body
+            has_gateway_api_plugin: false,
+        } = surrounding
         else {
             continue;
         };
-        if *has_gateway_api_plugin || index.is_patch_file(&obj.source.file) {
-            continue;
-        }
         // The HTTPRoutes made from the VirtualServices the Rollout drives (a name may be
         // `vs` or `vs.namespace`).
         let mut routes = Vec::new();

@@ -8,7 +8,7 @@ use crate::gwapi::BackendRef;
 use crate::model::istio::RouteDestination;
 use crate::translate::GrantRequest;
 
-pub(super) fn backends(
+fn backends(
     ctx: &Ctx,
     from: &From,
     route: &[RouteDestination],
@@ -184,6 +184,44 @@ pub(super) fn gateway_parents(
         );
     }
     None
+}
+
+/// The backendRefs of one TLS/TCP route, or `None` with a note when no destination could be
+/// translated (an L4 route needs at least one).
+pub(super) fn route_backends(
+    ctx: &Ctx,
+    from: &From,
+    route: &[RouteDestination],
+    path: &str,
+    notes: &mut Vec<Diagnostic>,
+    grants: &mut Vec<GrantRequest>,
+) -> Option<Vec<BackendRef>> {
+    let backends = backends(ctx, from, route, path, notes, grants);
+    if backends.is_empty() {
+        notes.push(Diagnostic::new(Code::IstioNoBackends, format!("no destination could be translated; {} needs at least one backendRef, none generated", from.kind)).at(format!("{path}.route")));
+        return None;
+    }
+    Some(backends)
+}
+
+/// The name of the route made from entry `i` of `entries` (`<vs>-tls`, `<vs>-tcp-1`), with
+/// the group's gateways appended when the entry's matches split over several.
+pub(super) fn route_name(
+    vs_name: &str,
+    suffix: &str,
+    entries: usize,
+    i: usize,
+    split: Option<&MatchGroup>,
+) -> String {
+    let mut name = if entries == 1 {
+        format!("{vs_name}-{suffix}")
+    } else {
+        format!("{vs_name}-{suffix}-{i}")
+    };
+    if let Some(group) = split {
+        name = format!("{name}-{}", group.gateways.join("-"));
+    }
+    super::names::sanitize(&name, super::names::MAX_NAME)
 }
 
 /// A note for each match that names only gateways the VirtualService is not bound to.

@@ -176,7 +176,7 @@ fn kept_port_names(gateway: &Gateway) -> BTreeSet<String> {
         .iter()
         .filter(|s| s.hosts.len() == 1)
         .filter_map(|s| s.port.as_ref().and_then(|p| p.name.as_deref()))
-        .filter(|name| count.get(name) == Some(&1) && names::is_section_name(name))
+        .filter(|name| count.get(name) == Some(&1) && crate::gwapi::is_dns_subdomain(name))
         .map(str::to_string)
         .collect()
 }

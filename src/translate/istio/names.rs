@@ -70,21 +70,6 @@ pub(super) fn unique(base: &str, taken: &mut std::collections::BTreeSet<String>)
     }
 }
 
-/// Whether `name` is a valid Gateway API SectionName (a lowercase RFC 1123 subdomain of at
-/// most 253 characters), as the listener `name` field's CRD pattern requires.
-pub(super) fn is_section_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 253
-        && name.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

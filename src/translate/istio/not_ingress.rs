@@ -61,7 +61,7 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
     let mut out = BTreeMap::new();
     let external_hosts: Vec<(String, String)> = index
         .surroundings()
-        .filter_map(|(o, s)| match s {
+        .filter_map(|(_, o, s)| match s {
             Surrounding::ServiceEntry {
                 hosts,
                 external: true,
@@ -79,6 +79,24 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
             _ => None,
         })
         .flatten()
+        .collect();
+    // VirtualServices bound to the mesh and to some gateway: the only ones the egress
+    // pattern below can match, collected once rather than per Gateway.
+    let mesh_and_gateway: Vec<(
+        &crate::model::SourceObject,
+        &crate::model::istio::VirtualService,
+    )> = index
+        .objects
+        .iter()
+        .filter_map(|o| match &o.body {
+            SourceBody::VirtualService(vs)
+                if vs.gateways.iter().any(|g| g == "mesh")
+                    && vs.gateways.iter().any(|g| g != "mesh") =>
+            {
+                Some((o, vs))
+            }
+            _ => None,
+        })
         .collect();
     for (obj, gw) in index.istio_gateways() {
         let key = (obj.namespace.clone(), obj.name().to_string());
@@ -104,16 +122,12 @@ pub(crate) fn classify(index: &Index, config: &Config) -> BTreeMap<(String, Stri
         // in-cluster Service (the gateway's, from the sidecars) and one to the external host
         // itself (from the gateway). An ingress that also serves its public host to sidecars
         // routes to applications only, never to the external host.
-        for vo in &index.objects {
-            let SourceBody::VirtualService(vs) = &vo.body else {
-                continue;
-            };
-            let binds_mesh = vs.gateways.iter().any(|g| g == "mesh");
+        for &(vo, vs) in &mesh_and_gateway {
             let binds_this = vs
                 .gateways
                 .iter()
                 .any(|g| parent_refs::resolve_gateway(g, &vo.namespace).as_ref() == Some(&key));
-            if !binds_mesh || !binds_this {
+            if !binds_this {
                 continue;
             }
             let destinations = destination_hosts(vs);

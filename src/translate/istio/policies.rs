@@ -109,7 +109,7 @@ pub(super) fn translate(
         return;
     };
     let pods = known_pod_labels(ctx, proxy, gateway);
-    for (policy, surrounding) in ctx.index.surroundings() {
+    for (_, policy, surrounding) in ctx.index.surroundings() {
         let Surrounding::IstioPolicy {
             selector,
             has_target_refs: false,

@@ -104,10 +104,8 @@ pub(crate) fn of_selector(
     let mut workloads = Vec::new();
     let mut pod_labels: Vec<(&str, &BTreeMap<String, String>)> = Vec::new();
     if !selector.is_empty() {
-        for (i, o) in index.objects.iter().enumerate() {
-            if let crate::model::SourceBody::Surrounding(Surrounding::Workload { pod_labels: l }) =
-                &o.body
-                && !index.is_patch_file(&o.source.file)
+        for (i, o, surrounding) in index.surroundings() {
+            if let Surrounding::Workload { pod_labels: l } = surrounding
                 && contains_all(l, selector)
             {
                 workloads.push(i);

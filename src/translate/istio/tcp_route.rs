@@ -3,7 +3,7 @@
 use super::destination::From;
 use super::parent_refs::{Restriction, RouteKind};
 use super::tls_route::l4_match_notes;
-use super::{Ctx, l4, names, unknown};
+use super::{Ctx, l4, unknown};
 use crate::config::TcpRouteVersion;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TcpRouteSpec};
@@ -101,33 +101,21 @@ pub(super) fn translate(
                 result.notes.push(Diagnostic::new(Code::IstioTcpRouteOrder, "this entry binds to a listener an earlier tcp entry also binds to: Istio falls through entries in order, Gateway API gives a TCP listener's traffic to the oldest TCPRoute only").at(path.clone()));
             }
             bound.push(parents.clone());
-            let backends = l4::backends(
+            let Some(backends) = l4::route_backends(
                 ctx,
                 &from,
                 &tcp.route,
                 &path,
                 &mut result.notes,
                 &mut result.grants,
-            );
-            if backends.is_empty() {
-                result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TCPRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+            ) else {
                 continue;
-            }
-            let mut name = if vs.tcp.len() == 1 {
-                format!("{}-tcp", obj.name())
-            } else {
-                format!("{}-tcp-{i}", obj.name())
             };
-            if several {
-                name = format!("{name}-{}", group.gateways.join("-"));
-            }
+            let name = l4::route_name(obj.name(), "tcp", vs.tcp.len(), i, several.then_some(group));
             result.generated.push(Generated::TcpRoute(Object::new(
                 api_version,
                 "TCPRoute",
-                Metadata::new(
-                    names::sanitize(&name, names::MAX_NAME),
-                    obj.namespace.clone(),
-                ),
+                Metadata::new(name, obj.namespace.clone()),
                 TcpRouteSpec {
                     parent_refs: parents,
                     rules: vec![L4RouteRule {

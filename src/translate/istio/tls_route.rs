@@ -3,7 +3,7 @@
 
 use super::destination::From;
 use super::parent_refs::{Restriction, RouteKind};
-use super::{Ctx, hosts, l4, names, unknown};
+use super::{Ctx, hosts, l4, unknown};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TlsRouteSpec};
 use crate::model::SourceObject;
@@ -110,33 +110,21 @@ pub(super) fn translate(
             ) else {
                 continue;
             };
-            let backends = l4::backends(
+            let Some(backends) = l4::route_backends(
                 ctx,
                 &from,
                 &tls.route,
                 &path,
                 &mut result.notes,
                 &mut result.grants,
-            );
-            if backends.is_empty() {
-                result.notes.push(Diagnostic::new(Code::IstioNoBackends, "no destination could be translated; TLSRoute needs at least one backendRef, none generated").at(format!("{path}.route")));
+            ) else {
                 continue;
-            }
-            let mut name = if vs.tls.len() == 1 {
-                format!("{}-tls", obj.name())
-            } else {
-                format!("{}-tls-{i}", obj.name())
             };
-            if several {
-                name = format!("{name}-{}", group.gateways.join("-"));
-            }
+            let name = l4::route_name(obj.name(), "tls", vs.tls.len(), i, several.then_some(group));
             result.generated.push(Generated::TlsRoute(Object::new(
                 gwapi::V1,
                 "TLSRoute",
-                Metadata::new(
-                    names::sanitize(&name, names::MAX_NAME),
-                    obj.namespace.clone(),
-                ),
+                Metadata::new(name, obj.namespace.clone()),
                 TlsRouteSpec {
                     parent_refs: parents,
                     hostnames,
