@@ -12,7 +12,12 @@ bin="${GM_BIN:?the install step did not name the binary}"
 command="${GM_COMMAND:-check}"
 case "$command" in
   plan | check | apply | pr) ;;
-  *) fail "input 'command' must be plan, check, apply or pr, not '$command'" ;;
+  # Only put gateway-migrate on PATH, for later steps (`bulk`, see docs/bulk.md).
+  install)
+    "$bin" --version
+    exit 0
+    ;;
+  *) fail "input 'command' must be plan, check, apply, pr or install, not '$command'" ;;
 esac
 
 args=("$command" "${GM_PATH:-.}")

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::bulk;
 use crate::config::{Channel, Config, IngressMode, Target};
 use crate::diagnostic::{CodePattern, Severity};
 use crate::pipeline::{self, Input, Outcome};
@@ -44,6 +45,10 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Apply on a branch, commit, push, and open or update the pull request (body: the report).
     Pr(Box<PrArgs>),
+    /// Migrate many repositories: one pull request each (run), a GitHub Actions matrix
+    /// (plan), merged results (report). See docs/bulk.md.
+    #[command(subcommand)]
+    Bulk(BulkCommand),
     /// List every diagnostic code with its severity and summary (the registry).
     Codes(CodesArgs),
     /// Explain one diagnostic code: what it means and what to do.
@@ -53,6 +58,144 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff) on stdout (e.g. `gateway-migrate man | man -l -`).
     Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BulkCommand {
+    /// For each repository: shallow clone, the `pr` pipeline, a results row. Exit 1 when a
+    /// repository failed, 2 when the run could not start or its results could not be written.
+    Run(Box<BulkRunArgs>),
+    /// Print the GitHub Actions matrix for --shards N (JSON: {"include": [{"shard": "i/N",
+    /// "repositories": k}, ...]}).
+    Plan(BulkPlanArgs),
+    /// Merge results files (of shards, or of resumed runs) into one table. Exit 1 when a
+    /// repository failed.
+    Report(BulkReportArgs),
+}
+
+/// Which repositories: names, a list file, or an organisation's repositories with a topic.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Repositories")]
+pub struct RepoSelectionArgs {
+    /// Repositories as owner/repo.
+    #[arg(value_name = "OWNER/REPO")]
+    pub names: Vec<String>,
+    /// File of owner/repo lines (`#` starts a comment; blank lines are ignored); `-` reads
+    /// stdin.
+    #[arg(long, value_name = "FILE")]
+    pub repos: Option<PathBuf>,
+    /// Every repository of this organisation that carries --topic (through the API).
+    #[arg(long, value_name = "ORG", requires = "topic")]
+    pub org: Option<String>,
+    /// The topic that selects an organisation's repositories.
+    #[arg(long, value_name = "TOPIC", requires = "org")]
+    pub topic: Option<String>,
+    /// Environment variable that holds the GitHub token.
+    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
+    pub token_env: String,
+    /// GitHub REST API root; GitHub Enterprise: https://HOST/api/v3.
+    #[arg(long, value_name = "URL", env = "GITHUB_API_URL", default_value = publish::DEFAULT_API_URL)]
+    pub api_url: String,
+}
+
+/// `gateway-migrate bulk run`.
+#[derive(Debug, Args)]
+pub struct BulkRunArgs {
+    #[command(flatten)]
+    pub select: RepoSelectionArgs,
+    /// Run only shard i of N (as `bulk plan` prints them; stable by repository name).
+    #[arg(long, value_name = "i/N")]
+    pub shard: Option<String>,
+    /// Repositories cloned and translated at once (GitHub writes stay one at a time).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub concurrency: usize,
+    /// The results file: one JSON line per repository, written as each one finishes.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "gateway-migrate-results.jsonl"
+    )]
+    pub results: PathBuf,
+    /// Skip the repositories the results file already has a row for; append the others.
+    #[arg(long)]
+    pub resume: bool,
+    /// With --resume: run the repositories whose row says `failed` again.
+    #[arg(long, requires = "resume")]
+    pub retry_failed: bool,
+    /// Translate each repository and print its diff and report; push nothing, open nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Also write the summary table as Markdown to FILE (it also goes to
+    /// $GITHUB_STEP_SUMMARY inside GitHub Actions).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// Git host the repositories are cloned from and pushed to: SERVER/OWNER/REPO.git.
+    #[arg(long, value_name = "URL", env = "GITHUB_SERVER_URL", default_value = bulk::DEFAULT_SERVER_URL)]
+    pub server_url: String,
+    /// Branch to push (default: gateway-migrate/<config-hash> of each repository).
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+    /// Pull request title.
+    #[arg(long, default_value = publish::DEFAULT_TITLE)]
+    pub title: String,
+    /// Label to add to each pull request (repeatable).
+    #[arg(long = "label", value_name = "LABEL")]
+    pub labels: Vec<String>,
+    /// Open the pull requests as drafts.
+    #[arg(long)]
+    pub draft: bool,
+    /// Commit author as "Name <email>" (default: github-actions[bot]).
+    #[arg(long, value_name = "NAME <EMAIL>")]
+    pub author: Option<String>,
+    /// Commit message (a `Generated-by: gateway-migrate` trailer is appended).
+    #[arg(long, value_name = "TEXT", default_value = publish::DEFAULT_COMMIT_MESSAGE)]
+    pub commit_message: String,
+    /// Close a repository's open pull request when nothing needs to change any more.
+    #[arg(long)]
+    pub close_stale: bool,
+    /// Replace translated documents inside their source files (as `apply --in-place`).
+    #[arg(long)]
+    pub in_place: bool,
+    #[command(flatten)]
+    pub repo: RepositoryArgs,
+    /// The shared configuration (a repository's own .gateway-migrate.yaml wins over it).
+    #[command(flatten)]
+    pub translate: TranslateArgs,
+}
+
+/// `gateway-migrate bulk plan`.
+#[derive(Debug, Args)]
+pub struct BulkPlanArgs {
+    #[command(flatten)]
+    pub select: RepoSelectionArgs,
+    /// Matrix jobs (at most 256; capped at the number of repositories).
+    #[arg(long, value_name = "N")]
+    pub shards: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BulkReportFormat {
+    /// A table for the terminal.
+    Text,
+    /// A Markdown table (a job summary).
+    Markdown,
+    /// The merged rows as JSON lines, sorted by repository.
+    Json,
+}
+
+/// `gateway-migrate bulk report`.
+#[derive(Debug, Args)]
+pub struct BulkReportArgs {
+    /// Results files to merge (the last row of a repository wins).
+    #[arg(long = "merge", value_name = "FILE", num_args = 1.., required = true)]
+    pub merge: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = BulkReportFormat::Text)]
+    pub format: BulkReportFormat,
+    /// Also write the Markdown table to FILE (it also goes to $GITHUB_STEP_SUMMARY inside
+    /// GitHub Actions).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -418,12 +561,11 @@ pub struct PrArgs {
 impl PrArgs {
     /// The options for `publish`, reading the token from `--token-env`.
     fn options(&self, config_fingerprint: &str) -> publish::PublishOptions {
-        let token = std::env::var(&self.token_env).unwrap_or_default();
         let branch = self
             .branch
             .clone()
             .unwrap_or_else(|| publish::default_branch(config_fingerprint));
-        let mut opts = publish::PublishOptions::new(branch, publish::Secret::new(token.trim()));
+        let mut opts = publish::PublishOptions::new(branch, read_token(&self.token_env));
         opts.token_env = self.token_env.clone();
         opts.repository = self.repository.clone().filter(|r| !r.trim().is_empty());
         opts.api_url = if self.api_url.trim().is_empty() {
@@ -483,6 +625,9 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Check(args) => check(args),
         Command::Convert(args) => convert(args),
         Command::Pr(args) => pr(*args),
+        Command::Bulk(BulkCommand::Run(args)) => bulk_run(*args),
+        Command::Bulk(BulkCommand::Plan(args)) => bulk_plan(&args),
+        Command::Bulk(BulkCommand::Report(args)) => bulk_report(&args),
         Command::Codes(args) => codes(&args),
         Command::Explain(args) => explain(&args),
         Command::Completions(args) => {
@@ -517,7 +662,17 @@ fn load_config(
     translate: &TranslateArgs,
     repo: Option<&RepositoryArgs>,
 ) -> Result<Config> {
-    let mut config = Config::load(root, translate.config.as_deref())?;
+    load_config_file(root, translate.config.as_deref(), translate, repo)
+}
+
+/// [`load_config`] with the configuration file given (`None`: found from `root`).
+fn load_config_file(
+    root: &Path,
+    file: Option<&Path>,
+    translate: &TranslateArgs,
+    repo: Option<&RepositoryArgs>,
+) -> Result<Config> {
+    let mut config = Config::load(root, file)?;
     if let Some(c) = translate.channel {
         config.channel = match c {
             ChannelArg::Standard => Channel::Standard,
@@ -961,6 +1116,292 @@ fn pr(args: PrArgs) -> Result<u8> {
     append_step_outputs(&report, !outcome.plan.is_empty())?;
     // Published: nothing is left to do but the diagnostics the pull request lists.
     Ok(exit_status(false, &report, &args.report))
+}
+
+/// The token in `$NAME`, trimmed (read once; it lives in a [`publish::Secret`] from here on).
+fn read_token(name: &str) -> publish::Secret {
+    publish::Secret::new(std::env::var(name).unwrap_or_default().trim())
+}
+
+/// The repositories named on the command line, in `--repos`, and of `--org` with `--topic`,
+/// each once, in that order.
+fn select_repositories(
+    args: &RepoSelectionArgs,
+    token: &publish::Secret,
+) -> Result<Vec<bulk::repos::RepoName>> {
+    let mut repos = Vec::new();
+    for name in &args.names {
+        repos.push(bulk::repos::RepoName::parse(name).map_err(|e| anyhow::anyhow!("{e}"))?);
+    }
+    if let Some(file) = &args.repos {
+        let (text, source) = if file.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("reading the repository list from stdin")?;
+            (text, "<stdin>".to_string())
+        } else {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("reading the repository list {}", file.display()))?;
+            (text, file.display().to_string())
+        };
+        let listed = bulk::repos::parse_list(&text, &source).map_err(|e| anyhow::anyhow!("{e}"))?;
+        repos.extend(listed);
+    }
+    if let (Some(org), Some(topic)) = (&args.org, &args.topic) {
+        if token.is_empty() {
+            anyhow::bail!(
+                "--org needs a token to list the organisation's repositories: {} is empty or \
+                 not set",
+                args.token_env
+            );
+        }
+        let listed = bulk::organisation_repositories(
+            org,
+            topic,
+            token,
+            &args.token_env,
+            &api_root(&args.api_url),
+            &publish::RetryPolicy::default(),
+        )?;
+        if listed.is_empty() {
+            eprintln!("note: no repository of {org} carries the topic {topic:?}");
+        }
+        repos.extend(listed);
+    }
+    if args.names.is_empty() && args.repos.is_none() && args.org.is_none() {
+        anyhow::bail!(
+            "name the repositories: OWNER/REPO arguments, --repos FILE, or --org ORG --topic TOPIC"
+        );
+    }
+    Ok(bulk::repos::dedup(repos))
+}
+
+fn api_root(url: &str) -> String {
+    if url.trim().is_empty() {
+        publish::DEFAULT_API_URL.to_string()
+    } else {
+        url.trim().to_string()
+    }
+}
+
+/// The report options of a repository inside `bulk run`: everything reported, nothing printed
+/// by the pipeline itself.
+fn bulk_report_args() -> ReportArgs {
+    ReportArgs {
+        format: Format::Text,
+        outputs: Vec::new(),
+        quiet: true,
+        verbose: false,
+        select: Vec::new(),
+        min_severity: None,
+        fail_on: FailOn::Error,
+        exit_zero: false,
+        full_report: None,
+    }
+}
+
+fn bulk_run(args: BulkRunArgs) -> Result<u8> {
+    if args.concurrency == 0 {
+        anyhow::bail!("--concurrency must be at least 1");
+    }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(bulk::shard::Shard::parse)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // A typo in the shared configuration fails now, not once per repository.
+    if let Some(file) = &args.translate.config {
+        Config::load(Path::new("."), Some(file))?;
+    }
+    let token = read_token(&args.select.token_env);
+    let repos = select_repositories(&args.select, &token)?;
+    let mut opts = bulk::BulkOptions::new(token, args.results.clone());
+    opts.token_env = args.select.token_env.clone();
+    opts.api_url = api_root(&args.select.api_url);
+    opts.server_url = if args.server_url.trim().is_empty() {
+        bulk::DEFAULT_SERVER_URL.to_string()
+    } else {
+        args.server_url.trim().to_string()
+    };
+    opts.concurrency = args.concurrency;
+    opts.resume = args.resume;
+    opts.retry_failed = args.retry_failed;
+    opts.dry_run = args.dry_run;
+    opts.shard = shard;
+    opts.branch = args.branch.clone();
+    opts.title = args.title.clone();
+    opts.labels = args.labels.clone();
+    opts.draft = args.draft;
+    opts.author = args.author.clone();
+    opts.commit_message = args.commit_message.clone();
+    opts.close_stale = args.close_stale;
+    let report_args = bulk_report_args();
+    let translate = |root: &Path| -> std::result::Result<bulk::Translated, String> {
+        translate_clone(root, &args, &report_args).map_err(|e| format!("{e:#}"))
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut on_event = |event: bulk::Event<'_>| match event {
+        bulk::Event::Planned {
+            selected,
+            other_shards,
+            already_done,
+        } => {
+            let mut notes = Vec::new();
+            if other_shards > 0 {
+                notes.push(format!("{other_shards} in other shards"));
+            }
+            if already_done > 0 {
+                notes.push(format!("{already_done} already in the results file"));
+            }
+            let notes = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join(", "))
+            };
+            eprintln!("bulk: {selected} repositories to run{notes}");
+        }
+        bulk::Event::DryRun { repo, diff, report } => {
+            let _ = write!(stdout, "==> {repo}\n{report}{diff}\n");
+        }
+        bulk::Event::Finished { done, total, row } => {
+            let detail = row.pr_url.as_deref().or(row.error.as_deref()).unwrap_or("");
+            eprintln!(
+                "[{done}/{total}] {}: {} {detail}",
+                row.repo,
+                row.operation.as_str()
+            );
+        }
+    };
+    bulk::run(&repos, &opts, &translate, &mut on_event)?;
+    drop(stdout);
+    // The summary covers the whole results file (a resumed run's earlier rows too).
+    let file = bulk::results::read(&args.results)?;
+    summarise(&bulk::results::merge(file.rows), args.summary.as_deref())
+}
+
+/// Runs the pipeline on one clone, as `pr` does: the repository's own configuration, else
+/// the shared one, with the command line's overrides.
+fn translate_clone(
+    root: &Path,
+    args: &BulkRunArgs,
+    report_args: &ReportArgs,
+) -> Result<bulk::Translated> {
+    let own = Config::discover(root)?;
+    let file = if own.is_some() {
+        None
+    } else {
+        args.translate.config.as_deref()
+    };
+    let config = load_config_file(root, file, &args.translate, Some(&args.repo))?;
+    let config_fingerprint = config.fingerprint();
+    let run = RepositoryRun::new(
+        root,
+        &args.repo,
+        &args.translate,
+        report_args,
+        args.in_place,
+    );
+    let (outcome, report) = run.run_with(config, |request| request.progress = false)?;
+    let body = report::markdown::render(
+        &report,
+        &report::markdown::Options {
+            limit: publish::MAX_BODY_CHARS,
+            full_report: None,
+        },
+    );
+    let report_text = report::text::render(&report, &report::text::Options::default());
+    Ok(bulk::Translated {
+        plan: outcome.plan,
+        body,
+        config_fingerprint,
+        objects: report.objects.len(),
+        errors: report.summary.notes.error,
+        warnings: report.summary.notes.warning,
+        builds_verified: report
+            .builds
+            .iter()
+            .filter(|b| b.status == "verified")
+            .count(),
+        report_text,
+    })
+}
+
+/// Prints the table, writes the Markdown one to `summary` and the job summary, and returns
+/// the exit status: 1 when a repository failed.
+fn summarise(rows: &[bulk::results::Row], summary: Option<&Path>) -> Result<u8> {
+    std::io::stdout()
+        .lock()
+        .write_all(bulk::results::text_table(rows).as_bytes())
+        .context("writing to stdout")?;
+    let markdown = bulk::results::markdown_table(rows);
+    if let Some(path) = summary {
+        std::fs::write(path, &markdown)
+            .with_context(|| format!("writing the summary to {}", path.display()))?;
+    }
+    if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true")
+        && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
+    {
+        append_to(Path::new(&path), &markdown, "$GITHUB_STEP_SUMMARY")?;
+    }
+    let failed = rows
+        .iter()
+        .any(|r| r.operation == bulk::results::RowOperation::Failed);
+    Ok(u8::from(failed))
+}
+
+fn bulk_plan(args: &BulkPlanArgs) -> Result<u8> {
+    let token = read_token(&args.select.token_env);
+    let repos = select_repositories(&args.select, &token)?;
+    if repos.is_empty() {
+        anyhow::bail!("no repositories to plan");
+    }
+    let matrix = bulk::shard::matrix(&repos, args.shards).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // One line, as `echo "matrix=$(...)" >> "$GITHUB_OUTPUT"` needs it.
+    writeln!(std::io::stdout().lock(), "{matrix}").context("writing to stdout")?;
+    Ok(0)
+}
+
+fn bulk_report(args: &BulkReportArgs) -> Result<u8> {
+    let mut all = Vec::new();
+    for file in &args.merge {
+        let read = bulk::results::read(file)?;
+        for (line, message) in read.bad_lines {
+            eprintln!(
+                "warning: {}:{line}: not a results row, skipped ({message})",
+                file.display()
+            );
+        }
+        all.extend(read.rows);
+    }
+    let rows = bulk::results::merge(all);
+    match args.format {
+        BulkReportFormat::Text => return summarise(&rows, args.summary.as_deref()),
+        BulkReportFormat::Markdown => std::io::stdout()
+            .lock()
+            .write_all(bulk::results::markdown_table(&rows).as_bytes())
+            .context("writing to stdout")?,
+        BulkReportFormat::Json => {
+            let mut out = String::new();
+            for r in &rows {
+                out.push_str(&serde_json::to_string(r).unwrap_or_default());
+                out.push('\n');
+            }
+            std::io::stdout()
+                .lock()
+                .write_all(out.as_bytes())
+                .context("writing to stdout")?;
+        }
+    }
+    if let Some(path) = &args.summary {
+        std::fs::write(path, bulk::results::markdown_table(&rows))
+            .with_context(|| format!("writing the summary to {}", path.display()))?;
+    }
+    let failed = rows
+        .iter()
+        .any(|r| r.operation == bulk::results::RowOperation::Failed);
+    Ok(u8::from(failed))
 }
 
 fn convert(args: ConvertArgs) -> Result<u8> {

@@ -4,6 +4,7 @@
 //! `walk → load → index → translate → validate → plan → write → report → publish`.
 //! See `ARCHITECTURE.md` for the invariant each module keeps.
 
+pub mod bulk;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

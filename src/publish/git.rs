@@ -380,11 +380,25 @@ impl Transport<'_> {
 
     /// Fetches `refspecs` (no tags).
     pub fn fetch(&self, repo: &Repository, refspecs: &[String]) -> Result<(), PublishError> {
+        self.fetch_depth(repo, refspecs, None)
+    }
+
+    /// Fetches `refspecs` (no tags); with `depth`, only that many commits of each (a
+    /// shallow fetch, what `bulk run` clones with).
+    pub fn fetch_depth(
+        &self,
+        repo: &Repository,
+        refspecs: &[String],
+        depth: Option<i32>,
+    ) -> Result<(), PublishError> {
         self.with_retries("fetch", |asked| {
             let mut remote = repo.remote_anonymous(self.url)?;
             let mut fo = FetchOptions::new();
             fo.remote_callbacks(self.callbacks(asked))
                 .download_tags(AutotagOption::None);
+            if let Some(d) = depth {
+                fo.depth(d);
+            }
             remote.fetch(refspecs, Some(&mut fo), Some("gateway-migrate: fetch"))
         })
     }

@@ -8,14 +8,14 @@
 //! long as GitHub asks; everything else is returned to the caller. Mutating calls are spaced
 //! at least `mutation_interval` apart (GitHub's advice for secondary rate limits).
 
-use std::cell::Cell;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use http::{HeaderMap, HeaderName, StatusCode};
 use octocrab::Octocrab;
 use octocrab::service::middleware::retry::RetryConfig;
 use serde_json::{Value, json};
 
+use super::pace::Pacer;
 use super::redact::Secret;
 use super::{ErrorKind, PublishError, RetryPolicy};
 
@@ -62,6 +62,43 @@ impl PullRequest {
     }
 }
 
+/// What `bulk run` needs to know of a repository before it clones it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepositoryInfo {
+    /// `owner/repo` as GitHub spells it.
+    pub full_name: String,
+    pub default_branch: Option<String>,
+    pub archived: bool,
+    /// Whether the token may push (`permissions.push`); `None` when GitHub does not say.
+    pub can_push: Option<bool>,
+    pub topics: Vec<String>,
+}
+
+impl RepositoryInfo {
+    fn from_json(v: &Value) -> Option<RepositoryInfo> {
+        Some(RepositoryInfo {
+            full_name: v.get("full_name")?.as_str()?.to_string(),
+            default_branch: v
+                .get("default_branch")
+                .and_then(Value::as_str)
+                .filter(|b| !b.is_empty())
+                .map(str::to_string),
+            archived: v.get("archived").and_then(Value::as_bool).unwrap_or(false),
+            can_push: v.pointer("/permissions/push").and_then(Value::as_bool),
+            topics: v
+                .get("topics")
+                .and_then(Value::as_array)
+                .map(|ts| {
+                    ts.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+    }
+}
+
 /// Result of `POST /pulls`.
 #[derive(Debug)]
 pub enum Created {
@@ -90,7 +127,7 @@ pub struct GitHub {
     repo: String,
     policy: RetryPolicy,
     token_env: String,
-    last_mutation: Cell<Option<Instant>>,
+    pacer: Pacer,
 }
 
 impl GitHub {
@@ -102,6 +139,7 @@ impl GitHub {
         repo: &str,
         policy: RetryPolicy,
         token_env: &str,
+        pacer: Pacer,
     ) -> Result<GitHub, PublishError> {
         let bad_url = |detail: String| {
             PublishError::new(
@@ -131,7 +169,7 @@ impl GitHub {
             repo: repo.to_string(),
             policy,
             token_env: token_env.to_string(),
-            last_mutation: Cell::new(None),
+            pacer,
         })
     }
 
@@ -141,6 +179,39 @@ impl GitHub {
             percent_encode(&self.owner),
             percent_encode(&self.repo)
         )
+    }
+
+    /// `GET /repos/{o}/{r}`: default branch, archived, push permission.
+    pub async fn repository(&self) -> Result<RepositoryInfo, PublishError> {
+        let what = format!("read the repository {}/{}", self.owner, self.repo);
+        let reply = self
+            .call(Method::Get, &self.repo_path(), None, &what)
+            .await?;
+        let json = self.expect_success(reply, &what)?;
+        RepositoryInfo::from_json(&json).ok_or_else(|| unexpected(&what))
+    }
+
+    /// `GET /orgs/{owner}/repos`, every page: the organisation's repositories (the client's
+    /// repository name is not used).
+    pub async fn organisation_repositories(&self) -> Result<Vec<RepositoryInfo>, PublishError> {
+        const PER_PAGE: usize = 100;
+        let what = format!("list the repositories of the organisation {}", self.owner);
+        let mut all = Vec::new();
+        for page in 1.. {
+            let path = format!(
+                "/orgs/{}/repos?type=all&per_page={PER_PAGE}&page={page}",
+                percent_encode(&self.owner)
+            );
+            let reply = self.call(Method::Get, &path, None, &what).await?;
+            let json = self.expect_success(reply, &what)?;
+            let list = json.as_array().cloned().unwrap_or_default();
+            all.extend(list.iter().filter_map(RepositoryInfo::from_json));
+            // A short page is the last one (GitHub also says so in `Link`).
+            if list.len() < PER_PAGE {
+                break;
+            }
+        }
+        Ok(all)
     }
 
     /// The open pull request whose head is `branch` of this repository, if any.
@@ -277,7 +348,7 @@ impl GitHub {
                 Method::Patch => self.client._patch(path, body).await,
             };
             if mutating {
-                self.last_mutation.set(Some(Instant::now()));
+                self.pacer.mark();
             }
             let response = match sent {
                 Ok(r) => r,
@@ -366,11 +437,9 @@ impl GitHub {
     }
 
     async fn pace(&self) {
-        if let Some(last) = self.last_mutation.get() {
-            let since = last.elapsed();
-            if since < self.policy.mutation_interval {
-                tokio::time::sleep(self.policy.mutation_interval - since).await;
-            }
+        let wait = self.pacer.wait_needed(self.policy.mutation_interval);
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
         }
     }
 

@@ -18,6 +18,7 @@
 pub mod git;
 pub mod github;
 pub mod output;
+pub mod pace;
 pub mod redact;
 
 use std::collections::BTreeSet;
@@ -27,6 +28,7 @@ use std::time::Duration;
 use crate::plan::EditPlan;
 
 pub use output::{Operation, PublishOutcome};
+pub use pace::Pacer;
 pub use redact::{Redactor, Secret};
 
 use github::{Created, GitHub, PullRequest};
@@ -109,6 +111,9 @@ pub struct PublishOptions {
     /// Close the open PR when nothing needs to change any more.
     pub close_stale: bool,
     pub retry: RetryPolicy,
+    /// Spacing of mutating GitHub requests; clones share it (`bulk run` gives every
+    /// repository the same one, so the spacing holds across repositories).
+    pub pacer: Pacer,
 }
 
 impl PublishOptions {
@@ -130,6 +135,7 @@ impl PublishOptions {
             allow_dirty: false,
             close_stale: false,
             retry: RetryPolicy::default(),
+            pacer: Pacer::new(),
         }
     }
 }
@@ -173,7 +179,8 @@ impl PublishError {
         }
     }
 
-    fn redacted(self, r: &Redactor) -> PublishError {
+    /// The error with every secret of `r` masked.
+    pub fn redacted(self, r: &Redactor) -> PublishError {
         PublishError {
             kind: self.kind,
             what: r.redact(&self.what),
@@ -276,6 +283,13 @@ fn run(
         ));
     };
     let branch_tip = heads.branches.get(&opts.branch).copied();
+    if files.is_empty() {
+        // Nothing planned: the base stays as it is, so there is nothing to fetch or commit
+        // (a shallow clone would otherwise fetch the whole history for nothing). Only the
+        // open pull request is looked at.
+        let (runtime, gh) = client(opts, &owner, &name)?;
+        return unchanged(&runtime, &gh, opts, &base, branch_tip);
+    }
     let mut refspecs = vec![format!("+refs/heads/{base}:{}", git::FETCHED_BASE_REF)];
     if branch_tip.is_some() {
         refspecs.push(format!(
@@ -338,25 +352,10 @@ fn publish_fetched(
     let new_tree = git::build_tree(repo, &base_tree, files)?;
     let changed = new_tree != base_tree.id();
 
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            PublishError::new(
-                ErrorKind::Usage,
-                format!("cannot start the HTTP runtime: {e}"),
-                "check the process limits (threads, file descriptors)",
-            )
-        })?;
-    let _guard = runtime.enter();
-    let gh = GitHub::new(
-        &opts.api_url,
-        &opts.token,
-        t.owner,
-        t.name,
-        opts.retry.clone(),
-        &opts.token_env,
-    )?;
+    let (runtime, gh) = client(opts, t.owner, t.name)?;
+    if !changed {
+        return unchanged(&runtime, &gh, opts, t.base, t.branch_tip);
+    }
     let outcome =
         |operation, pr: Option<&PullRequest>, head: Option<git2::Oid>, pushed| PublishOutcome {
             operation,
@@ -367,18 +366,6 @@ fn publish_fetched(
             head_sha: head.map(|h| h.to_string()),
             pushed,
         };
-
-    if !changed {
-        let open = runtime.block_on(gh.find_open_pr(&opts.branch))?;
-        return Ok(match open {
-            Some(pr) if opts.close_stale => {
-                runtime.block_on(gh.close_pr(pr.number))?;
-                outcome(Operation::Closed, Some(&pr), t.branch_tip, false)
-            }
-            Some(pr) => outcome(Operation::None, Some(&pr), t.branch_tip, false),
-            None => outcome(Operation::None, None, t.branch_tip, false),
-        });
-    }
 
     let up_to_date = match t.branch_tip {
         Some(tip) => {
@@ -441,6 +428,66 @@ fn publish_fetched(
         }
     };
     Ok(outcome(operation, Some(&pr), head, pushed))
+}
+
+/// The HTTP runtime (current-thread) and the GitHub client of one repository.
+fn client(
+    opts: &PublishOptions,
+    owner: &str,
+    name: &str,
+) -> Result<(tokio::runtime::Runtime, GitHub), PublishError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            PublishError::new(
+                ErrorKind::Usage,
+                format!("cannot start the HTTP runtime: {e}"),
+                "check the process limits (threads, file descriptors)",
+            )
+        })?;
+    let gh = {
+        let _guard = runtime.enter();
+        GitHub::new(
+            &opts.api_url,
+            &opts.token,
+            owner,
+            name,
+            opts.retry.clone(),
+            &opts.token_env,
+            opts.pacer.clone(),
+        )?
+    };
+    Ok((runtime, gh))
+}
+
+/// Nothing to commit: the open pull request is left as it is, or closed with
+/// `--close-stale`.
+fn unchanged(
+    runtime: &tokio::runtime::Runtime,
+    gh: &GitHub,
+    opts: &PublishOptions,
+    base: &str,
+    branch_tip: Option<git2::Oid>,
+) -> Result<PublishOutcome, PublishError> {
+    let open = runtime.block_on(gh.find_open_pr(&opts.branch))?;
+    let (operation, pr) = match open {
+        Some(pr) if opts.close_stale => {
+            runtime.block_on(gh.close_pr(pr.number))?;
+            (Operation::Closed, Some(pr))
+        }
+        Some(pr) => (Operation::None, Some(pr)),
+        None => (Operation::None, None),
+    };
+    Ok(PublishOutcome {
+        operation,
+        number: pr.as_ref().map(|p| p.number),
+        url: pr.map(|p| p.url),
+        branch: opts.branch.clone(),
+        base: base.to_string(),
+        head_sha: branch_tip.map(|h| h.to_string()),
+        pushed: false,
+    })
 }
 
 /// Brings an open PR's title, body and labels up to date. `Updated` when the branch was

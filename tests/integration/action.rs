@@ -472,3 +472,40 @@ fn pr_sets_the_pull_request_outputs() {
         "the token never shows"
     );
 }
+
+/// `command: install` puts the verified binary on the job's PATH and runs nothing else (the
+/// fleet workflow of docs/bulk.md calls `gateway-migrate bulk` in later steps).
+#[test]
+fn install_only_puts_the_binary_on_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = demo_workspace(dir.path());
+    let server = FakeGitHub::start();
+    let asset = release_asset(dir.path());
+    serve_release(
+        &server,
+        asset.clone(),
+        format!("{}  gateway-migrate-{TARGET}.tar.gz\n", sha256_hex(&asset)),
+    );
+    let mut job = Job::new(dir.path(), &ws, &[("command", "install")]);
+    job.env
+        .insert("GM_RELEASE_URL".into(), server.uri() + "/download");
+    let code = job.run();
+    assert_eq!(code, 0, "{}", job.log);
+    assert!(
+        job.log
+            .contains(&format!("gateway-migrate {}", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        job.log
+    );
+    let path = std::fs::read_to_string(&job.github_path).unwrap();
+    assert!(
+        path.contains(&format!("gateway-migrate-{REF}/bin")),
+        "{path}"
+    );
+    assert!(
+        !job.log.contains("::error") && !job.log.contains("::warning"),
+        "nothing was checked: {}",
+        job.log
+    );
+    assert_eq!(job.outputs().get("changed").map(String::as_str), Some(""));
+}

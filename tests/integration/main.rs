@@ -11,6 +11,7 @@ mod common;
 
 mod action;
 mod architecture;
+mod bulk;
 mod cli_check;
 mod cli_completions;
 mod cli_exit_codes;

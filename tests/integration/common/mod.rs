@@ -2,6 +2,7 @@
 //! with a bare remote, a fake GitHub (wiremock), a `git http-backend` server, and the scenarios
 //! every publish test file shares.
 
+pub mod github_sim;
 pub mod http_git;
 pub mod scenarios;
 
