@@ -109,13 +109,10 @@ pub struct BulkRunArgs {
     /// Repositories cloned and translated at once (GitHub writes stay one at a time).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub concurrency: usize,
-    /// The results file: one JSON line per repository, written as each one finishes.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "gateway-migrate-results.jsonl"
-    )]
-    pub results: PathBuf,
+    /// The results file: one JSON line per repository, written as each one finishes
+    /// [default: gateway-migrate-results.jsonl; with --dry-run, none unless given].
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
     /// Skip the repositories the results file already has a row for; append the others.
     #[arg(long)]
     pub resume: bool,
@@ -1217,7 +1214,15 @@ fn bulk_run(args: BulkRunArgs) -> Result<u8> {
     }
     let token = read_token(&args.select.token_env);
     let repos = select_repositories(&args.select, &token)?;
-    let mut opts = bulk::BulkOptions::new(token, args.results.clone());
+    if repos.is_empty() {
+        anyhow::bail!("no repositories to run");
+    }
+    // A dry run does not overwrite the record of a real one unless asked to.
+    let results = args
+        .results
+        .clone()
+        .or_else(|| (!args.dry_run || args.resume).then(|| PathBuf::from(DEFAULT_RESULTS_FILE)));
+    let mut opts = bulk::BulkOptions::new(token, results.clone());
     opts.token_env = args.select.token_env.clone();
     opts.api_url = api_root(&args.select.api_url);
     opts.server_url = if args.server_url.trim().is_empty() {
@@ -1239,7 +1244,8 @@ fn bulk_run(args: BulkRunArgs) -> Result<u8> {
     opts.close_stale = args.close_stale;
     let report_args = bulk_report_args();
     let translate = |root: &Path| -> std::result::Result<bulk::Translated, String> {
-        translate_clone(root, &args, &report_args).map_err(|e| format!("{e:#}"))
+        translate_clone(root, &args, &report_args)
+            .map_err(|e| without_clone_path(&format!("{e:#}"), root))
     };
     let mut stdout = std::io::stdout().lock();
     let mut on_event = |event: bulk::Event<'_>| match event {
@@ -1262,6 +1268,7 @@ fn bulk_run(args: BulkRunArgs) -> Result<u8> {
             };
             eprintln!("bulk: {selected} repositories to run{notes}");
         }
+        bulk::Event::Warning(message) => eprintln!("warning: {message}"),
         bulk::Event::DryRun { repo, diff, report } => {
             let _ = write!(stdout, "==> {repo}\n{report}{diff}\n");
         }
@@ -1274,11 +1281,33 @@ fn bulk_run(args: BulkRunArgs) -> Result<u8> {
             );
         }
     };
-    bulk::run(&repos, &opts, &translate, &mut on_event)?;
+    let outcome = bulk::run(&repos, &opts, &translate, &mut on_event);
     drop(stdout);
-    // The summary covers the whole results file (a resumed run's earlier rows too).
-    let file = bulk::results::read(&args.results)?;
-    summarise(&bulk::results::merge(file.rows), args.summary.as_deref())
+    // The summary covers the whole results file (a resumed run's earlier rows too), also
+    // when the run stopped early.
+    let rows = match (&results, &outcome) {
+        (Some(path), _) if path.exists() => bulk::results::merge(bulk::results::read(path)?.rows),
+        (_, Ok(rows)) => bulk::results::merge(rows.iter().cloned()),
+        _ => Vec::new(),
+    };
+    let status = summarise(&rows, args.summary.as_deref())?;
+    outcome?;
+    Ok(status)
+}
+
+/// `bulk run`'s results file unless `--results` names another.
+const DEFAULT_RESULTS_FILE: &str = "gateway-migrate-results.jsonl";
+
+/// `message` with the temporary clone's path taken out, so that it names files as they are
+/// in the repository (`.gateway-migrate.yaml`, not `/tmp/gateway-migrate-bulk-…/…`).
+fn without_clone_path(message: &str, root: &Path) -> String {
+    let mut out = message.to_string();
+    let canonical = std::fs::canonicalize(root).ok();
+    for dir in canonical.iter().map(PathBuf::as_path).chain([root]) {
+        out = out.replace(&format!("{}/", dir.display()), "");
+        out = out.replace(&dir.display().to_string(), ".");
+    }
+    out
 }
 
 /// Runs the pipeline on one clone, as `pr` does: the repository's own configuration, else
@@ -1335,6 +1364,12 @@ fn summarise(rows: &[bulk::results::Row], summary: Option<&Path>) -> Result<u8> 
         .lock()
         .write_all(bulk::results::text_table(rows).as_bytes())
         .context("writing to stdout")?;
+    write_summaries(rows, summary)
+}
+
+/// Writes the Markdown table to `summary` and, inside GitHub Actions, to the job summary;
+/// returns the exit status: 1 when a repository failed.
+fn write_summaries(rows: &[bulk::results::Row], summary: Option<&Path>) -> Result<u8> {
     let markdown = bulk::results::markdown_table(rows);
     if let Some(path) = summary {
         std::fs::write(path, &markdown)
@@ -1394,14 +1429,7 @@ fn bulk_report(args: &BulkReportArgs) -> Result<u8> {
                 .context("writing to stdout")?;
         }
     }
-    if let Some(path) = &args.summary {
-        std::fs::write(path, bulk::results::markdown_table(&rows))
-            .with_context(|| format!("writing the summary to {}", path.display()))?;
-    }
-    let failed = rows
-        .iter()
-        .any(|r| r.operation == bulk::results::RowOperation::Failed);
-    Ok(u8::from(failed))
+    write_summaries(&rows, args.summary.as_deref())
 }
 
 fn convert(args: ConvertArgs) -> Result<u8> {

@@ -60,8 +60,8 @@ pub struct BulkOptions {
     pub server_url: String,
     /// Repositories cloned and translated at once.
     pub concurrency: usize,
-    /// The JSON-lines results file.
-    pub results: PathBuf,
+    /// The JSON-lines results file; `None`: none is written (a dry run's default).
+    pub results: Option<PathBuf>,
     /// Skip the repositories the results file already has a row for.
     pub resume: bool,
     /// With `resume`: run the repositories whose row says `failed` again.
@@ -78,12 +78,10 @@ pub struct BulkOptions {
     pub commit_message: String,
     pub close_stale: bool,
     pub retry: RetryPolicy,
-    /// Where clones are made (default: the system's temporary directory).
-    pub temp_dir: Option<PathBuf>,
 }
 
 impl BulkOptions {
-    pub fn new(token: Secret, results: PathBuf) -> BulkOptions {
+    pub fn new(token: Secret, results: Option<PathBuf>) -> BulkOptions {
         BulkOptions {
             token,
             token_env: "GITHUB_TOKEN".into(),
@@ -103,7 +101,6 @@ impl BulkOptions {
             commit_message: publish::DEFAULT_COMMIT_MESSAGE.into(),
             close_stale: false,
             retry: RetryPolicy::default(),
-            temp_dir: None,
         }
     }
 }
@@ -119,6 +116,9 @@ pub enum Event<'a> {
         other_shards: usize,
         already_done: usize,
     },
+    /// Something the user should know that changes nothing (a cut-off results line, the
+    /// leftovers of a killed run removed).
+    Warning(String),
     /// `--dry-run`: what would be pushed.
     DryRun {
         repo: &'a RepoName,
@@ -137,29 +137,47 @@ pub enum Event<'a> {
 pub enum BulkError {
     #[error(transparent)]
     Results(#[from] ResultsError),
+    /// The results of a finished repository could not be recorded.
+    #[error("{source}; the row that could not be written: {row}")]
+    RowLost { row: String, source: ResultsError },
     #[error("{0}")]
     Usage(String),
     #[error("{}\nhint: {}", .0.what, .0.todo)]
     GitHub(PublishError),
+    /// Something every repository would run into (the token is rejected, the rate limit is
+    /// spent for longer than the run may wait): the run stops; the repositories not done have
+    /// no row, so `--resume` runs them later.
+    #[error("stopped at {repo}: {}\nhint: {} (then re-run with --resume)", .error.what, .error.todo)]
+    Stopped { repo: String, error: PublishError },
+}
+
+/// Errors no other repository would escape.
+fn stops_the_run(e: &PublishError) -> bool {
+    matches!(e.kind, ErrorKind::TokenRejected | ErrorKind::RateLimited)
 }
 
 /// Runs every repository of `repos` in the shard and not yet finished; returns this run's
-/// rows (also appended to the results file).
+/// rows (also appended to the results file, when there is one).
 pub fn run(
     repos: &[RepoName],
     opts: &BulkOptions,
     translate: &Translate<'_>,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Vec<Row>, BulkError> {
-    check_token(opts)?;
+    check_options(opts)?;
+    let removed = clone::remove_stale(&std::env::temp_dir());
+    if removed > 0 {
+        on_event(Event::Warning(format!(
+            "removed {removed} temporary clone(s) left by killed runs"
+        )));
+    }
     let in_shard: Vec<&RepoName> = repos
         .iter()
         .filter(|r| opts.shard.is_none_or(|s| s.contains(r)))
         .collect();
-    let done = if opts.resume && opts.results.exists() {
-        finished(&opts.results, opts.retry_failed)?
-    } else {
-        BTreeSet::new()
+    let done = match &opts.results {
+        Some(path) if opts.resume && path.exists() => finished(path, opts.retry_failed, on_event)?,
+        _ => BTreeSet::new(),
     };
     let todo: Vec<&RepoName> = in_shard
         .iter()
@@ -171,7 +189,10 @@ pub fn run(
         other_shards: repos.len() - in_shard.len(),
         already_done: in_shard.len() - todo.len(),
     });
-    let mut writer = ResultsWriter::open(&opts.results, opts.resume)?;
+    let mut writer = match &opts.results {
+        Some(path) => Some(ResultsWriter::open(path, opts.resume)?),
+        None => None,
+    };
     let redactor = Redactor::new([&opts.token]);
     let pacer = Pacer::new();
     let workers = opts.concurrency.clamp(1, 64).min(todo.len().max(1));
@@ -180,8 +201,9 @@ pub fn run(
     let mut rows = Vec::new();
     let mut fatal: Option<BulkError> = None;
     std::thread::scope(|scope| {
-        // Bounded: workers stay at most one clone ahead of the publisher each.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Prepared>(workers);
+        // A rendezvous channel: a worker hands its clone over only when the publisher takes
+        // it, so at most `workers + 1` clones are on disk.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Prepared>(0);
         for _ in 0..workers {
             let tx = tx.clone();
             let (todo, next, stop) = (&todo, &next, &stop);
@@ -193,14 +215,7 @@ pub fn run(
                     let state = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         prepare(repo, opts, translate)
                     }))
-                    .unwrap_or_else(|_| {
-                        Err(failed(
-                            repo,
-                            "internal error: gateway-migrate panicked on this repository; \
-                             please report it with the repository's manifests"
-                                .into(),
-                        ))
-                    });
+                    .unwrap_or_else(|_| State::Done(panicked(repo)));
                     let prepared = Prepared {
                         repo: (*repo).clone(),
                         prepared_in: started.elapsed(),
@@ -218,12 +233,32 @@ pub fn run(
                 // Drain what the workers still send; their clones are removed on drop.
                 continue;
             }
-            let mut row = finish(prepared, opts, &pacer, on_event);
+            let repo = prepared.repo.clone();
+            let finished = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                finish(prepared, opts, &pacer, on_event)
+            }))
+            .unwrap_or_else(|_| Finished::Row(*panicked(&repo)));
+            let mut row = match finished {
+                Finished::Row(row) => row,
+                Finished::Stop(error) => {
+                    stop.store(true, Ordering::SeqCst);
+                    fatal = Some(BulkError::Stopped {
+                        repo: repo.to_string(),
+                        error: error.redacted(&redactor),
+                    });
+                    continue;
+                }
+            };
             row.error = row.error.map(|e| redactor.redact(&e));
             row.pr_url = row.pr_url.map(|u| redactor.redact(&u));
-            if let Err(e) = writer.append(&row) {
+            if let Some(w) = writer.as_mut()
+                && let Err(source) = w.append(&row)
+            {
                 stop.store(true, Ordering::SeqCst);
-                fatal = Some(e.into());
+                fatal = Some(BulkError::RowLost {
+                    row: serde_json::to_string(&row).unwrap_or_default(),
+                    source,
+                });
                 continue;
             }
             on_event(Event::Finished {
@@ -240,30 +275,62 @@ pub fn run(
     }
 }
 
-fn check_token(opts: &BulkOptions) -> Result<(), BulkError> {
-    // `pr`'s checks of the token apply as they are; the branch is checked per repository.
-    let mut probe = PublishOptions::new("gateway-migrate/check", opts.token.clone());
+/// The checks that need no network: the token, the branch and the title, as `pr` checks
+/// them (a bad `--branch` must fail the run, not every repository).
+fn check_options(opts: &BulkOptions) -> Result<(), BulkError> {
+    let branch = opts
+        .branch
+        .clone()
+        .unwrap_or_else(|| publish::default_branch("00000000"));
+    let mut probe = PublishOptions::new(branch, opts.token.clone());
     probe.token_env = opts.token_env.clone();
+    probe.title = opts.title.clone();
     publish::check_options(&probe)
         .map_err(|e| BulkError::Usage(format!("{}\nhint: {}", e.what, e.todo)))
 }
 
-/// The repositories the results file has a row for (`retry_failed`: not counting failures).
-fn finished(path: &Path, retry_failed: bool) -> Result<BTreeSet<String>, BulkError> {
+/// The repositories the results file has a row for, not counting dry runs (nor failures,
+/// with `retry_failed`).
+fn finished(
+    path: &Path,
+    retry_failed: bool,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<BTreeSet<String>, BulkError> {
     let file = results::read(path)?;
+    for (line, why) in &file.bad_lines {
+        on_event(Event::Warning(format!(
+            "{}:{line}: not a results row, ignored ({why})",
+            path.display()
+        )));
+    }
     Ok(results::merge(file.rows)
         .into_iter()
+        .filter(|r| !r.dry_run)
         .filter(|r| !(retry_failed && r.operation == RowOperation::Failed))
         .map(|r| r.repo.to_ascii_lowercase())
         .collect())
 }
 
-/// A repository after the worker: ready to publish, or already a row.
+/// A repository after the worker.
 struct Prepared {
     repo: RepoName,
     /// Time spent on metadata, clone and translation (not waiting for the publisher).
     prepared_in: Duration,
-    state: Result<Ready, Box<Row>>,
+    state: State,
+}
+
+enum State {
+    /// Cloned and translated: the publisher's turn.
+    Ready(Box<Ready>),
+    /// Already a row (skipped or failed).
+    Done(Box<Row>),
+    /// An error every repository would meet.
+    Stop(PublishError),
+}
+
+enum Finished {
+    Row(Row),
+    Stop(PublishError),
 }
 
 struct Ready {
@@ -279,22 +346,32 @@ fn failed(repo: &RepoName, error: String) -> Box<Row> {
     ))
 }
 
-/// Worker side: metadata, clone, translation. Nothing here writes to GitHub.
-fn prepare(
-    repo: &RepoName,
-    opts: &BulkOptions,
-    translate: &Translate<'_>,
-) -> Result<Ready, Box<Row>> {
-    let info = repository_info(repo, opts).map_err(|e| failed(repo, describe(&e)))?;
+fn panicked(repo: &RepoName) -> Box<Row> {
+    failed(
+        repo,
+        "internal error: gateway-migrate panicked on this repository; please report it with \
+         the repository's manifests"
+            .into(),
+    )
+}
+
+/// Worker side: metadata, clone, translation, and the history when there is something to
+/// publish. Nothing here writes to GitHub.
+fn prepare(repo: &RepoName, opts: &BulkOptions, translate: &Translate<'_>) -> State {
+    let info = match repository_info(repo, opts) {
+        Ok(info) => info,
+        Err(e) if stops_the_run(&e) => return State::Stop(e),
+        Err(e) => return State::Done(failed(repo, describe(&e))),
+    };
     if info.archived {
-        return Err(Box::new(Row::without_translation(
+        return State::Done(Box::new(Row::without_translation(
             &repo.to_string(),
             RowOperation::Skipped,
             "archived: the repository is read-only".into(),
         )));
     }
     if info.can_push == Some(false) && !opts.dry_run {
-        return Err(failed(
+        return State::Done(failed(
             repo,
             format!(
                 "no permission: the token in {} may not push to {repo}",
@@ -309,14 +386,21 @@ fn prepare(
         token_env: &opts.token_env,
         policy: &opts.retry,
     };
-    let clone = clone::shallow(
-        &transport,
-        info.default_branch.as_deref(),
-        opts.temp_dir.as_deref(),
-    )
-    .map_err(|e| failed(repo, e.to_string()))?;
-    let translated = translate(clone.root()).map_err(|e| failed(repo, e))?;
-    Ok(Ready { clone, translated })
+    let clone = match clone::shallow(&transport, info.default_branch.as_deref()) {
+        Ok(c) => c,
+        Err(e) => return State::Done(failed(repo, e.to_string())),
+    };
+    let translated = match translate(clone.root()) {
+        Ok(t) => t,
+        Err(e) => return State::Done(failed(repo, e)),
+    };
+    if !opts.dry_run
+        && !translated.plan.edits.is_empty()
+        && let Err(e) = clone::unshallow(&transport, &clone)
+    {
+        return State::Done(failed(repo, e.to_string()));
+    }
+    State::Ready(Box::new(Ready { clone, translated }))
 }
 
 /// `{server}/{owner}/{repo}.git`.
@@ -335,7 +419,7 @@ fn describe(e: &PublishError) -> String {
 
 /// `GET /repos/{o}/{r}` on a runtime of this thread.
 fn repository_info(repo: &RepoName, opts: &BulkOptions) -> Result<RepositoryInfo, PublishError> {
-    let runtime = runtime()?;
+    let runtime = publish::runtime()?;
     let gh = {
         let _guard = runtime.enter();
         GitHub::new(
@@ -360,7 +444,7 @@ pub fn organisation_repositories(
     api_url: &str,
     retry: &RetryPolicy,
 ) -> Result<Vec<RepoName>, BulkError> {
-    let runtime = runtime().map_err(BulkError::GitHub)?;
+    let runtime = publish::runtime().map_err(BulkError::GitHub)?;
     let gh = {
         let _guard = runtime.enter();
         GitHub::new(
@@ -376,7 +460,19 @@ pub fn organisation_repositories(
     };
     let listed = runtime
         .block_on(gh.organisation_repositories())
-        .map_err(|e| BulkError::GitHub(e.redacted(&Redactor::new([token]))))?;
+        .map_err(|e| {
+            let e = if e.what.contains("(404") {
+                PublishError::new(
+                    e.kind,
+                    format!("GitHub knows no organisation {org:?} at {api_url} (404)"),
+                    "check --org (a user's repositories are not listed: name them with \
+                     --repos), GITHUB_API_URL, and that the token can see the organisation",
+                )
+            } else {
+                e
+            };
+            BulkError::GitHub(e.redacted(&Redactor::new([token])))
+        })?;
     let topic = topic.trim().to_ascii_lowercase();
     let mut names: Vec<RepoName> = listed
         .iter()
@@ -387,26 +483,13 @@ pub fn organisation_repositories(
     Ok(names)
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, PublishError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            PublishError::new(
-                ErrorKind::Usage,
-                format!("cannot start the HTTP runtime: {e}"),
-                "check the process limits (threads, file descriptors)",
-            )
-        })
-}
-
 /// Publisher side (the calling thread): push and pull request, or the dry-run output.
 fn finish(
     prepared: Prepared,
     opts: &BulkOptions,
     pacer: &Pacer,
     on_event: &mut dyn FnMut(Event<'_>),
-) -> Row {
+) -> Finished {
     let Prepared {
         repo,
         prepared_in,
@@ -414,8 +497,9 @@ fn finish(
     } = prepared;
     let started = Instant::now();
     let mut row = match state {
-        Err(row) => *row,
-        Ok(ready) => {
+        State::Stop(e) => return Finished::Stop(e),
+        State::Done(row) => *row,
+        State::Ready(ready) => {
             let t = &ready.translated;
             let mut row = Row {
                 repo: repo.to_string(),
@@ -428,6 +512,7 @@ fn finish(
                 files: t.plan.edits.len(),
                 duration_s: 0.0,
                 error: None,
+                dry_run: false,
             };
             if opts.dry_run {
                 on_event(Event::DryRun {
@@ -436,6 +521,7 @@ fn finish(
                     report: &t.report_text,
                 });
                 row.operation = RowOperation::Skipped;
+                row.dry_run = true;
                 row.error = Some("dry run: nothing was pushed".into());
             } else {
                 let popts = publish_options(&repo, &ready, opts, pacer);
@@ -449,6 +535,7 @@ fn finish(
                         };
                         row.pr_url = outcome.url;
                     }
+                    Err(e) if stops_the_run(&e) => return Finished::Stop(e),
                     Err(e) => {
                         row.operation = RowOperation::Failed;
                         row.error = Some(describe(&e));
@@ -460,7 +547,7 @@ fn finish(
     };
     let spent = prepared_in + started.elapsed();
     row.duration_s = (spent.as_secs_f64() * 100.0).round() / 100.0;
-    row
+    Finished::Row(row)
 }
 
 fn publish_options(

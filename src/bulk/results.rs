@@ -63,6 +63,9 @@ pub struct Row {
     pub duration_s: f64,
     /// Why the repository failed or was skipped.
     pub error: Option<String>,
+    /// A `--dry-run` row: shown, not done, so `--resume` runs the repository again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dry_run: bool,
 }
 
 impl Row {
@@ -79,6 +82,7 @@ impl Row {
             files: 0,
             duration_s: 0.0,
             error: Some(error),
+            dry_run: false,
         }
     }
 }
@@ -109,11 +113,12 @@ pub struct ResultsFile {
 
 /// Reads a results file.
 pub fn read(path: &Path) -> Result<ResultsFile, ResultsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ResultsError::Read {
+    let bytes = std::fs::read(path).map_err(|source| ResultsError::Read {
         path: path.display().to_string(),
         source,
     })?;
-    Ok(parse(&text))
+    // A write cut off inside a character must cost that line only, not the file.
+    Ok(parse(&String::from_utf8_lossy(&bytes)))
 }
 
 fn parse(text: &str) -> ResultsFile {
@@ -334,6 +339,7 @@ mod tests {
             files: 2,
             duration_s: 1.25,
             error: (op == RowOperation::Failed).then(|| "the repository is empty | x\nmore".into()),
+            dry_run: false,
         }
     }
 
@@ -345,6 +351,29 @@ mod tests {
         assert_eq!(file.rows.len(), 1);
         assert_eq!(file.bad_lines.len(), 1);
         assert_eq!(file.bad_lines[0].0, 2);
+    }
+
+    #[test]
+    fn a_line_cut_inside_a_character_costs_that_line_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let a = serde_json::to_string(&row("acme/a", RowOperation::Created)).unwrap();
+        let mut bytes = format!("{a}\n{{\"repo\":\"acme/b\",\"error\":\"Settings ").into_bytes();
+        bytes.push(0xE2); // the first byte of '→'
+        std::fs::write(&path, bytes).unwrap();
+        let file = read(&path).unwrap();
+        assert_eq!(file.rows.len(), 1);
+        assert_eq!(file.bad_lines.len(), 1);
+    }
+
+    #[test]
+    fn dry_run_rows_say_so_and_others_do_not_carry_the_field() {
+        let mut r = row("acme/a", RowOperation::Skipped);
+        assert!(!serde_json::to_string(&r).unwrap().contains("dry_run"));
+        r.dry_run = true;
+        let line = serde_json::to_string(&r).unwrap();
+        assert!(line.contains("\"dry_run\":true"));
+        assert!(serde_json::from_str::<Row>(&line).unwrap().dry_run);
     }
 
     #[test]

@@ -38,6 +38,10 @@ pub const FETCHED_BRANCH_REF: &str = "refs/gateway-migrate/fetched-branch";
 pub const PUSH_REF: &str = "refs/gateway-migrate/push";
 pub const HAVE_REF: &str = "refs/gateway-migrate/have";
 
+/// Scratch repositories are `<temp>/gateway-migrate-<pid>-<nanos>.git`: the PID tells a
+/// later `bulk run` which ones a killed process left behind.
+pub const SCRATCH_PREFIX: &str = "gateway-migrate-";
+
 /// A temporary bare repository that reads the clone's objects through alternates and holds
 /// everything `pr` fetches and writes. Removed on drop.
 pub struct Scratch {
@@ -52,7 +56,7 @@ impl Scratch {
             .map(|d| d.as_nanos())
             .unwrap_or(0);
         let dir = std::env::temp_dir().join(format!(
-            "gateway-migrate-{}-{stamp}.git",
+            "{SCRATCH_PREFIX}{}-{stamp}.git",
             std::process::id()
         ));
         let io = |e: std::io::Error| {
@@ -343,9 +347,34 @@ impl Transport<'_> {
                 ),
             );
         }
+        // libgit2 reports an HTTP refusal as "unexpected http status code: N"; those are
+        // answers, not network trouble, so they are not retried.
+        match http_status(e.message()) {
+            Some(403) => {
+                return PublishError::new(
+                    ErrorKind::Auth,
+                    format!(
+                        "the git remote {url} refused the token from {} while trying to {what} (403)",
+                        self.token_env
+                    ),
+                    "give the token access to the repository (for an organisation with SAML                      single sign-on, authorise the token for it)",
+                );
+            }
+            Some(404) => {
+                return PublishError::new(
+                    ErrorKind::Git,
+                    format!(
+                        "the git remote {url} does not exist or the token from {} cannot read it                          (404) while trying to {what}",
+                        self.token_env
+                    ),
+                    "check the repository's name and the server URL, and that the token can                      read the repository",
+                );
+            }
+            _ => {}
+        }
         let network = matches!(
             e.class(),
-            ErrorClass::Net | ErrorClass::Http | ErrorClass::Ssl | ErrorClass::Os
+            ErrorClass::Net | ErrorClass::Http | ErrorClass::Ssl
         );
         if network {
             PublishError::new(
@@ -471,6 +500,13 @@ impl Transport<'_> {
         }
         Ok(())
     }
+}
+
+/// The status of libgit2's "unexpected http status code: N".
+fn http_status(message: &str) -> Option<u16> {
+    let rest = message.split("http status code: ").nth(1)?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Rejects planned paths that could escape the tree or touch git's own files.
@@ -691,6 +727,16 @@ mod tests {
             want
         );
         assert_eq!(repository_from_url("https://github.com/"), None);
+    }
+
+    #[test]
+    fn http_refusals_are_read_from_libgit2_messages() {
+        assert_eq!(http_status("unexpected http status code: 404"), Some(404));
+        assert_eq!(
+            http_status("unexpected http status code: 403 (x)"),
+            Some(403)
+        );
+        assert_eq!(http_status("failed to connect to 127.0.0.1"), None);
     }
 
     #[test]

@@ -413,8 +413,14 @@ impl GitHub {
                 ));
             }
             if (status == StatusCode::FORBIDDEN || status == StatusCode::TOO_MANY_REQUESTS)
-                && let Some(wait) =
-                    rate_limit_wait(status, &headers, &json, &self.policy, SystemTime::now())
+                && let Some(wait) = rate_limit_wait(
+                    status,
+                    &headers,
+                    &json,
+                    &self.policy,
+                    attempt,
+                    SystemTime::now(),
+                )
             {
                 if wait > self.policy.max_wait || attempt >= self.policy.attempts {
                     return Err(PublishError::new(
@@ -453,7 +459,7 @@ impl GitHub {
         let repo = format!("{}/{}", self.owner, self.repo);
         Err(match status {
             StatusCode::UNAUTHORIZED => PublishError::new(
-                ErrorKind::Auth,
+                ErrorKind::TokenRejected,
                 format!(
                     "GitHub rejected the token from {} ({status}){detail}",
                     self.token_env
@@ -495,7 +501,7 @@ impl GitHub {
 fn unexpected(what: &str) -> PublishError {
     PublishError::new(
         ErrorKind::GitHub,
-        format!("GitHub's answer to the request to {what} has no pull request number"),
+        format!("GitHub's answer to the request to {what} is not what the REST API documents"),
         "check GITHUB_API_URL points at the GitHub REST API",
     )
 }
@@ -507,6 +513,7 @@ fn rate_limit_wait(
     headers: &HeaderMap,
     json: &Value,
     policy: &RetryPolicy,
+    attempt: u32,
     now: SystemTime,
 ) -> Option<Duration> {
     let header = |name: &str| {
@@ -529,7 +536,14 @@ fn rate_limit_wait(
     }
     let message = github_message(json).to_ascii_lowercase();
     if status == StatusCode::TOO_MANY_REQUESTS || message.contains("rate limit") {
-        return Some(policy.secondary_wait);
+        // GitHub: wait at least a minute, and exponentially longer while the limit holds.
+        let factor = 2u32.saturating_pow(attempt.saturating_sub(1).min(16));
+        return Some(
+            policy
+                .secondary_wait
+                .saturating_mul(factor)
+                .min(policy.max_wait.max(policy.secondary_wait)),
+        );
     }
     None
 }
@@ -620,6 +634,7 @@ mod tests {
             &h,
             &Value::Null,
             &policy(),
+            1,
             SystemTime::now(),
         );
         assert_eq!(wait, Some(Duration::from_secs(7)));
@@ -631,7 +646,7 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert("x-ratelimit-remaining", HeaderValue::from_static("0"));
         h.insert("x-ratelimit-reset", HeaderValue::from_static("1030"));
-        let wait = rate_limit_wait(StatusCode::FORBIDDEN, &h, &Value::Null, &policy(), now);
+        let wait = rate_limit_wait(StatusCode::FORBIDDEN, &h, &Value::Null, &policy(), 1, now);
         assert_eq!(wait, Some(Duration::from_secs(30)));
     }
 
@@ -645,10 +660,30 @@ mod tests {
                 &h,
                 &msg,
                 &policy(),
+                1,
                 SystemTime::now()
             ),
             Some(Duration::from_secs(60))
         );
+        // Repeated: twice as long each time, never past max_wait.
+        let third = rate_limit_wait(
+            StatusCode::FORBIDDEN,
+            &h,
+            &msg,
+            &policy(),
+            3,
+            SystemTime::now(),
+        );
+        assert_eq!(third, Some(Duration::from_secs(240)));
+        let capped = rate_limit_wait(
+            StatusCode::FORBIDDEN,
+            &h,
+            &msg,
+            &policy(),
+            12,
+            SystemTime::now(),
+        );
+        assert_eq!(capped, Some(policy().max_wait));
         let denied = json!({"message": "Resource not accessible by integration"});
         assert_eq!(
             rate_limit_wait(
@@ -656,6 +691,7 @@ mod tests {
                 &h,
                 &denied,
                 &policy(),
+                1,
                 SystemTime::now()
             ),
             None

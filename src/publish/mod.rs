@@ -152,8 +152,10 @@ pub enum ErrorKind {
     /// The tool's branch holds commits the tool did not make.
     ForeignCommits,
     Git,
-    /// A token was missing or rejected (git remote or GitHub).
+    /// A token was missing, or refused for this repository (git remote or GitHub).
     Auth,
+    /// GitHub's API rejected the token itself (401): nothing will work with it.
+    TokenRejected,
     Network,
     /// The remote refused the pushed ref (protection, hooks).
     PushRejected,
@@ -388,7 +390,11 @@ fn publish_fetched(
         let message = git::with_trailer(&opts.commit_message);
         let commit = git::commit(repo, new_tree, t.base_head, &t.sig, &message)?;
         git::set_ref(repo, git::PUSH_REF, commit)?;
-        transport.push(repo, git::PUSH_REF, &opts.branch)?;
+        // A push creates content too: it keeps the same spacing as the API's writes.
+        std::thread::sleep(opts.pacer.wait_needed(opts.retry.mutation_interval));
+        let pushed_result = transport.push(repo, git::PUSH_REF, &opts.branch);
+        opts.pacer.mark();
+        pushed_result?;
         head = Some(commit);
         pushed = true;
     }
@@ -430,13 +436,9 @@ fn publish_fetched(
     Ok(outcome(operation, Some(&pr), head, pushed))
 }
 
-/// The HTTP runtime (current-thread) and the GitHub client of one repository.
-fn client(
-    opts: &PublishOptions,
-    owner: &str,
-    name: &str,
-) -> Result<(tokio::runtime::Runtime, GitHub), PublishError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+/// A current-thread runtime for the GitHub calls of the calling thread.
+pub fn runtime() -> Result<tokio::runtime::Runtime, PublishError> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| {
@@ -445,7 +447,16 @@ fn client(
                 format!("cannot start the HTTP runtime: {e}"),
                 "check the process limits (threads, file descriptors)",
             )
-        })?;
+        })
+}
+
+/// The HTTP runtime (current-thread) and the GitHub client of one repository.
+fn client(
+    opts: &PublishOptions,
+    owner: &str,
+    name: &str,
+) -> Result<(tokio::runtime::Runtime, GitHub), PublishError> {
+    let runtime = runtime()?;
     let gh = {
         let _guard = runtime.enter();
         GitHub::new(

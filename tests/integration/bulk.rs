@@ -154,14 +154,21 @@ impl Fleet {
         path
     }
 
+    /// The binary's temporary directory (clones, scratch repositories).
+    fn temp(&self) -> PathBuf {
+        self.dir.path().join("tmp")
+    }
+
     fn path(&self, file: &str) -> PathBuf {
         self.dir.path().join(file)
     }
 
     fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"));
+        std::fs::create_dir_all(self.temp()).unwrap();
         cmd.args(args)
             .current_dir(self.dir.path())
+            .env("TMPDIR", self.temp())
             .env("GITHUB_TOKEN", TOKEN)
             .env("GITHUB_API_URL", self.gh.uri())
             .env("GITHUB_SERVER_URL", &self.git.base_url)
@@ -191,14 +198,26 @@ impl Fleet {
         run
     }
 
-    /// The rows of a results file, in file order.
+    /// The rows of a results file, in file order; every line must be a row.
     fn rows(&mut self, file: &str) -> Vec<Value> {
+        let (rows, bad) = self.rows_and_bad_lines(file);
+        assert!(bad.is_empty(), "lines that are not rows: {bad:#?}");
+        rows
+    }
+
+    /// The rows of a results file, and the lines that are not rows.
+    fn rows_and_bad_lines(&mut self, file: &str) -> (Vec<Value>, Vec<String>) {
         let text = std::fs::read_to_string(self.path(file)).unwrap();
         self.seen.push(text.clone());
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        let mut rows = Vec::new();
+        let mut bad = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str(line) {
+                Ok(v) => rows.push(v),
+                Err(_) => bad.push(line.to_string()),
+            }
+        }
+        (rows, bad)
     }
 
     fn remote_tip(&self, name: &str, branch: &str) -> Option<git2::Oid> {
@@ -209,14 +228,18 @@ impl Fleet {
             .target()
     }
 
-    /// The token must not appear in anything printed or written, nor GitHub's user name
-    /// for tokens in git URLs.
+    /// Every request had GitHub's shape; the token does not appear in anything printed or
+    /// written, nor GitHub's user name for tokens in git URLs; no clone is left behind.
     fn assert_no_token(&self) {
         assert!(
             self.gh.violations().is_empty(),
             "{:#?}",
             self.gh.violations()
         );
+        let left: Vec<_> = std::fs::read_dir(self.temp())
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
         for text in &self.seen {
             assert!(!text.contains(TOKEN), "token leaked:\n{text}");
             assert!(
@@ -411,6 +434,11 @@ fn a_killed_run_resumes_without_touching_finished_repositories() {
         .take(2)
         .map(|r| r["repo"].as_str().unwrap().to_string())
         .collect();
+    // A kill in the middle of a write leaves a cut-off line; the resumed run skips it with a
+    // warning and starts its rows on a line of their own.
+    let mut text = std::fs::read(&results).unwrap();
+    text.extend_from_slice(b"{\"repo\":\"acme/cut\",\"operation\":\"crea");
+    std::fs::write(&results, text).unwrap();
     let api_before = fleet.gh.log().len();
     let git_before = fleet.git.log.lock().unwrap().len();
 
@@ -418,14 +446,25 @@ fn a_killed_run_resumes_without_touching_finished_repositories() {
     resumed_args.push("--resume");
     let resumed = fleet.run(&resumed_args);
     assert_eq!(resumed.code, 1, "the empty repository still fails");
+    // `METHOD /path?query -> status`: the path's segments.
+    let segments = |line: &str| -> Vec<String> {
+        let target = line.split(' ').nth(1).unwrap_or_default();
+        let path = target.split('?').next().unwrap_or_default();
+        path.split('/').map(str::to_string).collect()
+    };
     let api_after: Vec<String> = fleet.gh.log()[api_before..].to_vec();
     let git_after: Vec<String> = fleet.git.log.lock().unwrap()[git_before..].to_vec();
+    assert!(
+        api_after
+            .iter()
+            .any(|l| segments(l).contains(&"repos".to_string()))
+    );
     for repo in &finished {
         let name = repo.split('/').nth(1).unwrap();
         assert!(
             !api_after
                 .iter()
-                .any(|l| l.contains(&format!("/{name}/")) || l.ends_with(&format!("/{name}"))),
+                .any(|l| segments(l).iter().any(|s| s == name)),
             "{repo} was touched again: {api_after:#?}"
         );
         assert!(
@@ -435,7 +474,8 @@ fn a_killed_run_resumes_without_touching_finished_repositories() {
             "{repo} was fetched again: {git_after:#?}"
         );
     }
-    let rows = fleet.rows("results.jsonl");
+    let (rows, bad) = fleet.rows_and_bad_lines("results.jsonl");
+    assert_eq!(bad.len(), 1, "only the line cut off on purpose: {bad:#?}");
     for repo in &finished {
         assert_eq!(
             rows.iter().filter(|r| r["repo"] == repo.as_str()).count(),
@@ -455,6 +495,16 @@ fn a_killed_run_resumes_without_touching_finished_repositories() {
     assert!(
         resumed.stderr.contains("already in the results file"),
         "{}",
+        resumed.stderr
+    );
+    assert!(
+        resumed.stderr.contains("results.jsonl:") && resumed.stderr.contains("not a results row"),
+        "{}",
+        resumed.stderr
+    );
+    assert!(
+        resumed.stderr.contains("left by killed runs"),
+        "the killed run's clone is removed: {}",
         resumed.stderr
     );
     fleet.assert_no_token();
@@ -648,9 +698,45 @@ fn dry_run_shows_diffs_and_pushes_nothing() {
     );
     let rows = fleet.rows("r.jsonl");
     assert!(
-        rows.iter().all(|r| r["operation"] == "skipped"),
+        rows.iter()
+            .all(|r| r["operation"] == "skipped" && r["dry_run"] == true),
         "{rows:#?}"
     );
+    // A dry run is not work done: resuming after it runs every repository.
+    let real = fleet.run(&[
+        "bulk",
+        "run",
+        "--repos",
+        list.to_str().unwrap(),
+        "--results",
+        "r.jsonl",
+        "--resume",
+        "--no-render",
+    ]);
+    assert_eq!(real.code, 0, "{}", real.stderr);
+    let rows = fleet.rows("r.jsonl");
+    for app in apps {
+        let full = format!("{OWNER}/{app}");
+        assert!(
+            rows.iter()
+                .any(|r| r["repo"] == full.as_str() && r["operation"] == "created"),
+            "{rows:#?}"
+        );
+    }
+    assert_eq!(fleet.gh.prs().len(), 2);
+    // Without --results a dry run leaves the default results file alone.
+    let default = fleet.path("gateway-migrate-results.jsonl");
+    std::fs::write(&default, "{}\n").unwrap();
+    let again = fleet.run(&[
+        "bulk",
+        "run",
+        "--repos",
+        list.to_str().unwrap(),
+        "--dry-run",
+        "--no-render",
+    ]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(&default).unwrap(), "{}\n");
     fleet.assert_no_token();
 }
 
@@ -663,8 +749,8 @@ fn organisation_topic_selection_and_repositories_that_cannot_be_migrated() {
         return;
     }
     let mut fleet = Fleet::new(&["checkout", "archive", "readonly", "untagged"], &[]);
-    let set = |name: &str, archived: bool, can_push: bool, topic: bool| {
-        fleet.gh.add_repo(
+    let set = |gh: &SimGitHub, name: &str, archived: bool, can_push: bool, topic: bool| {
+        gh.add_repo(
             &format!("{OWNER}/{name}"),
             SimRepo {
                 default_branch: "main".into(),
@@ -678,9 +764,9 @@ fn organisation_topic_selection_and_repositories_that_cannot_be_migrated() {
             },
         );
     };
-    set("archive", true, true, true);
-    set("readonly", false, false, true);
-    set("untagged", false, true, false);
+    set(&fleet.gh, "archive", true, true, true);
+    set(&fleet.gh, "readonly", false, false, true);
+    set(&fleet.gh, "untagged", false, true, false);
     let plan = fleet.run(&[
         "bulk",
         "plan",
@@ -693,10 +779,17 @@ fn organisation_topic_selection_and_repositories_that_cannot_be_migrated() {
     ]);
     assert_eq!(plan.code, 0, "{}", plan.stderr);
     let matrix: Value = serde_json::from_str(plan.stdout.trim()).unwrap();
-    assert_eq!(
-        matrix["include"].as_array().unwrap().len(),
-        3,
-        "three repositories carry the topic, so three shards: {matrix}"
+    let include = matrix["include"].as_array().unwrap();
+    let listed: u64 = include
+        .iter()
+        .map(|e| e["repositories"].as_u64().unwrap())
+        .sum();
+    assert_eq!(listed, 3, "three repositories carry the topic: {matrix}");
+    assert!(
+        include
+            .iter()
+            .all(|e| e["shard"].as_str().unwrap().ends_with("/3")),
+        "eight shards asked, three repositories: {matrix}"
     );
     let run = fleet.run(&[
         "bulk",
@@ -731,7 +824,92 @@ fn organisation_topic_selection_and_repositories_that_cannot_be_migrated() {
         "{rows:#?}"
     );
     assert_eq!(fleet.gh.prs().len(), 1);
+
+    // The permission is granted; `--retry-failed` runs the failed repositories again and
+    // leaves the others alone.
+    set(&fleet.gh, "readonly", false, true, true);
+    let before = fleet.gh.log().len();
+    let retry = fleet.run(&[
+        "bulk",
+        "run",
+        "--org",
+        OWNER,
+        "--topic",
+        "gateway-api",
+        "acme/missing",
+        "--results",
+        "r.jsonl",
+        "--no-render",
+        "--resume",
+        "--retry-failed",
+    ]);
+    assert_eq!(retry.code, 1, "acme/missing still fails");
+    let merged = fleet.run(&["bulk", "report", "--merge", "r.jsonl", "--format", "json"]);
+    let rows: Vec<Value> = merged
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(op(&rows, "readonly"), "created");
+    assert_eq!(op(&rows, "checkout"), "created");
+    let touched = fleet.gh.log()[before..].to_vec();
+    assert!(
+        !touched
+            .iter()
+            .any(|l| l.contains("/checkout") || l.contains("/archive")),
+        "{touched:#?}"
+    );
     fleet.assert_no_token();
+}
+
+/// A token GitHub rejects (401) would fail every repository: the run stops at once, exits 2,
+/// and writes no row, so that `--resume` with a good token does them all.
+#[test]
+fn a_rejected_token_stops_the_run_without_rows() {
+    if !ready() {
+        return;
+    }
+    let apps = ["checkout", "catalog", "payments"];
+    let mut fleet = Fleet::new(&apps, &[]);
+    let list = fleet.list(&apps);
+    let list = list.to_str().unwrap();
+    let wrong = "ghp_REVOKEDrevoked0123456789abcdef";
+    let out = fleet
+        .command(&[
+            "bulk",
+            "run",
+            "--repos",
+            list,
+            "--results",
+            "r.jsonl",
+            "--no-render",
+        ])
+        .env("GITHUB_TOKEN", wrong)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("rejected the token") && stderr.contains("--resume"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(wrong), "{stderr}");
+    assert!(fleet.rows("r.jsonl").is_empty());
+    assert!(fleet.gh.writes().is_empty());
+    let resumed = fleet.run(&[
+        "bulk",
+        "run",
+        "--repos",
+        list,
+        "--results",
+        "r.jsonl",
+        "--no-render",
+        "--resume",
+    ]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert_eq!(fleet.rows("r.jsonl").len(), 3);
+    let left: Vec<_> = std::fs::read_dir(fleet.temp()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// Usage errors exit 2 and name the problem before anything is cloned.
@@ -762,6 +940,15 @@ fn usage_errors_exit_2_before_any_work() {
     let (code, err) = run(&["bulk", "run", "acme/web"], None);
     assert_eq!(code, 2);
     assert!(err.contains("GITHUB_TOKEN"), "{err}");
+    let (code, err) = run(
+        &["bulk", "run", "acme/web", "--branch", "a..b"],
+        Some(TOKEN),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--branch \"a..b\""), "{err}");
+    let (code, err) = run(&["bulk", "run", "acme/web", "--title", " "], Some(TOKEN));
+    assert_eq!(code, 2);
+    assert!(err.contains("--title"), "{err}");
     let (code, err) = run(&["bulk", "run", "acme/web", "--shard", "3/2"], Some(TOKEN));
     assert_eq!(code, 2);
     assert!(err.contains("--shard"), "{err}");

@@ -697,7 +697,7 @@ pub fn bad_credentials() -> Transcript {
     )
     .unwrap_err();
     t.github(&gh);
-    assert_eq!(e.kind, ErrorKind::Auth);
+    assert_eq!(e.kind, ErrorKind::TokenRejected);
     assert!(e.to_string().contains("GITHUB_TOKEN"), "{e}");
     assert!(e.to_string().contains("Bad credentials"), "{e}");
     t
