@@ -189,13 +189,28 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // beside planning: both only read the translation.
     progress.phase("planning the files and comparing old and new routing", None);
     let (equivalence, mut plan) = rayon::join(
-        || compare_routing.then(|| crate::equivalence::run(&scan.index, &results, &config)),
+        || {
+            compare_routing.then(|| {
+                crate::isolate::catch("comparing old and new routing", || {
+                    crate::equivalence::run(&scan.index, &results, &config)
+                })
+            })
+        },
         || match &root {
             Some(root) => plan::build(root, &scan, &results, &config, layout),
             None => EditPlan::default(),
         },
     );
     let mut diagnostics = Vec::new();
+    // A panic in the equivalence check costs the check, reported without a file.
+    let equivalence = match equivalence {
+        Some(Err(d)) => {
+            diagnostics.push(*d);
+            None
+        }
+        Some(Ok(e)) => Some(e),
+        None => None,
+    };
     for placed in crate::translate::around::notes(&scan.index, &scan.deployers, &results) {
         match placed {
             crate::translate::around::Placed::Object(position, mut d) => {

@@ -98,7 +98,7 @@ pub fn scan_repo_with_progress(
                         reason: "binary file".into(),
                     });
                 }
-                Ok((load::load_bytes(&f.rel, &bytes), header::parse(&bytes)))
+                Ok((load::load_isolated(&f.rel, &bytes), header::parse(&bytes)))
             })
             .collect()
     });
@@ -178,7 +178,7 @@ fn load_mount_gateways(
 pub fn scan_inputs(inputs: &[(String, Vec<u8>)], config: &Config) -> Scan {
     let loads = inputs
         .iter()
-        .map(|(name, bytes)| load::load_bytes(name, bytes))
+        .map(|(name, bytes)| load::load_isolated(name, bytes))
         .collect();
     assemble(loads, Vec::new(), config)
 }

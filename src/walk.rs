@@ -174,16 +174,25 @@ pub fn walk(
             continue;
         };
         let name = entry.file_name().to_string_lossy();
-        if !is_manifest_name(&name) {
+        // A symlinked directory could hold manifests (or a kustomization a build includes):
+        // reported like a symlinked manifest, never followed.
+        let to_directory =
+            file_type.is_symlink() && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+        if !to_directory && !is_manifest_name(&name) {
             continue;
         }
         let rel = relative(root, entry.path());
         if file_type.is_symlink() {
+            let what = if to_directory {
+                "symlinked directory"
+            } else {
+                "symlink"
+            };
             let reason = match entry.path().canonicalize() {
                 Ok(target) if target.starts_with(&canonical_root) => {
-                    "symlink inside the repository: its target is scanned on its own".to_string()
+                    format!("{what} inside the repository: its target is scanned on its own")
                 }
-                Ok(_) => "symlink pointing outside the repository: not followed".to_string(),
+                Ok(_) => format!("{what} pointing outside the repository: not followed"),
                 Err(_) => "dangling symlink".to_string(),
             };
             skipped_files.push(Skipped {

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use crate::plan::FileAction;
-use crate::plan::{EditAction, EditPlan, FileEdit};
+use crate::plan::{EditAction, EditKind, EditPlan, FileEdit};
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -19,14 +19,48 @@ pub enum WriteError {
         path: String,
         source: std::io::Error,
     },
+    /// A write failed after others succeeded: which files are new, which are as they were.
+    #[error(
+        "{cause}\n{} of {} files written before the failure, each complete: {}\nnot written, \
+         left as they were: {}\nno file is half-written; fix the cause and run again (the next \
+         run writes what is missing)",
+        written.len(),
+        written.len() + not_written.len(),
+        list(written),
+        list(not_written)
+    )]
+    Partial {
+        cause: Box<WriteError>,
+        written: Vec<String>,
+        /// The failed file first, then the ones not attempted.
+        not_written: Vec<String>,
+    },
 }
 
-/// Writes every edit of `plan` under `root`. Stops at the first failure; files written
-/// before it stay written (each one whole).
+fn list(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "none".to_string()
+    } else {
+        paths.join(", ")
+    }
+}
+
+/// Writes every edit of `plan` under `root`: generated and replaced files first, kustomization
+/// edits last, so that a failure never leaves a kustomization listing a file that was not
+/// written. Stops at the first failure; the error names the files written (each whole) and
+/// the ones left as they were.
 pub fn apply(root: &Path, plan: &EditPlan) -> Result<Vec<FileAction>, WriteError> {
+    let mut ordered: Vec<&FileEdit> = plan.edits.iter().collect();
+    ordered.sort_by_key(|e| e.kind == EditKind::Kustomization);
     let mut done = Vec::new();
-    for edit in &plan.edits {
-        write_edit(root, edit)?;
+    for (i, edit) in ordered.iter().enumerate() {
+        if let Err(cause) = write_edit(root, edit) {
+            return Err(WriteError::Partial {
+                cause: Box::new(cause),
+                written: done.iter().map(|a: &FileAction| a.path.clone()).collect(),
+                not_written: ordered[i..].iter().map(|e| e.path.clone()).collect(),
+            });
+        }
         done.push(FileAction {
             path: edit.path.clone(),
             action: edit.action.as_str().to_string(),

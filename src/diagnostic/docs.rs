@@ -71,6 +71,11 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "Suppressions",
         "Inline `# gateway-migrate: ignore[CODE, …] reason` comments and the configuration's `ignore:` rules accept diagnostics (see `docs/suppressions.md`); these codes are about the suppressions themselves.",
     ),
+    (
+        "internal",
+        "Internal errors",
+        "gateway-migrate's own bugs, isolated: what crashed is reported and left out, everything else is processed (see `docs/security.md`).",
+    ),
 ];
 
 /// One registry entry, as `codes --format json` lists it.

@@ -1329,7 +1329,7 @@ registry! {
         "A kustomization the build reaches includes a remote base or resource (a URL or a git repository). Remote input is not fetched unless `--allow-remote` is given, so the build is not rendered and its files are translated as they are; what the remote part adds or patches is not seen.";
     RenderOutsideRoot = "render/outside-root", Warning,
         "A build reads a path outside the repository: the build is not rendered.",
-        "A kustomization the build reaches names a resource, component or patch outside the repository (`../../elsewhere`, an absolute path). Nothing outside the repository is read, so the build is not rendered and its files are translated as they are.";
+        "A kustomization the build reaches names a resource, component or patch outside the repository (`../../elsewhere`, an absolute path), or one reached through a symlink (which could lead anywhere). Nothing outside the repository is read and no symlink is followed, so the build is not rendered and its files are translated as they are.";
     RenderUnreadKustomization = "render/unread-kustomization", Warning,
         "A build includes a kustomization this tool could not read: the build is not rendered.",
         "A kustomization the build reaches includes a directory whose kustomization this tool could not read (it failed to parse, see its `load/*` diagnostic, or the walk skipped it, e.g. through `.gitignore`). What that kustomization includes cannot be checked for remote or outside input, so the build is not rendered and its files are translated as they are.";
@@ -1387,4 +1387,7 @@ registry! {
     SuppressUnused = "suppress/unused", Warning,
         "A suppression (inline comment or configuration `ignore:` rule) matched no diagnostic.",
         "The diagnostic it accepted is gone (the input changed or the tool got better), or the comment is not on the line of the field or the object's first line. Remove it, so that it cannot hide a new diagnostic later. Suppressions of stages that did not run (rendering with `--no-render`, staleness outside `check`) are not reported.";
+    InternalPanic = "internal/panic", Error,
+        "gateway-migrate crashed while processing this file, object, build or stage; the rest of the run went on.",
+        "A bug in gateway-migrate, not in your manifests: processing what the diagnostic names panicked. Its result is missing from this run (nothing is generated or written for it), and everything else was processed as usual, so the report is complete except for it. Please report it at https://github.com/gateway-migrate/gateway-migrate/issues with the message and the file (or a reduced copy that still crashes).";
 }

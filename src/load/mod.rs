@@ -51,6 +51,21 @@ pub struct FileLoad {
     pub text: Option<SourceText>,
 }
 
+/// [`load_bytes`], with a panic turned into an `internal/panic` diagnostic on the file (the
+/// run goes on without its objects).
+pub fn load_isolated(path: &str, bytes: &[u8]) -> FileLoad {
+    crate::isolate::catch(&format!("loading {path}"), || {
+        crate::isolate::test_trigger("load", bytes);
+        load_bytes(path, bytes)
+    })
+    .unwrap_or_else(|d| FileLoad {
+        path: path.to_string(),
+        bytes: bytes.len(),
+        diagnostics: vec![(*d).in_file(path.to_string(), 1)],
+        ..Default::default()
+    })
+}
+
 /// Loads one file's bytes. `path` is root-relative and names the file in diagnostics.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
     let mut load = FileLoad {

@@ -159,6 +159,17 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                     ));
                 }
             } else {
+                if let Some(link) = k.resolve(entry).and_then(|p| symlink_on_the_way(root, &p)) {
+                    out.push(at(
+                        Code::RenderOutsideRoot,
+                        format!(
+                            "{} includes {entry}, which goes through the symlink {link}; symlinks are not followed (they can lead anywhere), so build {} is translated from its files",
+                            k.file,
+                            build.name()
+                        ),
+                    ));
+                    continue;
+                }
                 match k.resolve(entry) {
                     None => out.push(at(
                         Code::RenderOutsideRoot,
@@ -187,7 +198,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
             }
         }
         for p in &k.patches {
-            if is_remote(p) || k.resolve(p).is_none() {
+            let through_link = k.resolve(p).and_then(|r| symlink_on_the_way(root, &r));
+            if is_remote(p) || k.resolve(p).is_none() || through_link.is_some() {
                 out.push(at(
                     Code::RenderOutsideRoot,
                     format!(
@@ -224,6 +236,23 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
     out.sort();
     out.dedup();
     out
+}
+
+/// The first symlink among the components of root-relative `rel` (`app/linked`), if any:
+/// kustomize would follow it, possibly out of the repository.
+fn symlink_on_the_way(root: &Path, rel: &str) -> Option<String> {
+    let mut at = root.to_path_buf();
+    let mut shown = Vec::new();
+    for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        at.push(part);
+        shown.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return Some(shown.join("/")),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// The kustomization file kustomize would find in directory `dir` (root-relative), if `dir` is

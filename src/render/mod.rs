@@ -337,19 +337,39 @@ pub fn run(
     for o in &scan.index.objects {
         by_file.entry(o.source.file.as_str()).or_default().push(o);
     }
-    let translations: Vec<BuildTranslation> = rendered
+    let attempts: Vec<Result<BuildTranslation, Box<Diagnostic>>> = rendered
         .par_iter()
         .map(|(b, objects)| {
-            translate_build(
-                (scan, &by_file),
-                config,
-                b,
-                objects,
-                &generated_paths,
-                options.equivalence,
-            )
+            crate::isolate::catch(&format!("translating the build {}", b.name()), || {
+                crate::isolate::test_trigger("build", b.dir.as_bytes());
+                translate_build(
+                    (scan, &by_file),
+                    config,
+                    b,
+                    objects,
+                    &generated_paths,
+                    options.equivalence,
+                )
+            })
         })
         .collect();
+    // A build whose translation panicked is reported on its kustomization and left out of
+    // everything after (its files are still translated as they are).
+    let mut translations: Vec<BuildTranslation> = Vec::new();
+    let mut kept: Vec<(&Build, Vec<Rendered>)> = Vec::new();
+    for (attempt, (b, objects)) in attempts.into_iter().zip(rendered) {
+        match attempt {
+            Ok(t) => {
+                translations.push(t);
+                kept.push((b, objects));
+            }
+            Err(d) => {
+                notes.push((*d).in_file(b.kustomization.clone().unwrap_or_default(), 1));
+                statuses.insert(b.dir.clone(), BuildStatus::Failed);
+            }
+        }
+    }
+    let rendered = kept;
     // What the files' translation already says about each source: (code, field).
     let said: BTreeSet<(usize, Code, Option<String>)> = base_results
         .iter()

@@ -54,7 +54,24 @@ pub struct GrantRequest {
 /// Translates every Istio and Ingress object of the index.
 pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let mut results = istio::translate(index, config);
-    results.extend(ingress::translate(index, config));
+    // Istio objects are isolated one by one (`istio::translate`); what ingress-nginx decides
+    // per host depends on every Ingress of the class, so a panic there costs all of them.
+    let ingress = crate::isolate::catch("translating the Ingress objects", || {
+        ingress::translate(index, config)
+    });
+    results.extend(ingress.unwrap_or_else(|d| {
+        index
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.body, crate::model::SourceBody::Ingress(_)))
+            .map(|(position, _)| {
+                let mut r = SourceResult::new(position);
+                r.notes.push((*d).clone());
+                r
+            })
+            .collect()
+    }));
     results.sort_by_key(|r| r.object);
     grants::attach_reference_grants(index, &mut results);
     results

@@ -137,7 +137,23 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
         let mut kept = Vec::with_capacity(result.generated.len());
         for generated in std::mem::take(&mut result.generated) {
             let json = generated.to_json();
-            let violations = validate_object(&json, config.channel);
+            let checked = crate::isolate::catch(
+                &format!(
+                    "validating the generated {} {}/{}",
+                    generated.kind(),
+                    generated.namespace(),
+                    generated.name()
+                ),
+                || validate_object(&json, config.channel),
+            );
+            let violations = match checked {
+                Ok(v) => v,
+                Err(d) => {
+                    // Not known to be valid: not written.
+                    result.notes.push(*d);
+                    continue;
+                }
+            };
             if violations.is_empty() {
                 kept.push(generated);
                 continue;

@@ -279,6 +279,10 @@ fn fixtures_match_expected_output() {
 /// Codes no fixture can reach, each with the reason and the test that covers it instead.
 const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[
     (
+        Code::InternalPanic,
+        "a panic is a bug, and no input is known to cause one (the fuzzers look for them);          debug builds panic on purpose at test markers; covered by tests/integration/robustness.rs          (a_panic_loading_one_file_is_a_diagnostic_on_it_and_the_run_goes_on,          a_panic_translating_one_object_costs_that_object_only,          a_panic_in_one_build_is_reported_on_its_kustomization)",
+    ),
+    (
         Code::WalkUnreadable,
         "needs a path the walk cannot read: git stores no permission bits (and root reads \
          everything), and a path longer than PATH_MAX cannot be checked out; covered by \

@@ -158,26 +158,21 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             results.push(r);
             continue;
         }
-        let result = match &obj.body {
-            SourceBody::IstioGateway(gw) => {
-                if seen_gateways.insert((obj.namespace.clone(), obj.name().to_string())) {
-                    gateway::translate(&ctx, position, obj, gw)
-                } else {
-                    let mut r = SourceResult::new(position);
-                    r.notes.push(Diagnostic::new(
-                        Code::IstioDuplicateObject,
-                        format!(
-                            "another Gateway {}/{} was translated first; this one is ignored",
-                            obj.namespace,
-                            obj.name()
-                        ),
-                    ));
-                    r
-                }
+        let translated = crate::isolate::catch(
+            &format!("translating {} {}/{}", obj.kind, obj.namespace, obj.name()),
+            || {
+                crate::isolate::test_trigger("translate", obj.name().as_bytes());
+                translate_object(&ctx, &mut seen_gateways, position, obj)
+            },
+        );
+        let result = match translated {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err(d) => {
+                let mut r = SourceResult::new(position);
+                r.notes.push(*d);
+                r
             }
-            SourceBody::VirtualService(vs) => virtual_service::translate(&ctx, position, obj, vs),
-            SourceBody::DestinationRule(dr) => destination_rule::translate(&ctx, position, obj, dr),
-            _ => continue,
         };
         results.push(result);
     }
@@ -186,6 +181,37 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     }
     make_names_unique(index, &mut results);
     results
+}
+
+/// One Istio object's translation; `None` for objects of other kinds.
+fn translate_object(
+    ctx: &Ctx<'_>,
+    seen_gateways: &mut BTreeSet<(String, String)>,
+    position: usize,
+    obj: &crate::model::SourceObject,
+) -> Option<SourceResult> {
+    let result = match &obj.body {
+        SourceBody::IstioGateway(gw) => {
+            if seen_gateways.insert((obj.namespace.clone(), obj.name().to_string())) {
+                gateway::translate(ctx, position, obj, gw)
+            } else {
+                let mut r = SourceResult::new(position);
+                r.notes.push(Diagnostic::new(
+                    Code::IstioDuplicateObject,
+                    format!(
+                        "another Gateway {}/{} was translated first; this one is ignored",
+                        obj.namespace,
+                        obj.name()
+                    ),
+                ));
+                r
+            }
+        }
+        SourceBody::VirtualService(vs) => virtual_service::translate(ctx, position, obj, vs),
+        SourceBody::DestinationRule(dr) => destination_rule::translate(ctx, position, obj, dr),
+        _ => return None,
+    };
+    Some(result)
 }
 
 /// Drops repeated identical notes (the same binding problem is found for every route of a

@@ -1,0 +1,5 @@
+#![no_main]
+// See gateway_migrate::fuzz::load for what this target checks.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    gateway_migrate::fuzz::load(data);
+});

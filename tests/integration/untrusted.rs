@@ -1,0 +1,306 @@
+//! Untrusted repositories: nothing a kustomization asks for is executed, nothing outside the
+//! repository is read, and nothing reaches the network. One test per way in: an exec KRM
+//! function, a legacy exec plugin, a Helm chart, a `../../outside` resource, a symlinked
+//! directory pointing outside, a remote URL. Each runs the real binary with the real
+//! kustomize (`kubectl kustomize`), and checks markers: scripts that would create files if
+//! run, a canary object outside the repository, a listener on 127.0.0.1 that counts
+//! connections.
+
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+use crate::common::write;
+
+const CANARY: &str = "canary-outside-5d1c";
+
+const INGRESS: &str = "apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+spec:
+  ingressClassName: nginx
+  rules:
+    - host: web.example.com
+      http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend:
+              service:
+                name: web
+                port:
+                  number: 80
+";
+
+/// `tmp/repo` (an application in `repo/app`) and `tmp/outside` (a kustomization and the
+/// canary Ingress).
+struct Case {
+    tmp: tempfile::TempDir,
+}
+
+impl Case {
+    fn new(kustomization: &str) -> Case {
+        let tmp = tempfile::tempdir().unwrap();
+        let case = Case { tmp };
+        write(&case.repo(), "app/ingress.yaml", INGRESS);
+        write(&case.repo(), "app/kustomization.yaml", kustomization);
+        let canary = INGRESS
+            .replace("name: web", &format!("name: {CANARY}"))
+            .replace("web.example.com", &format!("{CANARY}.example.com"));
+        write(&case.outside(), "canary.yaml", &canary);
+        write(
+            &case.outside(),
+            "kustomization.yaml",
+            "resources:\n  - canary.yaml\n",
+        );
+        case
+    }
+
+    fn repo(&self) -> PathBuf {
+        self.tmp.path().join("repo")
+    }
+
+    fn outside(&self) -> PathBuf {
+        self.tmp.path().join("outside")
+    }
+
+    fn marker(&self, name: &str) -> PathBuf {
+        self.tmp.path().join(format!("{name}-ran"))
+    }
+
+    /// An executable at `path` that creates the marker `name` when run.
+    fn script(&self, path: &Path, name: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            path,
+            format!("#!/bin/sh\ntouch '{}'\ncat\n", self.marker(name).display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// `plan --format json` with `extra_path` first on PATH and `env`; the report.
+    fn plan(&self, extra_path: Option<&Path>, env: &[(&str, &Path)]) -> Value {
+        let mut path = std::env::var("PATH").unwrap_or_default();
+        if let Some(p) = extra_path {
+            path = format!("{}:{path}", p.display());
+        }
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"));
+        cmd.args(["plan", ".", "--format", "json"])
+            .current_dir(self.repo())
+            .env("PATH", path)
+            .env("GATEWAY_MIGRATE_CACHE_DIR", "");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    }
+
+    /// Nothing of the canary in the report nor in any file of the repository.
+    fn assert_outside_unread(&self, report: &Value) {
+        assert!(
+            !report.to_string().contains(CANARY),
+            "the outside file was read: {report}"
+        );
+        for f in crate::common::files_under(&self.repo()) {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            assert!(!text.contains(CANARY), "{} holds the canary", f.display());
+        }
+    }
+}
+
+fn codes(report: &Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn build_status(report: &Value, build: &str) -> Option<String> {
+    report["builds"]
+        .as_array()?
+        .iter()
+        .find(|b| b["build"] == build)
+        .map(|b| b["status"].as_str().unwrap_or_default().to_string())
+}
+
+fn kustomize_here() -> bool {
+    crate::render::kubectl().is_some()
+}
+
+#[test]
+fn an_exec_function_is_never_run() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new("resources:\n  - ingress.yaml\ntransformers:\n  - fn.yaml\n");
+    write(
+        &case.repo(),
+        "app/fn.yaml",
+        "apiVersion: example.com/v1\nkind: Stamp\nmetadata:\n  name: stamp\n  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: ./fn.sh\n",
+    );
+    case.script(&case.repo().join("app/fn.sh"), "function");
+    let report = case.plan(None, &[]);
+    assert!(
+        codes(&report).contains(&"render/plugin-refused".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    assert!(!case.marker("function").exists(), "the exec function ran");
+}
+
+#[test]
+fn a_legacy_exec_plugin_is_never_run() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new("resources:\n  - ingress.yaml\ngenerators:\n  - gen.yaml\n");
+    write(
+        &case.repo(),
+        "app/gen.yaml",
+        "apiVersion: someteam.example.com/v1\nkind: SecretsFromVault\nmetadata:\n  name: gen\n",
+    );
+    // Where kustomize looks for the plugin when plugins are enabled.
+    let plugins = case.repo().join("plugins");
+    case.script(
+        &plugins.join("someteam.example.com/v1/secretsfromvault/SecretsFromVault"),
+        "plugin",
+    );
+    let report = case.plan(None, &[("KUSTOMIZE_PLUGIN_HOME", &plugins)]);
+    assert!(
+        codes(&report).contains(&"render/plugin-refused".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    assert!(!case.marker("plugin").exists(), "the plugin ran");
+}
+
+#[test]
+fn a_helm_chart_is_never_inflated() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new(
+        "resources:\n  - ingress.yaml\nhelmCharts:\n  - name: web\n    chartHome: charts\n    releaseName: web\n",
+    );
+    write(
+        &case.repo(),
+        "app/charts/web/Chart.yaml",
+        "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+    );
+    let bin = case.tmp.path().join("bin");
+    case.script(&bin.join("helm"), "helm");
+    let report = case.plan(Some(&bin), &[]);
+    assert!(
+        codes(&report).contains(&"render/helm-refused".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    assert!(!case.marker("helm").exists(), "helm ran");
+}
+
+#[test]
+fn a_resource_outside_the_repository_is_never_read() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new("resources:\n  - ingress.yaml\n  - ../../outside/canary.yaml\n");
+    let report = case.plan(None, &[]);
+    assert!(
+        codes(&report).contains(&"render/outside-root".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    case.assert_outside_unread(&report);
+    // The application's own file is still translated.
+    assert!(report.to_string().contains("app/ingress.gateway-api.yaml"));
+}
+
+#[test]
+fn a_symlinked_directory_pointing_outside_is_never_followed() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new("resources:\n  - ingress.yaml\n  - linked\n");
+    std::os::unix::fs::symlink(case.outside(), case.repo().join("app/linked")).unwrap();
+    // And a build root that is itself a symlink to the outside kustomization.
+    std::os::unix::fs::symlink(case.outside(), case.repo().join("elsewhere")).unwrap();
+    let report = case.plan(None, &[]);
+    case.assert_outside_unread(&report);
+    assert!(
+        codes(&report).contains(&"render/outside-root".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(
+        build_status(&report, "app").as_deref(),
+        Some("refused"),
+        "the build through the symlink was handed to kustomize: {report}"
+    );
+    assert_eq!(build_status(&report, "elsewhere"), None, "{report}");
+    let skipped = report["skipped"].to_string();
+    assert!(
+        skipped.contains("elsewhere") && skipped.contains("app/linked"),
+        "{skipped}"
+    );
+}
+
+#[test]
+fn a_remote_resource_is_never_fetched() {
+    if !kustomize_here() {
+        return;
+    }
+    // Anything that connects to this listener is counted.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let counter = {
+        let (connections, stop) = (connections.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                if listener.accept().is_ok() {
+                    connections.fetch_add(1, Ordering::SeqCst);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
+    let case = Case::new(&format!(
+        "resources:\n  - ingress.yaml\n  - http://127.0.0.1:{port}/base.yaml\n  - https://127.0.0.1:{port}/org/repo//deploy?ref=v1\n"
+    ));
+    let report = case.plan(None, &[]);
+    stop.store(true, Ordering::SeqCst);
+    counter.join().unwrap();
+    assert!(
+        codes(&report).contains(&"render/remote-resource".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "something connected to the remote"
+    );
+}
