@@ -129,10 +129,12 @@ pub fn is_insertion(before: &[u8], after: &[u8]) -> bool {
     prefix + suffix == before.len()
 }
 
-/// The in-place replacer's view of a file: document regions inside the file, in order,
-/// never overlapping.
+/// The in-place replacer: document regions lie inside the file, in order, never
+/// overlapping; replacing every region with another document keeps the number of documents,
+/// and each new document lands in its own region.
 pub fn inplace_regions(data: &[u8]) {
-    let regions = crate::plan::inplace::document_regions(data);
+    use crate::plan::inplace::{document_regions, splice};
+    let regions = document_regions(data);
     let mut end = 0;
     for region in regions.iter().flatten() {
         assert!(region.start >= end, "regions overlap: {regions:?}");
@@ -141,6 +143,29 @@ pub fn inplace_regions(data: &[u8]) {
             "{regions:?}"
         );
         end = region.end;
+    }
+    let replacements: Vec<(std::ops::Range<usize>, String)> = regions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.clone().map(|r| (r, format!("replaced: {i}\n"))))
+        .collect();
+    let spliced = splice(data, &replacements);
+    let after = document_regions(&spliced);
+    assert_eq!(
+        after.len(),
+        regions.len(),
+        "replacing documents changed their number:\n{}",
+        String::from_utf8_lossy(&spliced)
+    );
+    for (i, region) in after.iter().enumerate() {
+        if regions[i].is_some() {
+            let region = region.clone().unwrap_or_default();
+            let text = String::from_utf8_lossy(&spliced[region]);
+            assert!(
+                text.contains(&format!("replaced: {i}")),
+                "document {i} is not where it was put: {text:?}"
+            );
+        }
     }
 }
 

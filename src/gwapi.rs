@@ -71,6 +71,12 @@ pub fn is_dns_subdomain(s: &str) -> bool {
         })
 }
 
+/// Kubernetes' `IsDNS1123Label`, the rule for namespace names: at most 63 lowercase
+/// alphanumerics and `-`, starting and ending alphanumeric.
+pub fn is_dns_label(s: &str) -> bool {
+    s.len() <= 63 && !s.contains('.') && is_dns_subdomain(s)
+}
+
 /// Every kind of object the translators generate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]

@@ -102,7 +102,7 @@ registry! {
         "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.";
     LoadInvalidObject = "load/invalid-object", Error,
         "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list).",
-        "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list); the message names the field.";
+        "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list), or the Istio or Ingress object has a name or namespace the API server would refuse (an unexpanded `${VAR}` placeholder); the message names the field. The object is not translated.";
     LoadInvalidUtf8 = "load/invalid-utf8", Error,
         "A document is not valid UTF-8.",
         "A document is not valid UTF-8; it is skipped. The line is the first one holding an invalid byte.";
@@ -565,8 +565,8 @@ registry! {
         "A server `port.name` is not kept as the listener name.",
         "A server's `port.name` becomes the listener name when no other server uses it, the server has one host (one listener) and it is a valid SectionName, so scripts selecting a listener by port name keep working. Other listeners follow the spec's `<protocol>-protocol-<namespace>-ns-<host>` scheme.";
     IstioServerPortMissing = "istio/server-port-missing", Error,
-        "A server without port or port number.",
-        "A server without port or port number; skipped.";
+        "A server without a usable port: no port, no number, or a number outside 1-65535.",
+        "A server without a usable port (no `port`, no `port.number`, or a number outside 1-65535, which Istio rejects too); skipped.";
     IstioServerProtocolMapped = "istio/server-protocol-mapped", Info,
         "HTTP2/GRPC/GRPC-WEB become HTTP or HTTPS listeners.",
         "HTTP2/GRPC/GRPC-WEB become HTTP or HTTPS listeners; MONGO/MYSQL/REDIS become TCP.";

@@ -35,6 +35,36 @@ const INGRESS_VERSIONS: [&str; 3] = [
     "extensions/v1beta1",
 ];
 
+/// Why the API server would refuse an object the tool translates, by its name or namespace
+/// (an unexpanded `${VAR}` placeholder, a typo): translating it would only generate objects
+/// that are refused too.
+fn invalid_identity(body: &SourceBody, meta: &ObjectMeta) -> Option<String> {
+    let translated = matches!(
+        body,
+        SourceBody::IstioGateway(_)
+            | SourceBody::VirtualService(_)
+            | SourceBody::DestinationRule(_)
+            | SourceBody::Ingress(_)
+    );
+    if !translated {
+        return None;
+    }
+    if let Some(ns) = meta.namespace.as_deref().filter(|n| !n.is_empty())
+        && !crate::gwapi::is_dns_label(ns)
+    {
+        return Some(format!(
+            "metadata.namespace {ns:?} is not a namespace name (at most 63 lowercase letters, digits and '-'): the API server would refuse the object, so it is not translated (substitute placeholders such as ${{NAMESPACE}} first)"
+        ));
+    }
+    if !crate::gwapi::is_dns_subdomain(&meta.name) {
+        return Some(format!(
+            "metadata.name {:?} is not an object name (lowercase letters, digits, '-' and '.', at most 253 characters): the API server would refuse the object, so it is not translated",
+            meta.name
+        ));
+    }
+    None
+}
+
 /// Decodes one document. `file` is root-relative; its base name decides whether an object
 /// without `apiVersion` is a kustomization. Returns nothing for kinds the tool ignores.
 /// `List` documents are expanded into their items.
@@ -107,6 +137,10 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
             return;
         }
     };
+    if let Some(message) = invalid_identity(&body, &meta) {
+        out.push(Err(DecodeError { kind, message }));
+        return;
+    }
     out.push(Ok(Decoded::Object(Box::new(SourceObject {
         source: source.clone(),
         api_version,

@@ -121,7 +121,7 @@ pub fn plan_file<'a>(
 }
 
 /// Replaces each range (sorted, disjoint) of `old` with its text.
-fn splice(old: &[u8], replacements: &[(Range<usize>, String)]) -> Vec<u8> {
+pub(crate) fn splice(old: &[u8], replacements: &[(Range<usize>, String)]) -> Vec<u8> {
     let mut out = Vec::with_capacity(old.len());
     let mut pos = 0;
     for (range, text) in replacements {

@@ -19,6 +19,19 @@ pub(crate) fn convert(
 ) -> Option<BackendRef> {
     let field = format!("{field}.backend");
     if let Some(resource) = &backend.resource {
+        if !crate::gwapi::is_dns_subdomain(&resource.name) || resource.kind.is_empty() {
+            notes.push(
+                Diagnostic::new(
+                    Code::IngressMissingBackend,
+                    format!(
+                        "resource backend {:?}/{:?} does not name an object (kind and a valid name are required); the path has no backend",
+                        resource.kind, resource.name
+                    ),
+                )
+                .at(&field),
+            );
+            return None;
+        }
         notes.push(
             Diagnostic::new(
                 Code::IngressResourceBackend,
@@ -47,6 +60,18 @@ pub(crate) fn convert(
         return None;
     };
     let name = service.name.clone();
+    if !crate::gwapi::is_dns_label(&name) {
+        notes.push(
+            Diagnostic::new(
+                Code::IngressMissingBackend,
+                format!(
+                    "backend Service name {name:?} is not a Service name; the path has no backend"
+                ),
+            )
+            .at(&field),
+        );
+        return None;
+    }
     let manifest = index.service(namespace, &name);
     let port = service.port.as_ref();
     let number = match (
@@ -119,7 +144,10 @@ pub(crate) fn convert(
             }
         },
     }?;
-    let Ok(port) = u32::try_from(number) else {
+    let Some(port) = u32::try_from(number)
+        .ok()
+        .filter(|p| (1..=65535).contains(p))
+    else {
         notes.push(
             Diagnostic::new(
                 Code::IngressMissingBackend,

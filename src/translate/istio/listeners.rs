@@ -209,6 +209,16 @@ fn plan_server(
         );
         return;
     };
+    if !(1..=65535).contains(&number) {
+        plan.notes.push(
+            Diagnostic::new(
+                Code::IstioServerPortMissing,
+                format!("server port {number} is not a TCP port (1-65535); skipped"),
+            )
+            .at(format!("{path}.port.number")),
+        );
+        return;
+    }
     let kept_name = port.name.as_ref().filter(|n| kept.contains(*n)).cloned();
     // Reported once per Gateway: nearly every server names its port.
     if kept_name.is_none()

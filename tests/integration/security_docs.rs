@@ -1,0 +1,49 @@
+//! docs/security.md names a test for every claim; each named test must exist, so the page
+//! cannot point at a test that was renamed or removed.
+
+use std::path::Path;
+
+/// `file.rs::function` references in backticks.
+fn references(doc: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for piece in doc.split('`').skip(1).step_by(2) {
+        if let Some((file, function)) = piece.split_once(".rs::")
+            && !file.contains(' ')
+            && function
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            out.push((format!("{file}.rs"), function.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_test_docs_security_md_names_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/security.md")).unwrap();
+    let refs = references(&doc);
+    assert!(refs.len() >= 30, "only {} references", refs.len());
+    let mut sources = crate::common::files_under(&root.join("src"));
+    sources.extend(crate::common::files_under(&root.join("tests/integration")));
+    for (file, function) in refs {
+        let candidates: Vec<_> = sources
+            .iter()
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == file))
+            .collect();
+        assert!(
+            !candidates.is_empty(),
+            "docs/security.md names {file}, which does not exist"
+        );
+        let defined = candidates.iter().any(|p| {
+            std::fs::read_to_string(p)
+                .unwrap_or_default()
+                .contains(&format!("fn {function}("))
+        });
+        assert!(
+            defined,
+            "docs/security.md names {file}::{function}, which does not exist"
+        );
+    }
+}
