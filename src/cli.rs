@@ -129,27 +129,8 @@ pub struct BulkRunArgs {
     /// Git host the repositories are cloned from and pushed to: SERVER/OWNER/REPO.git.
     #[arg(long, value_name = "URL", env = "GITHUB_SERVER_URL", default_value = bulk::DEFAULT_SERVER_URL)]
     pub server_url: String,
-    /// Branch to push (default: gateway-migrate/<config-hash> of each repository).
-    #[arg(long, value_name = "BRANCH")]
-    pub branch: Option<String>,
-    /// Pull request title.
-    #[arg(long, default_value = publish::DEFAULT_TITLE)]
-    pub title: String,
-    /// Label to add to each pull request (repeatable).
-    #[arg(long = "label", value_name = "LABEL")]
-    pub labels: Vec<String>,
-    /// Open the pull requests as drafts.
-    #[arg(long)]
-    pub draft: bool,
-    /// Commit author as "Name <email>" (default: github-actions[bot]).
-    #[arg(long, value_name = "NAME <EMAIL>")]
-    pub author: Option<String>,
-    /// Commit message (a `Generated-by: gateway-migrate` trailer is appended).
-    #[arg(long, value_name = "TEXT", default_value = publish::DEFAULT_COMMIT_MESSAGE)]
-    pub commit_message: String,
-    /// Close a repository's open pull request when nothing needs to change any more.
-    #[arg(long)]
-    pub close_stale: bool,
+    #[command(flatten)]
+    pub pull_request: PullRequestArgs,
     /// Replace translated documents inside their source files (as `apply --in-place`).
     #[arg(long)]
     pub in_place: bool,
@@ -497,6 +478,47 @@ pub struct ConvertArgs {
     pub report: ReportArgs,
 }
 
+/// What the pull request looks like (`pr`; with `bulk run`, every repository's).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Pull request")]
+pub struct PullRequestArgs {
+    /// Branch to push (default: gateway-migrate/<config-hash>, per repository with bulk).
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+    /// Pull request title.
+    #[arg(long, default_value = publish::DEFAULT_TITLE)]
+    pub title: String,
+    /// Label to add to the pull request (repeatable).
+    #[arg(long = "label", value_name = "LABEL")]
+    pub labels: Vec<String>,
+    /// Open the pull request as a draft.
+    #[arg(long)]
+    pub draft: bool,
+    /// Commit author as "Name <email>" (default: git's user, else github-actions[bot]).
+    #[arg(long, value_name = "NAME <EMAIL>")]
+    pub author: Option<String>,
+    /// Commit message (a `Generated-by: gateway-migrate` trailer is appended).
+    #[arg(long, value_name = "TEXT", default_value = publish::DEFAULT_COMMIT_MESSAGE)]
+    pub commit_message: String,
+    /// When nothing needs to change any more, close the open pull request.
+    #[arg(long)]
+    pub close_stale: bool,
+}
+
+impl PullRequestArgs {
+    fn settings(&self) -> publish::PullRequestSettings {
+        publish::PullRequestSettings {
+            branch: self.branch.clone(),
+            title: self.title.clone(),
+            labels: self.labels.clone(),
+            draft: self.draft,
+            author: self.author.clone(),
+            commit_message: self.commit_message.clone(),
+            close_stale: self.close_stale,
+        }
+    }
+}
+
 /// `gateway-migrate pr [PATH]`: apply on a branch, commit, push, open or update the PR.
 #[derive(Debug, Args)]
 pub struct PrArgs {
@@ -519,31 +541,12 @@ pub struct PrArgs {
     /// Branch the pull request targets (default: the remote's default branch).
     #[arg(long, value_name = "BRANCH")]
     pub base: Option<String>,
-    /// Branch to push (default: gateway-migrate/<config-hash>).
-    #[arg(long, value_name = "BRANCH")]
-    pub branch: Option<String>,
-    /// Pull request title.
-    #[arg(long, default_value = publish::DEFAULT_TITLE)]
-    pub title: String,
-    /// Label to add to the pull request (repeatable).
-    #[arg(long = "label", value_name = "LABEL")]
-    pub labels: Vec<String>,
-    /// Open the pull request as a draft.
-    #[arg(long)]
-    pub draft: bool,
-    /// Commit author as "Name <email>" (default: git's user, else github-actions[bot]).
-    #[arg(long, value_name = "NAME <EMAIL>")]
-    pub author: Option<String>,
-    /// Commit message (a `Generated-by: gateway-migrate` trailer is appended).
-    #[arg(long, value_name = "TEXT", default_value = publish::DEFAULT_COMMIT_MESSAGE)]
-    pub commit_message: String,
+    #[command(flatten)]
+    pub pull_request: PullRequestArgs,
     /// Publish even when files outside the planned ones are modified or untracked (they are
     /// not committed).
     #[arg(long)]
     pub allow_dirty: bool,
-    /// When nothing needs to change any more, close the open pull request.
-    #[arg(long)]
-    pub close_stale: bool,
     /// Replace translated documents inside their source files (as `apply --in-place`).
     #[arg(long)]
     pub in_place: bool,
@@ -558,27 +561,16 @@ pub struct PrArgs {
 impl PrArgs {
     /// The options for `publish`, reading the token from `--token-env`.
     fn options(&self, config_fingerprint: &str) -> publish::PublishOptions {
-        let branch = self
-            .branch
-            .clone()
-            .unwrap_or_else(|| publish::default_branch(config_fingerprint));
-        let mut opts = publish::PublishOptions::new(branch, read_token(&self.token_env));
+        let mut opts = self
+            .pull_request
+            .settings()
+            .options(read_token(&self.token_env), config_fingerprint);
         opts.token_env = self.token_env.clone();
         opts.repository = self.repository.clone().filter(|r| !r.trim().is_empty());
-        opts.api_url = if self.api_url.trim().is_empty() {
-            publish::DEFAULT_API_URL.to_string()
-        } else {
-            self.api_url.clone()
-        };
+        opts.api_url = api_root(&self.api_url);
         opts.remote = self.remote.clone();
         opts.base = self.base.clone();
-        opts.title = self.title.clone();
-        opts.labels = self.labels.clone();
-        opts.draft = self.draft;
-        opts.author = self.author.clone();
-        opts.commit_message = self.commit_message.clone();
         opts.allow_dirty = self.allow_dirty;
-        opts.close_stale = self.close_stale;
         opts
     }
 }
@@ -1235,13 +1227,7 @@ fn bulk_run(args: BulkRunArgs) -> Result<u8> {
     opts.retry_failed = args.retry_failed;
     opts.dry_run = args.dry_run;
     opts.shard = shard;
-    opts.branch = args.branch.clone();
-    opts.title = args.title.clone();
-    opts.labels = args.labels.clone();
-    opts.draft = args.draft;
-    opts.author = args.author.clone();
-    opts.commit_message = args.commit_message.clone();
-    opts.close_stale = args.close_stale;
+    opts.pull_request = args.pull_request.settings();
     let report_args = bulk_report_args();
     let translate = |root: &Path| -> std::result::Result<bulk::Translated, String> {
         translate_clone(root, &args, &report_args)

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::plan::EditPlan;
+use crate::publish::PullRequestSettings;
 use crate::publish::github::{GitHub, RepositoryInfo};
 use crate::publish::{
     self, ErrorKind, Operation, Pacer, PublishError, PublishOptions, Redactor, RetryPolicy, Secret,
@@ -69,14 +70,8 @@ pub struct BulkOptions {
     /// Translate and show, push nothing.
     pub dry_run: bool,
     pub shard: Option<Shard>,
-    /// The tool's branch; `None`: `gateway-migrate/<config-hash>` per repository.
-    pub branch: Option<String>,
-    pub title: String,
-    pub labels: Vec<String>,
-    pub draft: bool,
-    pub author: Option<String>,
-    pub commit_message: String,
-    pub close_stale: bool,
+    /// Every repository's pull request (the default branch is per repository).
+    pub pull_request: PullRequestSettings,
     pub retry: RetryPolicy,
 }
 
@@ -93,13 +88,7 @@ impl BulkOptions {
             retry_failed: false,
             dry_run: false,
             shard: None,
-            branch: None,
-            title: publish::DEFAULT_TITLE.into(),
-            labels: Vec::new(),
-            draft: false,
-            author: None,
-            commit_message: publish::DEFAULT_COMMIT_MESSAGE.into(),
-            close_stale: false,
+            pull_request: PullRequestSettings::default(),
             retry: RetryPolicy::default(),
         }
     }
@@ -278,13 +267,8 @@ pub fn run(
 /// The checks that need no network: the token, the branch and the title, as `pr` checks
 /// them (a bad `--branch` must fail the run, not every repository).
 fn check_options(opts: &BulkOptions) -> Result<(), BulkError> {
-    let branch = opts
-        .branch
-        .clone()
-        .unwrap_or_else(|| publish::default_branch("00000000"));
-    let mut probe = PublishOptions::new(branch, opts.token.clone());
+    let mut probe = opts.pull_request.options(opts.token.clone(), "00000000");
     probe.token_env = opts.token_env.clone();
-    probe.title = opts.title.clone();
     publish::check_options(&probe)
         .map_err(|e| BulkError::Usage(format!("{}\nhint: {}", e.what, e.todo)))
 }
@@ -556,21 +540,13 @@ fn publish_options(
     opts: &BulkOptions,
     pacer: &Pacer,
 ) -> PublishOptions {
-    let branch = opts
-        .branch
-        .clone()
-        .unwrap_or_else(|| publish::default_branch(&ready.translated.config_fingerprint));
-    let mut p = PublishOptions::new(branch, opts.token.clone());
+    let mut p = opts
+        .pull_request
+        .options(opts.token.clone(), &ready.translated.config_fingerprint);
     p.token_env = opts.token_env.clone();
     p.repository = Some(repo.to_string());
     p.api_url = opts.api_url.clone();
     p.base = Some(ready.clone.branch.clone());
-    p.title = opts.title.clone();
-    p.labels = opts.labels.clone();
-    p.draft = opts.draft;
-    p.author = opts.author.clone();
-    p.commit_message = opts.commit_message.clone();
-    p.close_stale = opts.close_stale;
     p.retry = opts.retry.clone();
     p.pacer = pacer.clone();
     p

@@ -157,8 +157,8 @@ registry! {
         "DestinationRule `MUTUAL`: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, which Istio does not implement).",
         "DestinationRule `MUTUAL`: the client certificate is not translated (Gateway API has one backend client certificate per Gateway, which Istio does not implement); only server verification is written.";
     IstioBackendPortUnknown = "istio/backend-port-unknown", Error,
-        "A destination without port whose port cannot be taken from a single-port Service in the repository.",
-        "A destination without port whose port cannot be taken from a single-port Service in the repository; Gateway API requires a port, so the backend is dropped.";
+        "A destination without a usable port: none given and none from a single-port Service in the repository, or a number outside 1-65535.",
+        "A destination without port whose port cannot be taken from a single-port Service in the repository, or whose port number is outside 1-65535; Gateway API requires a valid port, so the backend is dropped.";
     IstioBackendTlsNamespace = "istio/backend-tls-namespace", Info,
         "The BackendTLSPolicy is written to the Service's namespace (policies target local objects), which differs from the DestinationRule's.",
         "The BackendTLSPolicy is written to the Service's namespace (policies target local objects), which differs from the DestinationRule's.";

@@ -140,6 +140,53 @@ impl PublishOptions {
     }
 }
 
+/// What the pull request looks like, as the command line sets it (`pr`, and every
+/// repository's with `bulk run`).
+#[derive(Debug, Clone)]
+pub struct PullRequestSettings {
+    /// The tool's branch; `None`: `gateway-migrate/<config-hash>`.
+    pub branch: Option<String>,
+    pub title: String,
+    pub labels: Vec<String>,
+    pub draft: bool,
+    pub author: Option<String>,
+    pub commit_message: String,
+    pub close_stale: bool,
+}
+
+impl Default for PullRequestSettings {
+    fn default() -> Self {
+        PullRequestSettings {
+            branch: None,
+            title: DEFAULT_TITLE.into(),
+            labels: Vec::new(),
+            draft: false,
+            author: None,
+            commit_message: DEFAULT_COMMIT_MESSAGE.into(),
+            close_stale: false,
+        }
+    }
+}
+
+impl PullRequestSettings {
+    /// Publishing options with these settings, for a configuration with `config_fingerprint`
+    /// (which names the default branch).
+    pub fn options(&self, token: Secret, config_fingerprint: &str) -> PublishOptions {
+        let branch = self
+            .branch
+            .clone()
+            .unwrap_or_else(|| default_branch(config_fingerprint));
+        let mut opts = PublishOptions::new(branch, token);
+        opts.title = self.title.clone();
+        opts.labels = self.labels.clone();
+        opts.draft = self.draft;
+        opts.author = self.author.clone();
+        opts.commit_message = self.commit_message.clone();
+        opts.close_stale = self.close_stale;
+        opts
+    }
+}
+
 /// What kind of failure, for callers and tests; the message says the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {

@@ -45,6 +45,16 @@ pub(super) fn backend_ref(
         return None;
     };
     let port = dest.port.as_ref().and_then(|p| p.number);
+    if let Some(p) = port.filter(|p| !(1..=65535).contains(p)) {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioBackendPortUnknown,
+                format!("destination port {p} is not a TCP port (1-65535); backend dropped"),
+            )
+            .at(format!("{path}.port.number")),
+        );
+        return None;
+    }
     let service = match hosts::classify(host, from.namespace, &ctx.config.cluster_domain) {
         HostKind::Service { name, namespace } => Some((name, namespace)),
         HostKind::Ambiguous { name, namespace } => {
@@ -66,6 +76,17 @@ pub(super) fn backend_ref(
     let Some((name, namespace)) = service else {
         return external_ref(ctx, host, port, path, notes);
     };
+    // Istio would find no such Service either; a reference to it would be refused.
+    if !crate::gwapi::is_dns_label(&name) || !crate::gwapi::is_dns_label(&namespace) {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioInvalidHostname,
+                format!("destination host '{host}' names Service {namespace}/{name}, which is not a valid Service name; backend dropped"),
+            )
+            .at(format!("{path}.host")),
+        );
+        return None;
+    }
     let port = match port {
         Some(p) => p,
         None => match ctx.index.service(&namespace, &name) {
