@@ -345,6 +345,15 @@ fn prepare(repo: &RepoName, opts: &BulkOptions, translate: &Translate<'_>) -> St
     let info = match repository_info(repo, opts) {
         Ok(info) => info,
         Err(e) if stops_the_run(&e) => return State::Stop(e),
+        Err(e) if e.what.contains("(404") => {
+            return State::Done(failed(
+                repo,
+                format!(
+                    "GitHub does not know {repo}, or the token in {} cannot see it (404) (hint: check the name in the list and the token's repository access)",
+                    opts.token_env
+                ),
+            ));
+        }
         Err(e) => return State::Done(failed(repo, describe(&e))),
     };
     if info.archived {

@@ -333,6 +333,9 @@ registry! {
     IstioInvalidDuration = "istio/invalid-duration", Error,
         "A timeout/duration that is not expressible in Gateway API's duration format.",
         "A timeout/duration that is not expressible in Gateway API's duration format; dropped.";
+    IstioInvalidGatewayReference = "istio/invalid-gateway-reference", Error,
+        "A `gateways` entry that is not a valid `namespace/name`: no parentRef.",
+        "A `gateways` entry (or `match.gateways`) whose namespace is not a DNS label or whose name is not a DNS name: Istio's own validation refuses it, and a parentRef to it would be refused, so none is generated for it.";
     IstioInvalidHeaderName = "istio/invalid-header-name", Error,
         "A header name Gateway API does not accept: the match is dropped (fail closed).",
         "A header name Gateway API does not accept: dropping only the condition would widen the match to requests without the header, so the whole match is dropped (and the rule, when it has no other match).";

@@ -149,6 +149,18 @@ pub(super) fn gateway_parent_refs(
         } else {
             "match.gateways".to_string()
         };
+        // Istio's validation refuses such a reference too (`validateGatewayNames`: the
+        // namespace must be a DNS label); a parentRef to it would be refused.
+        if !crate::gwapi::is_dns_label(&gw_ns) || !crate::gwapi::is_dns_subdomain(&gw_name) {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioInvalidGatewayReference,
+                    format!("gateway reference {gw_ns}/{gw_name} is not a valid namespace/name; no parentRef"),
+                )
+                .at(&field),
+            );
+            continue;
+        }
         if let Some(why) = ctx.not_ingress(&gw_ns, &gw_name) {
             notes.push(
                 Diagnostic::new(
