@@ -26,6 +26,9 @@ fn every_kept_fuzz_input_passes_its_target() {
     let mut replayed = 0;
     for entry in std::fs::read_dir(&root).unwrap() {
         let dir = entry.unwrap().path();
+        if !dir.is_dir() {
+            continue; // README.md
+        }
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let Some((_, target)) = TARGETS.iter().find(|(t, _)| *t == name) else {
             panic!("fuzz/regressions/{name} names no fuzz target");
