@@ -30,12 +30,13 @@ pub fn catch<T>(what: &str, work: impl FnOnce() -> T) -> Result<T, Box<Diagnosti
     })
 }
 
-/// Debug builds only (tests): panics when `haystack` holds the marker of `stage`
+/// Debug builds only (tests; not fuzzing builds, where a fuzzer could find the marker):
+/// panics when `haystack` holds the marker of `stage`
 /// (`gateway-migrate-test-panic-load`, `-translate`, `-build`), so that tests can check that
 /// a panic there is isolated. Release builds compile this to nothing.
 #[inline]
 pub fn test_trigger(stage: &str, haystack: &[u8]) {
-    #[cfg(debug_assertions)]
+    #[cfg(all(debug_assertions, not(fuzzing)))]
     {
         let marker = format!("gateway-migrate-test-panic-{stage}");
         if haystack
@@ -45,7 +46,7 @@ pub fn test_trigger(stage: &str, haystack: &[u8]) {
             panic!("test panic in {stage} (debug builds only)");
         }
     }
-    #[cfg(not(debug_assertions))]
+    #[cfg(not(all(debug_assertions, not(fuzzing))))]
     {
         let _ = (stage, haystack);
     }

@@ -184,11 +184,21 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // Invalid generated objects become error diagnostics here, so they are never planned or
     // written.
     progress.phase("validating the generated objects", None);
-    crate::validate::validate_results(&scan.index, &mut results, &config);
+    let mut stage_panics = Vec::new();
+    let validated = crate::isolate::catch("validating the generated objects", || {
+        crate::validate::validate_results(&scan.index, &mut results, &config)
+    });
+    if let Err(d) = validated {
+        // Nothing is known to be valid: nothing is written.
+        for r in &mut results {
+            r.generated.clear();
+        }
+        stage_panics.push(*d);
+    }
     // Routing equivalence over what will be written (invalid objects were just dropped),
     // beside planning: both only read the translation.
     progress.phase("planning the files and comparing old and new routing", None);
-    let (equivalence, mut plan) = rayon::join(
+    let (equivalence, plan) = rayon::join(
         || {
             compare_routing.then(|| {
                 crate::isolate::catch("comparing old and new routing", || {
@@ -197,11 +207,17 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
             })
         },
         || match &root {
-            Some(root) => plan::build(root, &scan, &results, &config, layout),
-            None => EditPlan::default(),
+            Some(root) => crate::isolate::catch("planning the files", || {
+                plan::build(root, &scan, &results, &config, layout)
+            }),
+            None => Ok(EditPlan::default()),
         },
     );
-    let mut diagnostics = Vec::new();
+    let mut diagnostics = stage_panics;
+    let mut plan = plan.unwrap_or_else(|d| {
+        diagnostics.push(*d);
+        EditPlan::default()
+    });
     // A panic in the equivalence check costs the check, reported without a file.
     let equivalence = match equivalence {
         Some(Err(d)) => {
@@ -211,7 +227,14 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         Some(Ok(e)) => Some(e),
         None => None,
     };
-    for placed in crate::translate::around::notes(&scan.index, &scan.deployers, &results) {
+    let around = crate::isolate::catch("noting the objects around the translated ones", || {
+        crate::translate::around::notes(&scan.index, &scan.deployers, &results)
+    })
+    .unwrap_or_else(|d| {
+        diagnostics.push(*d);
+        Vec::new()
+    });
+    for placed in around {
         match placed {
             crate::translate::around::Placed::Object(position, mut d) => {
                 if let Some(obj) = scan.index.objects.get(position) {
@@ -235,13 +258,25 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // Each kustomize build is rendered, translated and verified; its attachment predictions
     // replace the ones made from the files for the objects it renders.
     let rendered = match &root {
-        Some(root) => crate::render::run(
-            (root, &scan, &config),
-            &results,
-            &mut plan,
-            &render,
-            &progress,
-        ),
+        Some(root) => {
+            // A panic while rendering costs the builds' findings and fixes, not the plan of
+            // the files: the plan is restored as it was before the builds were seen.
+            let before = plan.clone();
+            crate::isolate::catch("rendering the kustomize builds", || {
+                crate::render::run(
+                    (root, &scan, &config),
+                    &results,
+                    &mut plan,
+                    &render,
+                    &progress,
+                )
+            })
+            .unwrap_or_else(|d| {
+                plan = before;
+                diagnostics.push(*d);
+                crate::render::RenderOutcome::default()
+            })
+        }
         None => crate::render::RenderOutcome::default(),
     };
     // For objects a build renders, its predictions replace the files' ones. Where a build
@@ -273,11 +308,12 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         stale = plan::staleness(&scan, &plan);
         // Gateway API objects already in the repository (hand-written or generated earlier)
         // are linted too: schema, CEL rules, listener conflicts, predicted attachment.
-        diagnostics.extend(crate::validate::check_findings(
-            &scan.index,
-            &results,
-            &config,
-        ));
+        let findings =
+            crate::isolate::catch("linting the repository's Gateway API objects", || {
+                crate::validate::check_findings(&scan.index, &results, &config)
+            })
+            .unwrap_or_else(|d| vec![*d]);
+        diagnostics.extend(findings);
         diagnostics.extend(stale.iter().map(stale_diagnostic));
         if let (Some(root), true) = (&root, git_status) {
             diagnostics.extend(unrecorded_diagnostics(root, &scan));

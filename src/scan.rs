@@ -98,7 +98,16 @@ pub fn scan_repo_with_progress(
                         reason: "binary file".into(),
                     });
                 }
-                Ok((load::load_isolated(&f.rel, &bytes), header::parse(&bytes)))
+                let header =
+                    crate::isolate::catch(&format!("reading the header of {}", f.rel), || {
+                        header::parse(&bytes)
+                    });
+                let mut load = load::load_isolated(&f.rel, &bytes);
+                let header = header.unwrap_or_else(|d| {
+                    load.diagnostics.push((*d).in_file(f.rel.clone(), 1));
+                    None
+                });
+                Ok((load, header))
             })
             .collect()
     });

@@ -336,6 +336,9 @@ registry! {
     IstioInvalidGatewayReference = "istio/invalid-gateway-reference", Error,
         "A `gateways` entry that is not a valid `namespace/name`: no parentRef.",
         "A `gateways` entry (or `match.gateways`) whose namespace is not a DNS label or whose name is not a DNS name: Istio's own validation refuses it, and a parentRef to it would be refused, so none is generated for it.";
+    IstioInvalidPort = "istio/invalid-port", Error,
+        "A `match.port` or `authority` port outside 1-65535: Istio refuses it, so the match is dropped.",
+        "A `match.port` (or the port of an `authority.exact`) outside 1-65535 can match no request, and Istio's validation refuses it; a parentRef or sectionName port with it would be refused too. The match is dropped (and the rule, when it has no other match).";
     IstioInvalidHeaderName = "istio/invalid-header-name", Error,
         "A header name Gateway API does not accept: the match is dropped (fail closed).",
         "A header name Gateway API does not accept: dropping only the condition would widen the match to requests without the header, so the whole match is dropped (and the rule, when it has no other match).";

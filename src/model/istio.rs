@@ -143,6 +143,8 @@ pub struct HttpMatchRequest {
     pub authority: Option<StringMatch>,
     #[serde(default)]
     pub headers: BTreeMap<String, StringMatch>,
+    /// `0` is proto3's "unset": no port condition (Istio validates ports only when non-zero).
+    #[serde(default, deserialize_with = "zero_is_unset")]
     pub port: Option<u32>,
     #[serde(default, deserialize_with = "crate::model::meta::lenient_string_map")]
     pub source_labels: BTreeMap<String, String>,
@@ -331,6 +333,8 @@ pub struct TlsMatchAttributes {
     pub sni_hosts: Vec<String>,
     #[serde(default)]
     pub destination_subnets: Vec<String>,
+    /// `0` is proto3's "unset": no port condition (Istio validates ports only when non-zero).
+    #[serde(default, deserialize_with = "zero_is_unset")]
     pub port: Option<u32>,
     #[serde(default, deserialize_with = "crate::model::meta::lenient_string_map")]
     pub source_labels: BTreeMap<String, String>,
@@ -357,6 +361,8 @@ pub struct TcpRoute {
 pub struct L4MatchAttributes {
     #[serde(default)]
     pub destination_subnets: Vec<String>,
+    /// `0` is proto3's "unset": no port condition (Istio validates ports only when non-zero).
+    #[serde(default, deserialize_with = "zero_is_unset")]
     pub port: Option<u32>,
     pub source_subnet: Option<String>,
     #[serde(default, deserialize_with = "crate::model::meta::lenient_string_map")]
@@ -428,4 +434,10 @@ pub struct Subset {
     pub traffic_policy: Option<TrafficPolicy>,
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+/// A proto3 `uint32` port: `0` means the field is not set.
+fn zero_is_unset<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let port: Option<u32> = serde::Deserialize::deserialize(d)?;
+    Ok(port.filter(|p| *p != 0))
 }

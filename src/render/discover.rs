@@ -286,6 +286,11 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
                     "configures a plugin from {path}, outside the repository"
                 ));
             };
+            if let Some(link) = symlink_on_the_way(root, &rel) {
+                return Some(format!(
+                    "configures plugins from {path}, through the symlink {link}, which is not followed"
+                ));
+            }
             let full = root.join(&rel);
             let Ok(meta) = std::fs::symlink_metadata(&full) else {
                 return Some(format!(
@@ -297,9 +302,18 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
                     "configures plugins from the directory {path}, which is not inspected"
                 ));
             }
-            let bytes = std::fs::read(&full).ok()?;
+            // What cannot be read or parsed cannot be shown to be a builtin: refused.
+            let Ok(bytes) = std::fs::read(&full) else {
+                return Some(format!(
+                    "configures plugins from {path}, which cannot be read"
+                ));
+            };
             for span in crate::load::split::split(&bytes) {
-                let text = std::str::from_utf8(span.slice(&bytes)).ok()?;
+                let Ok(text) = std::str::from_utf8(span.slice(&bytes)) else {
+                    return Some(format!(
+                        "configures plugins from {path}, which is not UTF-8"
+                    ));
+                };
                 let Ok(Some(doc)) = crate::yaml::parse_document(text) else {
                     continue;
                 };

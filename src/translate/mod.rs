@@ -53,26 +53,58 @@ pub struct GrantRequest {
 
 /// Translates every Istio and Ingress object of the index.
 pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
-    let mut results = istio::translate(index, config);
-    // Istio objects are isolated one by one (`istio::translate`); what ingress-nginx decides
-    // per host depends on every Ingress of the class, so a panic there costs all of them.
+    use crate::model::SourceBody;
+    // Istio objects are isolated one by one inside `istio::translate`; what they share (every
+    // Gateway's listeners, the proxies) and what ingress-nginx decides per host from every
+    // Ingress of the class are not, so a panic there costs every object of that translator.
+    let is_istio = |b: &SourceBody| {
+        matches!(
+            b,
+            SourceBody::IstioGateway(_)
+                | SourceBody::VirtualService(_)
+                | SourceBody::DestinationRule(_)
+        )
+    };
+    let is_ingress = |b: &SourceBody| matches!(b, SourceBody::Ingress(_));
+    let mut results = crate::isolate::catch("translating the Istio objects", || {
+        istio::translate(index, config)
+    })
+    .unwrap_or_else(|d| crashed(index, &is_istio, &d));
     let ingress = crate::isolate::catch("translating the Ingress objects", || {
         ingress::translate(index, config)
     });
-    results.extend(ingress.unwrap_or_else(|d| {
-        index
-            .objects
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| matches!(o.body, crate::model::SourceBody::Ingress(_)))
-            .map(|(position, _)| {
-                let mut r = SourceResult::new(position);
-                r.notes.push((*d).clone());
-                r
-            })
-            .collect()
-    }));
+    results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
-    grants::attach_reference_grants(index, &mut results);
+    let granted = crate::isolate::catch("merging ReferenceGrants", || {
+        grants::attach_reference_grants(index, &mut results)
+    });
+    if let Err(d) = granted {
+        // Without their grants, cross-namespace references would not resolve, and a partial
+        // merge cannot be trusted: nothing is generated, every translated object says why.
+        for r in &mut results {
+            r.generated.clear();
+            r.notes.push((*d).clone());
+        }
+    }
     results
+}
+
+/// One result per object `of_kind` (patch files excepted, as the translators skip them),
+/// each with the panic's diagnostic.
+fn crashed(
+    index: &Index,
+    of_kind: &dyn Fn(&crate::model::SourceBody) -> bool,
+    d: &crate::diagnostic::Diagnostic,
+) -> Vec<SourceResult> {
+    index
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| of_kind(&o.body) && !index.is_patch_file(&o.source.file))
+        .map(|(position, _)| {
+            let mut r = SourceResult::new(position);
+            r.notes.push(d.clone());
+            r
+        })
+        .collect()
 }

@@ -149,9 +149,11 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
             let violations = match checked {
                 Ok(v) => v,
                 Err(d) => {
-                    // Not known to be valid: not written.
+                    // Not known to be valid: nothing of this source is written (a partial
+                    // translation would replace its document in place all the same).
                     result.notes.push(*d);
-                    continue;
+                    kept.clear();
+                    break;
                 }
             };
             if violations.is_empty() {

@@ -36,10 +36,16 @@ fn every_test_docs_security_md_names_exists() {
             !candidates.is_empty(),
             "docs/security.md names {file}, which does not exist"
         );
+        // A test: `#[test]` on one of the three lines above `fn NAME(`.
         let defined = candidates.iter().any(|p| {
-            std::fs::read_to_string(p)
-                .unwrap_or_default()
-                .contains(&format!("fn {function}("))
+            let text = std::fs::read_to_string(p).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            lines.iter().enumerate().any(|(i, l)| {
+                l.contains(&format!("fn {function}("))
+                    && lines[i.saturating_sub(3)..i]
+                        .iter()
+                        .any(|a| a.contains("#[test]"))
+            })
         });
         assert!(
             defined,

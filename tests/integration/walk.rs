@@ -76,6 +76,8 @@ fn skips_and_reports_charts_symlinks_and_large_files() {
     std::os::unix::fs::symlink(outside.path().join("secret.yaml"), root.join("escape.yaml"))
         .unwrap();
     std::os::unix::fs::symlink(root.join("ok.yaml"), root.join("alias.yaml")).unwrap();
+    // A symlinked directory leading outside, holding a manifest: reported, never entered.
+    std::os::unix::fs::symlink(outside.path(), root.join("linked")).unwrap();
     let (files, skipped) = rels(root, &[], &[], 1024);
     assert_eq!(files, vec!["ok.yaml"]);
     let reason = |p: &str| {
@@ -97,6 +99,40 @@ fn skips_and_reports_charts_symlinks_and_large_files() {
     assert!(
         reason("alias.yaml").contains("inside the repository"),
         "{skipped:?}"
+    );
+    assert!(
+        reason("linked").contains("symlinked directory pointing outside"),
+        "{skipped:?}"
+    );
+}
+
+#[test]
+fn binary_files_are_skipped_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "ok.yaml", SVC.as_bytes());
+    write(
+        dir.path(),
+        "blob.yaml",
+        b"\x00\x01kind: Ingress\x00\xff\xfe",
+    );
+    let scan = gateway_migrate::scan::scan_repo(
+        dir.path(),
+        &gateway_migrate::config::Config::default(),
+        1,
+    )
+    .unwrap();
+    let skipped: Vec<(String, String)> = scan
+        .skipped
+        .iter()
+        .map(|s| (s.path.clone(), s.reason.clone()))
+        .collect();
+    assert!(
+        skipped.contains(&("blob.yaml".to_string(), "binary file".to_string())),
+        "{skipped:?}"
+    );
+    assert_eq!(
+        scan.stats.files_scanned, 1,
+        "only ok.yaml is read as a manifest"
     );
 }
 

@@ -90,7 +90,7 @@ pub(super) fn backend_ref(
     let port = match port {
         Some(p) => p,
         None => match ctx.index.service(&namespace, &name) {
-            Some(svc) => match k8s::single_port(svc) {
+            Some(svc) => match k8s::single_port(svc).filter(|p| (1..=65535).contains(&p.port)) {
                 Some(p) => {
                     notes.push(
                         Diagnostic::new(
@@ -165,6 +165,17 @@ fn external_ref(
     path: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Option<BackendRef> {
+    // An object name (the Hostname backend's name) holds at most 253 characters.
+    if host.len() > 253 {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioInvalidHostname,
+                format!("destination host '{host}' is longer than 253 characters; backend dropped"),
+            )
+            .at(format!("{path}.host")),
+        );
+        return None;
+    }
     if ctx.config.target != Target::Istio {
         notes.push(
             Diagnostic::new(

@@ -192,8 +192,13 @@ fn translate_object(
 ) -> Option<SourceResult> {
     let result = match &obj.body {
         SourceBody::IstioGateway(gw) => {
-            if seen_gateways.insert((obj.namespace.clone(), obj.name().to_string())) {
-                gateway::translate(ctx, position, obj, gw)
+            let key = (obj.namespace.clone(), obj.name().to_string());
+            if !seen_gateways.contains(&key) {
+                let translated = gateway::translate(ctx, position, obj, gw);
+                // Only once it is translated: a Gateway whose translation panicked does not
+                // make a later one of the same name a duplicate.
+                seen_gateways.insert(key);
+                translated
             } else {
                 let mut r = SourceResult::new(position);
                 r.notes.push(Diagnostic::new(

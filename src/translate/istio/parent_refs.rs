@@ -320,6 +320,16 @@ pub(super) fn mesh_parent_refs(
             );
             continue;
         };
+        if !crate::gwapi::is_dns_label(&name) || !crate::gwapi::is_dns_label(&namespace) {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioInvalidHostname,
+                    format!("mesh host '{host}' names Service {namespace}/{name}, which is not a valid Service name; no parentRef"),
+                )
+                .at(format!("spec.hosts[{hi}]")),
+            );
+            continue;
+        }
         if let Some(message) = mesh_scope_change(obj, vs, &namespace, &name) {
             notes.push(
                 Diagnostic::new(Code::IstioMeshRouteScope, message).at(format!("spec.hosts[{hi}]")),

@@ -168,6 +168,28 @@ pub(crate) fn translate(
     }
     out.headers.truncate(16);
     out.query_params.truncate(16);
+    for (port, field) in [
+        (m.port, "port"),
+        (
+            m.authority
+                .as_ref()
+                .and_then(|a| a.exact.as_deref())
+                .and_then(|e| e.rsplit_once(':'))
+                .and_then(|(_, p)| p.parse::<u32>().ok()),
+            "authority",
+        ),
+    ] {
+        if let Some(p) = port.filter(|p| !(1..=65535).contains(p)) {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioInvalidPort,
+                    format!("port {p} is not a TCP port (1-65535): Istio refuses it and it matches nothing; the match is dropped"),
+                )
+                .at(format!("{path}.{field}")),
+            );
+            return Vec::new();
+        }
+    }
     if let Some(auth) = &m.authority {
         let (host, port) = authority(auth, &format!("{path}.authority"), notes);
         key.authority = host;
