@@ -259,23 +259,17 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
     // replace the ones made from the files for the objects it renders.
     let rendered = match &root {
         Some(root) => {
-            // A panic while rendering costs the builds' findings and fixes, not the plan of
-            // the files: the plan is restored as it was before the builds were seen.
-            let before = plan.clone();
-            crate::isolate::catch("rendering the kustomize builds", || {
-                crate::render::run(
-                    (root, &scan, &config),
-                    &results,
-                    &mut plan,
-                    &render,
-                    &progress,
-                )
+            // Rendering only reads the plan: a panic there costs the builds' findings and
+            // fixes, not the plan of the files.
+            let mut rendered = crate::isolate::catch("rendering the kustomize builds", || {
+                crate::render::run((root, &scan, &config), &results, &plan, &render, &progress)
             })
             .unwrap_or_else(|d| {
-                plan = before;
                 diagnostics.push(*d);
                 crate::render::RenderOutcome::default()
-            })
+            });
+            rendered.add_fixes_to(&mut plan);
+            rendered
         }
         None => crate::render::RenderOutcome::default(),
     };

@@ -553,9 +553,10 @@ pub(super) fn load_written(root: &Path, scan: &Scan, plan: &EditPlan) -> Written
 pub(super) fn fix_edits(
     root: &Path,
     scan: &Scan,
-    plan: &mut EditPlan,
+    plan: &EditPlan,
     fixes: &BTreeMap<String, BuildFixes>,
     notes: &mut Vec<Diagnostic>,
+    placements: &mut Vec<(Placement, String)>,
 ) -> Vec<FileEdit> {
     let mut edits = Vec::new();
     for (dir, f) in fixes {
@@ -654,10 +655,10 @@ pub(super) fn fix_edits(
                 text.push_str("---\n");
                 text.push_str(&crate::yaml::to_yaml(d));
             }
-            plan.placements.insert(
+            placements.push((
                 (k.file.clone(), "build".into(), dir.clone(), name),
                 path.clone(),
-            );
+            ));
             push_file(root, (&mut edits, &mut *notes), &path, text.into_bytes());
         }
     }
@@ -700,6 +701,10 @@ pub(super) fn push_file(
         }
     }
 }
+
+/// The key of `EditPlan::placements`: (source or kustomization file, kind, namespace or
+/// directory, name).
+pub(super) type Placement = (String, String, String, String);
 
 /// Adds `fix` edits to the plan; an edit of a file the plan already edits replaces it.
 pub(super) fn merge_edits(plan: &mut EditPlan, fix: Vec<FileEdit>) {

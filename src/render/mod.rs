@@ -24,7 +24,7 @@ mod verify;
 
 use build::{BuildTranslation, reaches_translatable, translatable_dirs, translate_build};
 use fixes::{
-    BuildFixes, Expected, fix_edits, load_written, merge_edits, place_separately, plan_fixes,
+    BuildFixes, Expected, fix_edits, load_written, place_separately, plan_fixes,
     retry_without_moved,
 };
 use verify::verify;
@@ -149,6 +149,19 @@ pub struct RenderOutcome {
     pub equivalence: Vec<(Diagnostic, usize)>,
     /// The builds' probe counts, summed.
     pub equivalence_summary: crate::equivalence::Summary,
+    /// The fixes for the builds (patches and object files in build roots), and where they
+    /// place generated objects: the plan takes them with [`RenderOutcome::add_fixes_to`].
+    fixes: Vec<FileEdit>,
+    placements: Vec<(fixes::Placement, String)>,
+}
+
+impl RenderOutcome {
+    /// Adds the builds' fixes to `plan` (the stage itself only reads the plan, so a stage
+    /// that fails leaves it as it was).
+    pub fn add_fixes_to(&mut self, plan: &mut EditPlan) {
+        fixes::merge_edits(plan, std::mem::take(&mut self.fixes));
+        plan.placements.extend(std::mem::take(&mut self.placements));
+    }
 }
 
 /// One rendered object: final JSON (origin annotation removed) and its source file.
@@ -161,11 +174,11 @@ struct Rendered {
 /// A build's rendered state.
 type Render = Result<Vec<Rendered>, String>;
 
-/// Runs the render stage: discovers builds, renders them, adds fixes to `plan`, verifies.
+/// Runs the render stage: discovers builds, renders them, plans fixes over `plan`, verifies.
 pub fn run(
     (root, scan, config): (&Path, &Scan, &Config),
     base_results: &[crate::translate::SourceResult],
-    plan: &mut EditPlan,
+    plan: &EditPlan,
     options: &RenderOptions,
     progress: &crate::progress::Progress,
 ) -> RenderOutcome {
@@ -509,7 +522,8 @@ pub fn run(
     // Objects for namespaces their build cannot deploy: another build deploying into that
     // namespace takes them, else a file nobody includes.
     place_separately(scan, &builds, &kustomizations, &mut fixes, &mut notes);
-    let fix_edits = fix_edits(root, scan, plan, &fixes, &mut notes);
+    let mut placements = Vec::new();
+    let fix_edits = fix_edits(root, scan, plan, &fixes, &mut notes, &mut placements);
     for e in &fix_edits {
         if let Err(e) = scratch.write(&e.path, &e.contents) {
             notes.push(Diagnostic::new(
@@ -518,12 +532,14 @@ pub fn run(
             ));
         }
     }
-    merge_edits(plan, fix_edits);
-    for e in &plan.edits {
+    // A fix replaces the plan's edit of the same file whole (`merge_edits`).
+    for e in &fix_edits {
         if current.contains_key(&e.path) {
             current.insert(e.path.clone(), e.contents.clone());
         }
     }
+    out.fixes = fix_edits;
+    out.placements = placements;
 
     // 5. Verify: render as the repository will be after apply.
     let verify_builds: Vec<&Build> = expectations.iter().map(|(b, _)| *b).collect();

@@ -241,6 +241,13 @@ fn serve_release(server: &FakeGitHub, asset: Vec<u8>, checksum: String) {
     }
 }
 
+/// Serves the release asset built from this binary with its correct checksum.
+fn serve_verified_release(server: &FakeGitHub, dir: &Path) {
+    let asset = release_asset(dir);
+    let checksum = format!("{}  gateway-migrate-{TARGET}.tar.gz\n", sha256_hex(&asset));
+    serve_release(server, asset, checksum);
+}
+
 fn demo_workspace(dir: &Path) -> PathBuf {
     let ws = dir.join("workspace");
     crate::common::copy_dir(&manifest().join("fixtures/demo-repo"), &ws);
@@ -301,12 +308,7 @@ fn check_installs_the_verified_binary_and_reports_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let ws = demo_workspace(dir.path());
     let server = FakeGitHub::start();
-    let asset = release_asset(dir.path());
-    serve_release(
-        &server,
-        asset.clone(),
-        format!("{}  gateway-migrate-{TARGET}.tar.gz\n", sha256_hex(&asset)),
-    );
+    serve_verified_release(&server, dir.path());
     let mut job = Job::new(
         dir.path(),
         &ws,
@@ -433,12 +435,7 @@ fn pr_sets_the_pull_request_outputs() {
             .respond_with(ok_json(200, closed))
             .expect(1),
     );
-    let asset = release_asset(dir.path());
-    serve_release(
-        &gh,
-        asset.clone(),
-        format!("{}  gateway-migrate-{TARGET}.tar.gz\n", sha256_hex(&asset)),
-    );
+    serve_verified_release(&gh, dir.path());
     let mut job = Job::new(
         dir.path(),
         &fx.work,
@@ -480,12 +477,7 @@ fn install_only_puts_the_binary_on_path() {
     let dir = tempfile::tempdir().unwrap();
     let ws = demo_workspace(dir.path());
     let server = FakeGitHub::start();
-    let asset = release_asset(dir.path());
-    serve_release(
-        &server,
-        asset.clone(),
-        format!("{}  gateway-migrate-{TARGET}.tar.gz\n", sha256_hex(&asset)),
-    );
+    serve_verified_release(&server, dir.path());
     let mut job = Job::new(dir.path(), &ws, &[("command", "install")]);
     job.env
         .insert("GM_RELEASE_URL".into(), server.uri() + "/download");

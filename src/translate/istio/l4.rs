@@ -186,6 +186,21 @@ pub(super) fn gateway_parents(
     None
 }
 
+/// Where a group of TLS/TCP matches binds: the one port they all name (several ports bind to
+/// every listener of the kind), and the gateways the group names.
+pub(super) fn restriction(
+    ports: &std::collections::BTreeSet<u32>,
+    gateways: &[String],
+) -> super::parent_refs::Restriction {
+    super::parent_refs::Restriction {
+        port: (ports.len() == 1)
+            .then(|| ports.iter().next().copied())
+            .flatten(),
+        protocol: None,
+        gateways: gateways.to_vec(),
+    }
+}
+
 /// The backendRefs of one TLS/TCP route, or `None` with a note when no destination could be
 /// translated (an L4 route needs at least one).
 pub(super) fn route_backends(

@@ -1,7 +1,7 @@
 //! VirtualService `tcp[]` → one TCPRoute per entry (v1 by default, v1alpha2 for Istio 1.30).
 
 use super::destination::From;
-use super::parent_refs::{Restriction, RouteKind};
+use super::parent_refs::RouteKind;
 use super::tls_route::l4_match_notes;
 use super::{Ctx, l4, unknown};
 use crate::config::TcpRouteVersion;
@@ -53,13 +53,7 @@ pub(super) fn translate(
                 .iter()
                 .filter_map(|&mi| tcp.matches.get(mi)?.port)
                 .collect();
-            let restriction = Restriction {
-                port: (ports.len() == 1)
-                    .then(|| ports.iter().next().copied())
-                    .flatten(),
-                protocol: None,
-                gateways: group.gateways.clone(),
-            };
+            let restriction = l4::restriction(&ports, &group.gateways);
             if ports.len() > 1 {
                 result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TCP listener of the Gateway").at(format!("{path}.match")));
             }

@@ -2,7 +2,7 @@
 //! `sniHosts` → `hostnames`.
 
 use super::destination::From;
-use super::parent_refs::{Restriction, RouteKind};
+use super::parent_refs::RouteKind;
 use super::{Ctx, hosts, l4, unknown};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{self, Generated, L4RouteRule, Metadata, Object, TlsRouteSpec};
@@ -88,13 +88,7 @@ pub(super) fn translate(
                 result.notes.push(Diagnostic::new(Code::IstioTlsRouteNoHostname, "TLSRoute needs at least one SNI hostname and none could be translated; no TLSRoute generated").at(path.clone()));
                 continue;
             }
-            let restriction = Restriction {
-                port: (ports.len() == 1)
-                    .then(|| ports.iter().next().copied())
-                    .flatten(),
-                protocol: None,
-                gateways: group.gateways.clone(),
-            };
+            let restriction = l4::restriction(&ports, &group.gateways);
             if ports.len() > 1 {
                 result.notes.push(Diagnostic::new(Code::IstioL4Ports, "matches on several ports: the route binds to every TLS listener serving its hostnames").at(format!("{path}.match")));
             }

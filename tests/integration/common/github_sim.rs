@@ -219,6 +219,21 @@ fn check_body(body: &Value, allowed: &[(&str, &str)], required: &[&str]) -> Resu
     Ok(())
 }
 
+/// The pull request `number` (a path segment) of repository `full`.
+fn pull_request<'a>(
+    st: &'a mut State,
+    full: &str,
+    number: &str,
+) -> Result<Option<&'a mut SimPr>, String> {
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{number:?} is not a pull request number"))?;
+    Ok(st
+        .prs
+        .iter_mut()
+        .find(|p| p.repo == full && p.number == number))
+}
+
 impl Responder {
     fn branch_exists(&self, repo: &str, branch: &str) -> bool {
         git2::Repository::open_bare(self.git_root.join(format!("{repo}.git")))
@@ -388,12 +403,7 @@ impl Responder {
                 {
                     return Ok(validation_failed("PullRequest", "state", "invalid"));
                 }
-                let number: u64 = number.parse().map_err(|_| "bad PR number".to_string())?;
-                let Some(pr) = st
-                    .prs
-                    .iter_mut()
-                    .find(|p| p.repo == full && p.number == number)
-                else {
+                let Some(pr) = pull_request(st, &full, number)? else {
                     return Ok(error(404, "Not Found"));
                 };
                 if let Some(t) = body.get("title").and_then(Value::as_str) {
@@ -410,12 +420,7 @@ impl Responder {
             ("POST", ["repos", owner, name, "issues", number, "labels"]) => {
                 let full = format!("{owner}/{name}").to_ascii_lowercase();
                 check_body(&body, &[("labels", "a")], &["labels"])?;
-                let number: u64 = number.parse().map_err(|_| "bad issue number".to_string())?;
-                let Some(pr) = st
-                    .prs
-                    .iter_mut()
-                    .find(|p| p.repo == full && p.number == number)
-                else {
+                let Some(pr) = pull_request(st, &full, number)? else {
                     return Ok(error(404, "Not Found"));
                 };
                 for l in body["labels"].as_array().into_iter().flatten() {
