@@ -136,22 +136,28 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out")
     p.add_argument("--files", type=int, default=20000)
-    p.add_argument("--docs-per-file", type=int, default=3)
+    p.add_argument("--docs-per-file", default="3",
+                   help="documents per file: a number, or MIN-MAX for a uniform choice per file")
     p.add_argument("--istio", type=float, default=0.10, help="share of documents that are Istio")
     p.add_argument("--ingress", type=float, default=0.05, help="share of documents that are Ingress")
     p.add_argument("--comments", type=float, default=0.3, help="share of documents with a comment")
     p.add_argument("--crlf", type=float, default=0.05, help="share of files with CRLF endings")
     p.add_argument("--files-per-dir", type=int, default=50)
+    p.add_argument("--no-kustomization", action="store_true",
+                   help="write no kustomization.yaml (a plain manifests tree: nothing to render)")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     rng = random.Random(a.seed)
+    lo, _, hi = a.docs_per_file.partition("-")
+    docs_min, docs_max = int(lo), int(hi or lo)
     total_bytes = 0
     dirs = {}
     for i in range(a.files):
         d = f"apps/team{i // (a.files_per_dir * 20):03d}/svc{i // a.files_per_dir:05d}"
         fname = f"manifest-{i:06d}.yaml"
         docs = []
-        for j in range(a.docs_per_file):
+        count = docs_min if docs_min == docs_max else rng.randint(docs_min, docs_max)
+        for j in range(count):
             name = f"app-{i:06d}-{j}"
             r = rng.random()
             if r < a.istio:
@@ -174,10 +180,13 @@ def main():
         total_bytes += len(body.encode())
         dirs.setdefault(d, []).append(fname)
     for d, files in dirs.items():
+        if a.no_kustomization:
+            continue
         with open(os.path.join(a.out, d, "kustomization.yaml"), "w") as f:
             f.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n")
             f.writelines(f"- {x}\n" for x in files)
-    print(f"{a.files} files, {len(dirs)} kustomizations, {total_bytes} bytes in {a.out}")
+    kustomizations = 0 if a.no_kustomization else len(dirs)
+    print(f"{a.files} files, {kustomizations} kustomizations, {total_bytes} bytes in {a.out}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
 use crate::model::kustomize::Kustomization;
+use crate::model::surrounding::Surrounding;
 use crate::model::{SourceBody, SourceObject, istio, k8s};
 
 /// `(namespace, name)`.
@@ -22,6 +23,12 @@ pub struct Index {
     patch_files: BTreeSet<String>,
     /// Kustomization directory → position in `kustomizations`.
     kustomization_dirs: BTreeMap<String, usize>,
+    /// Positions of the surrounding objects ([`Self::surroundings`]), kustomize patches left
+    /// out, in index order: workloads apart from the rest, because a repository holds tens of
+    /// thousands of workloads and a few policies, and the translators look the rest up once
+    /// per Gateway.
+    workload_positions: Vec<usize>,
+    other_surrounding_positions: Vec<usize>,
 }
 
 /// Index buckets. Gateway API kinds are keyed by their kind name.
@@ -93,7 +100,15 @@ impl Index {
                     None
                 }
                 SourceBody::GatewayApi(_) => gateway_api_bucket(&obj.kind),
-                SourceBody::Surrounding(_) => None,
+                SourceBody::Surrounding(s) => {
+                    if !index.is_patch_file(&obj.source.file) {
+                        match s {
+                            Surrounding::Workload { .. } => index.workload_positions.push(i),
+                            _ => index.other_surrounding_positions.push(i),
+                        }
+                    }
+                    None
+                }
             };
             if let Some(bucket) = bucket {
                 // Cluster-scoped kinds (IngressClass) are keyed with an empty namespace.
@@ -143,24 +158,26 @@ impl Index {
         }
     }
 
-    /// Objects around the ingress ([`crate::model::surrounding`]) with their positions, in
-    /// index order, kustomize patches left out.
-    pub fn surroundings(
-        &self,
-    ) -> impl Iterator<
-        Item = (
-            usize,
-            &SourceObject,
-            &crate::model::surrounding::Surrounding,
-        ),
-    > {
-        self.objects
+    /// Objects around the ingress ([`crate::model::surrounding`]) other than workloads, with
+    /// their positions, in index order, kustomize patches left out.
+    pub fn surroundings(&self) -> impl Iterator<Item = (usize, &SourceObject, &Surrounding)> {
+        self.surroundings_at(&self.other_surrounding_positions)
+    }
+
+    /// Deployments, StatefulSets and DaemonSets ([`Surrounding::Workload`]) with their
+    /// positions, in index order, kustomize patches left out.
+    pub fn workloads(&self) -> impl Iterator<Item = (usize, &SourceObject, &Surrounding)> {
+        self.surroundings_at(&self.workload_positions)
+    }
+
+    fn surroundings_at<'a>(
+        &'a self,
+        positions: &'a [usize],
+    ) -> impl Iterator<Item = (usize, &'a SourceObject, &'a Surrounding)> {
+        positions
             .iter()
-            .enumerate()
-            .filter_map(|(i, o)| match &o.body {
-                SourceBody::Surrounding(s) if !self.is_patch_file(&o.source.file) => {
-                    Some((i, o, s))
-                }
+            .filter_map(|&i| match &self.objects.get(i)?.body {
+                SourceBody::Surrounding(s) => Some((i, &self.objects[i], s)),
                 _ => None,
             })
     }
@@ -188,7 +205,7 @@ impl Index {
         &self,
     ) -> impl Iterator<Item = (&SourceObject, &istio::DestinationRule)> {
         self.all(DESTINATION_RULE).filter_map(|o| match &o.body {
-            SourceBody::DestinationRule(d) => Some((o, d)),
+            SourceBody::DestinationRule(d) => Some((o, &**d)),
             _ => None,
         })
     }

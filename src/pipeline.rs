@@ -149,8 +149,20 @@ pub enum PipelineError {
     Write(#[from] crate::write::WriteError),
 }
 
-/// Runs the stages for `request`.
+/// Runs the stages for `request`, every parallel stage on `request.jobs` threads.
 pub fn run(request: Request) -> Result<Outcome, PipelineError> {
+    let jobs = request.jobs;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| ScanError::Threads {
+            jobs,
+            message: e.to_string(),
+        })?;
+    pool.install(|| run_stages(request))
+}
+
+fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     let Request {
         input,
         config,
@@ -227,6 +239,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         Some(Ok(e)) => Some(e),
         None => None,
     };
+    progress.phase("noting the objects around the translated ones", None);
     let around = crate::isolate::catch("noting the objects around the translated ones", || {
         crate::translate::around::notes(&scan.index, &scan.deployers, &results)
     })
@@ -261,6 +274,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         Some(root) => {
             // Rendering only reads the plan: a panic there costs the builds' findings and
             // fixes, not the plan of the files.
+            progress.phase("finding the kustomize builds", None);
             let mut rendered = crate::isolate::catch("rendering the kustomize builds", || {
                 crate::render::run((root, &scan, &config), &results, &plan, &render, &progress)
             })
@@ -349,6 +363,7 @@ pub fn run(request: Request) -> Result<Outcome, PipelineError> {
         summary.unmodelled += rendered.equivalence_summary.unmodelled;
         summary
     });
+    progress.phase("collecting the diagnostics", None);
     diagnostics.extend(scan.diagnostics.iter().cloned());
     diagnostics.extend(scan.skipped.iter().map(skip_diagnostic));
     diagnostics.extend(plan.notes.iter().cloned());

@@ -20,6 +20,9 @@ use crate::walk::{self, Skipped};
 pub struct ScanStats {
     pub files_scanned: usize,
     pub documents: usize,
+    /// Objects counted but never parsed (workloads no Gateway selector may pick), by
+    /// `group/Kind`.
+    pub unparsed_objects: BTreeMap<String, usize>,
 }
 
 /// Everything known about the input after loading.
@@ -102,7 +105,7 @@ pub fn scan_repo_with_progress(
                     crate::isolate::catch(&format!("reading the header of {}", f.rel), || {
                         header::parse(&bytes)
                     });
-                let mut load = load::load_isolated(&f.rel, &bytes);
+                let mut load = load::load_isolated(&f.rel, &bytes, load::Deferral::Workloads);
                 let header = header.unwrap_or_else(|d| {
                     load.diagnostics.push((*d).in_file(f.rel.clone(), 1));
                     None
@@ -111,6 +114,9 @@ pub fn scan_repo_with_progress(
             })
             .collect()
     });
+    let mut loads = loads;
+    resolve_workloads(&pool, &walked.files, &mut loads, progress);
+    progress.phase("indexing", None);
     let mut skipped = walked.skipped;
     let mut file_loads = Vec::new();
     let mut generated_files = Vec::new();
@@ -147,6 +153,80 @@ pub fn scan_repo_with_progress(
     scan.generated_files = generated_files;
     scan.sources.extend(generated_texts);
     Ok(scan)
+}
+
+/// Parses the workload documents the load left unparsed ([`load::Deferral::Workloads`]) that
+/// the selector of an Istio Gateway in the repository may pick, reading their files again.
+/// Without such a Gateway no workload is ever read. `loads` is in the order of `files`.
+fn resolve_workloads(
+    pool: &rayon::ThreadPool,
+    files: &[walk::WalkedFile],
+    loads: &mut [Result<(FileLoad, Option<GeneratedHeader>), Skipped>],
+    progress: &crate::progress::Progress,
+) {
+    let selectors: Vec<BTreeMap<String, String>> = {
+        let mut selectors: Vec<BTreeMap<String, String>> = loads
+            .iter()
+            .flatten()
+            .flat_map(|(load, _)| &load.objects)
+            .filter_map(|o| match &o.body {
+                crate::model::SourceBody::IstioGateway(g) if !g.selector.is_empty() => {
+                    Some(g.selector.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        selectors.sort();
+        selectors.dedup();
+        selectors
+    };
+    if selectors.is_empty() {
+        return;
+    }
+    progress.phase("reading the workloads Istio Gateways may select", None);
+    pool.install(|| {
+        loads
+            .par_iter_mut()
+            .zip(files.par_iter())
+            .for_each(|(l, f)| {
+                let Ok((load, _)) = l else {
+                    return;
+                };
+                if load.deferred.is_empty() {
+                    return;
+                }
+                let path = load.path.clone();
+                let bytes = match std::fs::read(&f.abs) {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        load.diagnostics.push(
+                            crate::diagnostic::Diagnostic::new(
+                                crate::diagnostic::Code::WalkUnreadable,
+                                format!("cannot read again to look at its workloads: {e}"),
+                            )
+                            .in_file(path, 1),
+                        );
+                        return;
+                    }
+                };
+                // The parse works on a copy holding only the deferred documents: a panic
+                // costs those, not the objects already loaded.
+                let resolved = crate::isolate::catch(&format!("loading {path}"), || {
+                    let mut part = FileLoad {
+                        path: path.clone(),
+                        bytes: load.bytes,
+                        deferred: load.deferred.clone(),
+                        ..Default::default()
+                    };
+                    part.resolve_deferred(&bytes, &selectors);
+                    part
+                });
+                match resolved {
+                    Ok(part) => load.merge(part),
+                    Err(d) => load.diagnostics.push((*d).in_file(path, 1)),
+                }
+            });
+    });
 }
 
 /// Loads the Gateways named by `mountGateways` (a file or directory, relative to the root)
@@ -187,14 +267,16 @@ fn load_mount_gateways(
 pub fn scan_inputs(inputs: &[(String, Vec<u8>)], config: &Config) -> Scan {
     let loads = inputs
         .iter()
-        .map(|(name, bytes)| load::load_isolated(name, bytes))
+        .map(|(name, bytes)| load::load_isolated(name, bytes, load::Deferral::None))
         .collect();
     assemble(loads, Vec::new(), config)
 }
 
 fn assemble(loads: Vec<FileLoad>, skipped: Vec<Skipped>, config: &Config) -> Scan {
     let mut stats = ScanStats::default();
-    let mut objects = Vec::new();
+    // Sized once: every object of the repository lands here, and growing by doubling would
+    // hold up to twice that at the peak.
+    let mut objects = Vec::with_capacity(loads.iter().map(|l| l.objects.len()).sum());
     let mut kustomizations = Vec::new();
     let mut diagnostics = Vec::new();
     let mut sources = BTreeMap::new();
@@ -205,6 +287,12 @@ fn assemble(loads: Vec<FileLoad>, skipped: Vec<Skipped>, config: &Config) -> Sca
         }
         stats.files_scanned += 1;
         stats.documents += load.documents;
+        for d in &load.deferred {
+            *stats
+                .unparsed_objects
+                .entry(d.group_kind.clone())
+                .or_default() += 1;
+        }
         objects.extend(load.objects);
         kustomizations.extend(load.kustomizations);
         deployers.extend(load.deployers);

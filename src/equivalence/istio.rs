@@ -283,6 +283,7 @@ impl<'a> Model<'a> {
         let mut gateways = Vec::new();
         let mut virtual_services = Vec::new();
         let not_ingress = crate::translate::istio::not_ingress::classify(index, config);
+        let mut proxies = crate::translate::istio::proxy::ProxyFinder::new(index, config);
         for (position, obj) in index.objects.iter().enumerate() {
             match &obj.body {
                 SourceBody::IstioGateway(g) => {
@@ -336,12 +337,7 @@ impl<'a> Model<'a> {
                         object: position,
                         namespace: obj.namespace.clone(),
                         name: obj.meta.name.clone(),
-                        proxy_namespace: crate::translate::istio::proxy::of_selector(
-                            index,
-                            config,
-                            &g.selector,
-                        )
-                        .namespace,
+                        proxy_namespace: proxies.of_selector(&g.selector).namespace,
                         selector: g.selector.clone(),
                         servers,
                     });

@@ -167,7 +167,7 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
         match kind {
             "Gateway" => SourceBody::IstioGateway(typed(spec(doc))?),
             "VirtualService" => SourceBody::VirtualService(typed(spec(doc))?),
-            "DestinationRule" => SourceBody::DestinationRule(typed(spec(doc))?),
+            "DestinationRule" => SourceBody::DestinationRule(Box::new(typed(spec(doc))?)),
             _ => {
                 return Ok(surrounding::decode(api_version, kind, doc).map(SourceBody::Surrounding));
             }
@@ -189,9 +189,10 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
         })
     } else if api_version == "v1" {
         match kind {
-            "Service" => {
-                SourceBody::Service(serde_json::from_value(doc.clone()).map_err(|e| e.to_string())?)
-            }
+            "Service" => SourceBody::Service(Box::new(
+                <crate::model::k8s::Service as serde::Deserialize>::deserialize(doc)
+                    .map_err(|e| e.to_string())?,
+            )),
             "Secret" => SourceBody::Secret(SecretMeta {
                 type_: doc.get("type").and_then(Value::as_str).map(str::to_string),
             }),

@@ -49,14 +49,39 @@ pub struct FileLoad {
     pub diagnostics: Vec<Diagnostic>,
     /// The file's text, when something in it is reported on or edited (see [`SourceText`]).
     pub text: Option<SourceText>,
+    /// Workload documents not parsed yet ([`Deferral::Workloads`]).
+    pub deferred: Vec<DeferredWorkload>,
+}
+
+/// Which documents [`load_bytes_with`] leaves unparsed for later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deferral {
+    /// Parse every document the prefilter lets through.
+    None,
+    /// Leave the `apps/` Deployments, StatefulSets and DaemonSets unparsed: only the pod
+    /// labels of the few a Gateway selector can pick are ever read, and a repository holds
+    /// tens of thousands of them (most of the parsing time). [`resolve_workloads`] parses the
+    /// ones that may matter once the selectors are known.
+    Workloads,
+}
+
+/// A workload document left unparsed: where it is and what it counts as.
+#[derive(Debug, Clone)]
+pub struct DeferredWorkload {
+    pub document: usize,
+    /// First line with content.
+    pub line: usize,
+    pub span: Span,
+    /// `apps/Deployment`, ... (the summary counts it as an object).
+    pub group_kind: String,
 }
 
 /// [`load_bytes`], with a panic turned into an `internal/panic` diagnostic on the file (the
 /// run goes on without its objects).
-pub fn load_isolated(path: &str, bytes: &[u8]) -> FileLoad {
+pub fn load_isolated(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad {
     crate::isolate::catch(&format!("loading {path}"), || {
         crate::isolate::test_trigger("load", bytes);
-        load_bytes(path, bytes)
+        load_bytes_with(path, bytes, deferral)
     })
     .unwrap_or_else(|d| FileLoad {
         path: path.to_string(),
@@ -68,6 +93,11 @@ pub fn load_isolated(path: &str, bytes: &[u8]) -> FileLoad {
 
 /// Loads one file's bytes. `path` is root-relative and names the file in diagnostics.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
+    load_bytes_with(path, bytes, Deferral::None)
+}
+
+/// [`load_bytes`], leaving the documents `deferral` names unparsed.
+pub fn load_bytes_with(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad {
     let mut load = FileLoad {
         path: path.to_string(),
         bytes: bytes.len(),
@@ -82,7 +112,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
             line: 1,
         });
     } else {
-        load_yaml(&mut load, bytes, &mut documents);
+        load_yaml(&mut load, bytes, &mut documents, deferral);
     }
     if load.worth_keeping() {
         load.text = Some(SourceText {
@@ -95,7 +125,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
 
 /// Splits and loads a YAML stream; `documents` receives the span of each document with
 /// content.
-fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
+fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>, deferral: Deferral) {
     let path = load.path.clone();
     for span in split::split(bytes) {
         let piece = span.slice(bytes);
@@ -129,6 +159,27 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
         if !is_kustomization && !prefilter::needs_parse(piece) {
             continue;
         }
+        if deferral == Deferral::Workloads
+            && !is_kustomization
+            && let Some(group_kind) = prefilter::apps_workload(piece)
+        {
+            load.deferred.push(DeferredWorkload {
+                document: doc_index,
+                line,
+                span,
+                group_kind,
+            });
+            continue;
+        }
+        load.parse_document(piece, span, doc_index, line);
+    }
+}
+
+impl FileLoad {
+    /// Parses and decodes one document with content.
+    fn parse_document(&mut self, piece: &[u8], span: Span, doc_index: usize, line: usize) {
+        let load = self;
+        let path = load.path.clone();
         let text = match std::str::from_utf8(piece) {
             Ok(text) => text,
             Err(e) => {
@@ -143,7 +194,7 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
                     Code::LoadInvalidUtf8,
                     "document is not valid UTF-8".into(),
                 );
-                continue;
+                return;
             }
         };
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
@@ -168,9 +219,7 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>) {
             }
         }
     }
-}
 
-impl FileLoad {
     fn diagnose(&mut self, line: usize, column: Option<usize>, code: Code, message: String) {
         self.diagnostics.push(
             Diagnostic::new(code, message)
@@ -219,6 +268,76 @@ impl FileLoad {
                         e.message
                     ),
                 ),
+            }
+        }
+    }
+}
+
+/// Whether a workload document may carry pod labels that one of `selectors` picks. A label
+/// that equals a selector's is written in the document as the selector writes it (plain or
+/// single-quoted scalars, anchors and aliases within the same document), except through a
+/// double-quoted escape: a document with a backslash may match. A selector with characters a
+/// label never has (spaces, quotes, ...) could be spelled across folded lines: then every
+/// document may match.
+pub fn may_match(doc: &[u8], selectors: &[std::collections::BTreeMap<String, String>]) -> bool {
+    let literal = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'))
+    };
+    if doc.contains(&b'\\') {
+        return true;
+    }
+    selectors.iter().any(|selector| {
+        selector.iter().all(|(k, v)| {
+            !literal(k)
+                || !literal(v)
+                || (contains(doc, k.as_bytes()) && contains(doc, v.as_bytes()))
+        })
+    })
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+impl FileLoad {
+    /// Takes over what `part` (a load of some of the same file's documents) found, and its
+    /// deferred documents in place of this load's.
+    pub fn merge(&mut self, part: FileLoad) {
+        self.objects.extend(part.objects);
+        self.kustomizations.extend(part.kustomizations);
+        self.deployers.extend(part.deployers);
+        self.diagnostics.extend(part.diagnostics);
+        self.deferred = part.deferred;
+    }
+
+    /// Parses the deferred workload documents that may carry labels one of `selectors` picks,
+    /// from `bytes`, the file read again. The others stay deferred: counted, never read.
+    /// A file whose length changed since the first read is reported, not parsed.
+    pub fn resolve_deferred(
+        &mut self,
+        bytes: &[u8],
+        selectors: &[std::collections::BTreeMap<String, String>],
+    ) {
+        if bytes.len() != self.bytes {
+            self.diagnose(
+                1,
+                None,
+                Code::WalkUnreadable,
+                "the file changed while it was scanned; its workloads were not read (scan again)"
+                    .into(),
+            );
+            return;
+        }
+        let deferred = std::mem::take(&mut self.deferred);
+        for d in deferred {
+            let Some(piece) = bytes.get(d.span.start..d.span.end) else {
+                continue;
+            };
+            if may_match(piece, selectors) {
+                self.parse_document(piece, d.span, d.document, d.line);
+            } else {
+                self.deferred.push(d);
             }
         }
     }

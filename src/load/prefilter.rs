@@ -44,16 +44,36 @@ pub(crate) fn needs_parse(doc: &[u8]) -> bool {
 
 /// The value of the first column-0 `kind:` line, unquoted, without a trailing comment.
 pub fn top_level_kind(doc: &[u8]) -> Option<String> {
+    top_level_value(doc, b"kind:").map(str::to_string)
+}
+
+/// The value of the first column-0 line starting with `key` (which ends in `:`), unquoted,
+/// without a trailing comment.
+fn top_level_value<'a>(doc: &'a [u8], key: &[u8]) -> Option<&'a str> {
     for line in doc.split(|&b| b == b'\n') {
-        let Some(rest) = line.strip_prefix(b"kind:") else {
+        let Some(rest) = line.strip_prefix(key) else {
             continue;
         };
         let text = std::str::from_utf8(rest).ok()?;
         let text = text.split(" #").next().unwrap_or("").trim();
-        let text = text.trim_matches(|c| c == '"' || c == '\'');
-        return Some(text.to_string());
+        return Some(text.trim_matches(|c| c == '"' || c == '\''));
     }
     None
+}
+
+/// `apps/Deployment`, `apps/StatefulSet` or `apps/DaemonSet` when the document's column-0
+/// `kind:` and `apiVersion:` lines say it is one of those workloads (the kinds whose parse
+/// [`super::Deferral::Workloads`] puts off).
+pub(crate) fn apps_workload(doc: &[u8]) -> Option<String> {
+    let kind = top_level_value(doc, b"kind:")?;
+    if !matches!(kind, "Deployment" | "StatefulSet" | "DaemonSet") {
+        return None;
+    }
+    let api_version = top_level_value(doc, b"apiVersion:")?;
+    api_version
+        .strip_prefix("apps/")
+        .filter(|v| !v.is_empty() && !v.contains('/'))
+        .map(|_| format!("apps/{kind}"))
 }
 
 /// The API group of a `CustomResourceDefinition` document, read from its `spec.group` line

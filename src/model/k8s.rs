@@ -1,6 +1,28 @@
 //! Core Kubernetes objects the index needs: Services (ports), Secret metadata, Namespaces.
 
-pub use k8s_openapi::api::core::v1::{Service, ServicePort};
+use std::collections::BTreeMap;
+
+pub use k8s_openapi::api::core::v1::ServicePort;
+
+/// What the tool reads of a Service: its type, selector and ports, deserialised with the
+/// API's types; the rest of the object is skipped, not kept (a repository holds tens of
+/// thousands of Services, and the full API type made each about 2 KB in memory).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+pub struct Service {
+    #[serde(default)]
+    pub spec: Option<ServiceSpec>,
+}
+
+/// The fields of a Service's `spec` the tool reads (field names as in `k8s_openapi`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+pub struct ServiceSpec {
+    #[serde(default, rename = "type")]
+    pub type_: Option<String>,
+    #[serde(default)]
+    pub selector: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub ports: Option<Vec<ServicePort>>,
+}
 
 /// A Secret without its data: the translator and validator only need to know it exists and
 /// what type it has. Secret values are never read into memory beyond the parse.

@@ -62,11 +62,12 @@ impl SourceObject {
 pub enum SourceBody {
     IstioGateway(istio::Gateway),
     VirtualService(istio::VirtualService),
-    DestinationRule(istio::DestinationRule),
+    /// Boxed, as the Service: the largest bodies would make every object as large.
+    DestinationRule(Box<istio::DestinationRule>),
     /// Any Ingress version, normalised to `networking.k8s.io/v1`.
     Ingress(Box<ingress::Ingress>),
     IngressClass(ingress::IngressClass),
-    Service(k8s::Service),
+    Service(Box<k8s::Service>),
     /// Secrets keep metadata and type only; their data is never read.
     Secret(k8s::SecretMeta),
     Namespace,
@@ -76,4 +77,18 @@ pub enum SourceBody {
     /// Not translated, but read for what it says about the Istio ingress
     /// ([`surrounding::Surrounding`]).
     Surrounding(surrounding::Surrounding),
+}
+
+#[cfg(test)]
+mod size {
+    /// Every object of a repository is held at once (tens of thousands of Services): a large
+    /// body kept inline makes every object that large (a Service inline made each 1 KB).
+    #[test]
+    fn an_object_stays_small() {
+        let size = std::mem::size_of::<super::SourceObject>();
+        assert!(
+            size <= 512,
+            "SourceObject is {size} bytes: box the large body"
+        );
+    }
 }

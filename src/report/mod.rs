@@ -265,9 +265,19 @@ impl Report {
         for obj in &index.objects {
             *summary.objects.entry(obj.group_kind()).or_default() += 1;
         }
+        for (group_kind, count) in &outcome.scan.stats.unparsed_objects {
+            *summary.objects.entry(group_kind.clone()).or_default() += count;
+        }
         // Translated sources, by position in the index.
         let mut objects = Vec::new();
         let mut report_position: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut worst_of: BTreeMap<usize, Severity> = BTreeMap::new();
+        for d in &outcome.diagnostics {
+            if let Some(object) = d.location.object {
+                let worst = worst_of.entry(object).or_insert(d.severity);
+                *worst = (*worst).min(d.severity);
+            }
+        }
         for result in &outcome.results {
             let Some(obj) = index.objects.get(result.object) else {
                 continue;
@@ -275,12 +285,7 @@ impl Report {
             for g in &result.generated {
                 *summary.generated.entry(g.kind().to_string()).or_default() += 1;
             }
-            let worst = outcome
-                .diagnostics
-                .iter()
-                .filter(|d| d.location.object == Some(result.object))
-                .map(|d| d.severity)
-                .min();
+            let worst = worst_of.get(&result.object).copied();
             let default_file = output_path(&obj.source.file, &outcome.config.output_suffix);
             report_position.insert(result.object, objects.len());
             objects.push(ObjectReport {

@@ -133,7 +133,10 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
 /// Validates generated objects: invalid ones are removed and become error notes on their
 /// source; listener conflicts and predicted attachment become notes too.
 pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Config) {
-    for result in results.iter_mut() {
+    use rayon::prelude::*;
+    // Each source's objects are validated on their own: in parallel, each result keeping its
+    // own notes in its own order.
+    results.par_iter_mut().for_each(|result| {
         let mut kept = Vec::with_capacity(result.generated.len());
         for generated in std::mem::take(&mut result.generated) {
             let json = generated.to_json();
@@ -177,18 +180,23 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
             }
         }
         result.generated = kept;
-    }
-    let generated: Vec<(usize, Value)> = results
-        .iter()
-        .enumerate()
-        .flat_map(|(i, r)| r.generated.iter().map(move |g| (i, g.to_json())))
+    });
+    let generated: Vec<Vec<Value>> = results
+        .par_iter()
+        .map(|r| r.generated.iter().map(|g| g.to_json()).collect())
         .collect();
-    let world = attachment::World::new(index, generated.iter().map(|(_, v)| v), config);
-    for (i, value) in &generated {
-        let notes = object_notes(&world, value);
-        if let Some(r) = results.get_mut(*i) {
-            r.notes.extend(notes);
-        }
+    let world = attachment::World::new(index, generated.iter().flatten(), config);
+    let notes: Vec<Vec<Diagnostic>> = generated
+        .par_iter()
+        .map(|values| {
+            values
+                .iter()
+                .flat_map(|v| object_notes(&world, v))
+                .collect()
+        })
+        .collect();
+    for (r, notes) in results.iter_mut().zip(notes) {
+        r.notes.extend(notes);
     }
 }
 

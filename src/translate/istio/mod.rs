@@ -59,6 +59,7 @@ impl<'a> Ctx<'a> {
     pub(crate) fn new(index: &'a Index, config: &'a Config) -> Self {
         let mut plans = BTreeMap::new();
         let mut proxies = BTreeMap::new();
+        let mut finder = proxy::ProxyFinder::new(index, config);
         for (obj, gw) in index.istio_gateways() {
             if index.is_patch_file(&obj.source.file) {
                 continue;
@@ -67,7 +68,7 @@ impl<'a> Ctx<'a> {
             if plans.contains_key(&key) {
                 continue;
             }
-            let proxy = proxy::of_selector(index, config, &gw.selector);
+            let proxy = finder.of_selector(&gw.selector);
             plans.insert(key.clone(), listeners::plan(index, obj, gw, config, &proxy));
             proxies.insert(key, proxy);
         }

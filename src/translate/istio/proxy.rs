@@ -9,7 +9,7 @@
 //! the namespace of the Services selecting those pods; else `istio-system`, the namespace of
 //! Istio's default ingress gateway. Every translation says which evidence it used.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::config::{Config, DEFAULT_ISTIO_GATEWAY_NAMESPACE};
 use crate::index::Index;
@@ -64,7 +64,7 @@ impl Proxy {
         self.services.iter().filter_map(|&i| {
             let o = index.objects.get(i)?;
             match &o.body {
-                crate::model::SourceBody::Service(s) => Some((o, s)),
+                crate::model::SourceBody::Service(s) => Some((o, &**s)),
                 _ => None,
             }
         })
@@ -95,21 +95,108 @@ fn contains_all(labels: &BTreeMap<String, String>, selector: &BTreeMap<String, S
     selector.iter().all(|(k, v)| labels.get(k) == Some(v))
 }
 
-/// The proxy of a Gateway with `selector`.
+/// The proxy of a Gateway with `selector`, for a single lookup. Many lookups go through one
+/// [`ProxyFinder`].
 pub(crate) fn of_selector(
     index: &Index,
     config: &Config,
     selector: &BTreeMap<String, String>,
 ) -> Proxy {
+    ProxyFinder::new(index, config).of_selector(selector)
+}
+
+type Labels = BTreeMap<String, String>;
+
+/// Answers "which proxy does this selector pick" for many Gateways. A repository may hold
+/// thousands of Gateways and tens of thousands of workloads but usually a handful of distinct
+/// selectors: the candidate workloads and Services are gathered once, on the first lookup, and
+/// each distinct selector is answered once.
+pub(crate) struct ProxyFinder<'a> {
+    index: &'a Index,
+    config: &'a Config,
+    /// Workloads and selecting Services (kustomize patches left out), gathered on first use.
+    candidates: Option<Candidates<'a>>,
+    answered: HashMap<Labels, Proxy>,
+}
+
+#[derive(Default)]
+struct Candidates<'a> {
+    /// Position, namespace and pod labels of each workload.
+    workloads: Vec<(usize, &'a str, &'a Labels)>,
+    /// Position, namespace, Service and its non-empty selector.
+    services: Vec<(usize, &'a str, &'a Service, &'a Labels)>,
+}
+
+impl<'a> ProxyFinder<'a> {
+    pub(crate) fn new(index: &'a Index, config: &'a Config) -> Self {
+        ProxyFinder {
+            index,
+            config,
+            candidates: None,
+            answered: HashMap::new(),
+        }
+    }
+
+    pub(crate) fn of_selector(&mut self, selector: &Labels) -> Proxy {
+        if let Some(known) = self.answered.get(selector) {
+            return known.clone();
+        }
+        let index = self.index;
+        // An empty selector picks nothing: no need to gather the candidates.
+        let proxy = if selector.is_empty() {
+            find(index, self.config, &Candidates::default(), selector)
+        } else {
+            let candidates = self
+                .candidates
+                .get_or_insert_with(|| Candidates::gather(index));
+            find(index, self.config, candidates, selector)
+        };
+        self.answered.insert(selector.clone(), proxy.clone());
+        proxy
+    }
+}
+
+impl<'a> Candidates<'a> {
+    fn gather(index: &'a Index) -> Self {
+        let workloads = index
+            .workloads()
+            .filter_map(|(i, o, surrounding)| match surrounding {
+                Surrounding::Workload { pod_labels } => Some((i, o.namespace.as_str(), pod_labels)),
+                _ => None,
+            })
+            .collect();
+        let services = index
+            .objects
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let crate::model::SourceBody::Service(s) = &o.body else {
+                    return None;
+                };
+                let selector = s.spec.as_ref()?.selector.as_ref()?;
+                (!selector.is_empty() && !index.is_patch_file(&o.source.file)).then_some((
+                    i,
+                    o.namespace.as_str(),
+                    &**s,
+                    selector,
+                ))
+            })
+            .collect();
+        Candidates {
+            workloads,
+            services,
+        }
+    }
+}
+
+fn find(index: &Index, config: &Config, candidates: &Candidates<'_>, selector: &Labels) -> Proxy {
     let mut workloads = Vec::new();
-    let mut pod_labels: Vec<(&str, &BTreeMap<String, String>)> = Vec::new();
+    let mut pod_labels: Vec<(&str, &Labels)> = Vec::new();
     if !selector.is_empty() {
-        for (i, o, surrounding) in index.surroundings() {
-            if let Surrounding::Workload { pod_labels: l } = surrounding
-                && contains_all(l, selector)
-            {
+        for &(i, namespace, labels) in &candidates.workloads {
+            if contains_all(labels, selector) {
                 workloads.push(i);
-                pod_labels.push((&o.namespace, l));
+                pod_labels.push((namespace, labels));
             }
         }
     }
@@ -117,16 +204,7 @@ pub(crate) fn of_selector(
     // repository, e.g. installed by a Helm release) when its selector and the Gateway's agree.
     let mut services = Vec::new();
     if !selector.is_empty() {
-        for (i, o) in index.objects.iter().enumerate() {
-            let crate::model::SourceBody::Service(s) = &o.body else {
-                continue;
-            };
-            let Some(svc_selector) = s.spec.as_ref().and_then(|sp| sp.selector.as_ref()) else {
-                continue;
-            };
-            if svc_selector.is_empty() || index.is_patch_file(&o.source.file) {
-                continue;
-            }
+        for &(i, namespace, s, svc_selector) in &candidates.services {
             let picks = if pod_labels.is_empty() {
                 // Without the workload, a selector that agrees is not enough (an application's
                 // Service may use `app: gateway` too): it must also look like a gateway's.
@@ -135,7 +213,7 @@ pub(crate) fn of_selector(
             } else {
                 pod_labels
                     .iter()
-                    .any(|(ns, l)| *ns == o.namespace && contains_all(l, svc_selector))
+                    .any(|(ns, l)| *ns == namespace && contains_all(l, svc_selector))
             };
             if picks {
                 services.push(i);

@@ -61,34 +61,48 @@ pub(crate) fn is_transition_rule(rule: &str) -> bool {
 /// Evaluates every applicable rule under `schema` against `value` (defaulted), collecting the
 /// violated ones. Rules the interpreter cannot evaluate are reported under
 /// `cel/unevaluated` so that a gap never passes silently.
-pub(crate) fn violations(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
-    for rule in rules_of(schema) {
-        if is_transition_rule(&rule.rule) {
-            continue;
-        }
-        let at = match &rule.field_path {
-            Some(f) => join(path, f),
-            None => path.to_string(),
-        };
-        match evaluate_with_schema(&rule.rule, value, schema) {
-            Ok(true) => {}
-            Ok(false) => out.push(Violation {
-                rule: "cel".into(),
-                message: rule.message.clone(),
-                path: at,
-            }),
-            // The API server rejects an object whose rule fails to evaluate because a field
-            // it reads is absent ("no such key"): that is a violation of the rule.
-            Err(e) if e.starts_with("NoSuchKey") => out.push(Violation {
-                rule: "cel".into(),
-                message: rule.message.clone(),
-                path: at,
-            }),
-            Err(e) => out.push(Violation {
-                rule: "cel/unevaluated".into(),
-                message: format!("cannot evaluate rule `{}`: {e}", rule.rule),
-                path: at,
-            }),
+///
+/// The schema is the CRD catalog's, which lives as long as the process: the rules of each of
+/// its nodes are read once per thread ([`cached_rules`]), not once per object.
+pub(crate) fn violations(
+    schema: &'static Value,
+    value: &Value,
+    path: &str,
+    out: &mut Vec<Violation>,
+) {
+    let rules = cached_rules(schema);
+    if !rules.is_empty() {
+        // The node's value is converted once and bound once for all its rules.
+        let ctx = node_context(value, schema);
+        for rule in rules.iter() {
+            let at = match &rule.field_path {
+                Some(f) => join(path, f),
+                None => path.to_string(),
+            };
+            let outcome = ctx
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|ctx| run(&rule.rule, ctx));
+            match outcome {
+                Ok(true) => {}
+                Ok(false) => out.push(Violation {
+                    rule: "cel".into(),
+                    message: rule.message.clone(),
+                    path: at,
+                }),
+                // The API server rejects an object whose rule fails to evaluate because a
+                // field it reads is absent ("no such key"): that is a violation of the rule.
+                Err(e) if e.starts_with("NoSuchKey") => out.push(Violation {
+                    rule: "cel".into(),
+                    message: rule.message.clone(),
+                    path: at,
+                }),
+                Err(e) => out.push(Violation {
+                    rule: "cel/unevaluated".into(),
+                    message: format!("cannot evaluate rule `{}`: {e}", rule.rule),
+                    path: at,
+                }),
+            }
         }
     }
     match value {
@@ -118,6 +132,31 @@ pub(crate) fn violations(schema: &Value, value: &Value, path: &str, out: &mut Ve
 thread_local! {
     static ENV: Arc<Env> = Arc::new(kubernetes_env());
     static PROGRAMS: RefCell<HashMap<String, Rc<Program>>> = RefCell::new(HashMap::new());
+    /// The rules of each `'static` schema node, keyed by the node's address
+    /// ([`cached_rules`]).
+    static RULES: RefCell<HashMap<usize, Rc<[Rule]>>> = RefCell::new(HashMap::new());
+}
+
+/// The rules of `schema` that apply on create (transition rules left out).
+fn read_rules(schema: &Value) -> Rc<[Rule]> {
+    rules_of(schema)
+        .into_iter()
+        .filter(|r| !is_transition_rule(&r.rule))
+        .collect()
+}
+
+/// [`read_rules`] of a `'static` schema node, read once per node and thread: a static node's
+/// address is never reused for another value, so it keys the cache.
+fn cached_rules(schema: &'static Value) -> Rc<[Rule]> {
+    let key = std::ptr::from_ref(schema) as usize;
+    RULES.with(|cache| {
+        if let Some(rules) = cache.borrow().get(&key) {
+            return Rc::clone(rules);
+        }
+        let rules = read_rules(schema);
+        cache.borrow_mut().insert(key, Rc::clone(&rules));
+        rules
+    })
 }
 
 fn kubernetes_env() -> Env {
@@ -137,21 +176,18 @@ pub(crate) fn evaluate(rule: &str, value: &Value) -> Result<bool, String> {
 
 /// Evaluates one rule with `self` bound to `value`, whose schema is `schema` (it decides which
 /// object keys are fields, escaped as Kubernetes does, and which are map keys).
+#[cfg(test)]
 pub(crate) fn evaluate_with_schema(
     rule: &str,
     value: &Value,
     schema: &Value,
 ) -> Result<bool, String> {
-    let env = ENV.with(Arc::clone);
-    let program = PROGRAMS.with(|cache| -> Result<Rc<Program>, String> {
-        if let Some(p) = cache.borrow().get(rule) {
-            return Ok(Rc::clone(p));
-        }
-        let p = Rc::new(env.compile(rule).map_err(|e| e.to_string())?);
-        cache.borrow_mut().insert(rule.to_string(), Rc::clone(&p));
-        Ok(p)
-    })?;
-    let mut ctx = Context::with_env(env);
+    run(rule, &node_context(value, schema)?)
+}
+
+/// A context with `self` bound to `value` (under `schema`) and Kubernetes' functions.
+fn node_context(value: &Value, schema: &Value) -> Result<Context<'static, 'static>, String> {
+    let mut ctx = Context::with_env(ENV.with(Arc::clone));
     ctx.add_variable_from_value("self", to_cel(value, schema));
     ctx.add_function("isIP", |s: Arc<String>| {
         s.parse::<std::net::IpAddr>().is_ok()
@@ -179,7 +215,21 @@ pub(crate) fn evaluate_with_schema(
         },
     )
     .map_err(|e| format!("{e:?}"))?;
-    match program.execute(&ctx) {
+    Ok(ctx)
+}
+
+/// Runs `rule` (compiled once per thread) in `ctx`. `Ok(false)`: the rule is violated.
+fn run(rule: &str, ctx: &Context<'_, '_>) -> Result<bool, String> {
+    let env = ENV.with(Arc::clone);
+    let program = PROGRAMS.with(|cache| -> Result<Rc<Program>, String> {
+        if let Some(p) = cache.borrow().get(rule) {
+            return Ok(Rc::clone(p));
+        }
+        let p = Rc::new(env.compile(rule).map_err(|e| e.to_string())?);
+        cache.borrow_mut().insert(rule.to_string(), Rc::clone(&p));
+        Ok(p)
+    })?;
+    match program.execute(ctx) {
         Ok(CelValue::Bool(b)) => Ok(b),
         Ok(other) => Err(format!("rule returned {other:?}, not a bool")),
         Err(e) => Err(format!("{e:?}")),
@@ -381,8 +431,10 @@ mod unevaluated_tests {
                 {"rule": "self.name != ''", "message": "name must not be empty"}
             ]
         });
+        // `violations` takes the catalog's `'static` schemas; a test schema is leaked once.
+        let schema: &'static serde_json::Value = Box::leak(Box::new(schema));
         let mut out = Vec::new();
-        super::violations(&schema, &json!({"name": "web"}), "spec", &mut out);
+        super::violations(schema, &json!({"name": "web"}), "spec", &mut out);
         assert_eq!(out.len(), 1, "{out:#?}");
         assert_eq!(out[0].rule, "cel/unevaluated");
         assert_eq!(out[0].path, "spec");
