@@ -131,7 +131,6 @@ pub fn walk(
         .require_git(false)
         .follow_links(false)
         .overrides(overrides)
-        .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
             let skipped = Arc::clone(&skipped);
             let root = root_buf.clone();
@@ -153,73 +152,31 @@ pub fn walk(
                 false
             }
         })
-        .build();
+        // On the threads of the run (`-j`): listing a large tree is a stat per entry.
+        .threads(rayon::current_num_threads())
+        .build_parallel();
 
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let found: Mutex<Vec<Result<WalkedFile, Skipped>>> = Mutex::new(Vec::new());
+    walker.run(|| {
+        let found = &found;
+        let canonical_root = &canonical_root;
+        Box::new(move |entry| {
+            if let Some(outcome) = classify(root, canonical_root, max_file_size, entry)
+                && let Ok(mut found) = found.lock()
+            {
+                found.push(outcome);
+            }
+            ignore::WalkState::Continue
+        })
+    });
     let mut files = Vec::new();
     let mut skipped_files = Vec::new();
-    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    for entry in walker {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(err) => {
-                skipped_files.push(Skipped {
-                    path: String::new(),
-                    kind: SkipKind::Unreadable,
-                    reason: format!("cannot read: {err}"),
-                });
-                continue;
-            }
-        };
-        let Some(file_type) = entry.file_type() else {
-            continue;
-        };
-        let name = entry.file_name().to_string_lossy();
-        // A symlinked directory could hold manifests (or a kustomization a build includes):
-        // reported like a symlinked manifest, never followed.
-        let to_directory =
-            file_type.is_symlink() && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
-        if !to_directory && !is_manifest_name(&name) {
-            continue;
+    for outcome in found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        match outcome {
+            Ok(file) => files.push(file),
+            Err(skip) => skipped_files.push(skip),
         }
-        let rel = relative(root, entry.path());
-        if file_type.is_symlink() {
-            let what = if to_directory {
-                "symlinked directory"
-            } else {
-                "symlink"
-            };
-            let reason = match entry.path().canonicalize() {
-                Ok(target) if target.starts_with(&canonical_root) => {
-                    format!("{what} inside the repository: its target is scanned on its own")
-                }
-                Ok(_) => format!("{what} pointing outside the repository: not followed"),
-                Err(_) => "dangling symlink".to_string(),
-            };
-            skipped_files.push(Skipped {
-                path: rel,
-                kind: SkipKind::Symlink,
-                reason,
-            });
-            continue;
-        }
-        if !file_type.is_file() {
-            continue;
-        }
-        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-        if size > max_file_size {
-            skipped_files.push(Skipped {
-                path: rel,
-                kind: SkipKind::TooLarge,
-                reason: format!(
-                    "file is {size} bytes, over the {max_file_size}-byte limit (max_file_size)"
-                ),
-            });
-            continue;
-        }
-        files.push(WalkedFile {
-            rel,
-            abs: entry.path().to_path_buf(),
-        });
     }
     let mut all_skipped = skipped
         .lock()
@@ -232,6 +189,72 @@ pub fn walk(
         files,
         skipped: all_skipped,
     })
+}
+
+/// What the walk makes of one entry: a file to load, a skipped path, or nothing (a directory,
+/// a file that is not a manifest).
+fn classify(
+    root: &Path,
+    canonical_root: &Path,
+    max_file_size: u64,
+    entry: Result<DirEntry, ignore::Error>,
+) -> Option<Result<WalkedFile, Skipped>> {
+    let entry = match entry {
+        Ok(e) => e,
+        Err(err) => {
+            return Some(Err(Skipped {
+                path: String::new(),
+                kind: SkipKind::Unreadable,
+                reason: format!("cannot read: {err}"),
+            }));
+        }
+    };
+    let file_type = entry.file_type()?;
+    let name = entry.file_name().to_string_lossy();
+    // A symlinked directory could hold manifests (or a kustomization a build includes):
+    // reported like a symlinked manifest, never followed.
+    let to_directory =
+        file_type.is_symlink() && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+    if !to_directory && !is_manifest_name(&name) {
+        return None;
+    }
+    let rel = relative(root, entry.path());
+    if file_type.is_symlink() {
+        let what = if to_directory {
+            "symlinked directory"
+        } else {
+            "symlink"
+        };
+        let reason = match entry.path().canonicalize() {
+            Ok(target) if target.starts_with(canonical_root) => {
+                format!("{what} inside the repository: its target is scanned on its own")
+            }
+            Ok(_) => format!("{what} pointing outside the repository: not followed"),
+            Err(_) => "dangling symlink".to_string(),
+        };
+        return Some(Err(Skipped {
+            path: rel,
+            kind: SkipKind::Symlink,
+            reason,
+        }));
+    }
+    if !file_type.is_file() {
+        return None;
+    }
+    let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > max_file_size {
+        return Some(Err(Skipped {
+            path: rel,
+            kind: SkipKind::TooLarge,
+            reason: format!(
+                "file is {size} bytes, over the {max_file_size}-byte limit (max_file_size)"
+            ),
+        }));
+    }
+    Some(Ok(WalkedFile {
+        rel,
+        abs: entry.path().to_path_buf(),
+    }))
 }
 
 /// Whether the bytes look binary (a NUL byte in the first 8 KiB, as git decides).

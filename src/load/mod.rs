@@ -284,20 +284,18 @@ pub fn may_match(doc: &[u8], selectors: &[std::collections::BTreeMap<String, Str
         s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'))
     };
-    if doc.contains(&b'\\') {
+    // Not UTF-8: the parse reports it.
+    let Ok(text) = std::str::from_utf8(doc) else {
+        return true;
+    };
+    if text.contains('\\') {
         return true;
     }
     selectors.iter().any(|selector| {
         selector.iter().all(|(k, v)| {
-            !literal(k)
-                || !literal(v)
-                || (contains(doc, k.as_bytes()) && contains(doc, v.as_bytes()))
+            !literal(k) || !literal(v) || (text.contains(k.as_str()) && text.contains(v.as_str()))
         })
     })
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 impl FileLoad {
@@ -368,5 +366,98 @@ fn load_json(load: &mut FileLoad, bytes: &[u8]) {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    const GATEWAY_WORKLOAD: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ingress\n  namespace: gw\nspec:\n  template:\n    metadata:\n      labels:\n        istio: ingressgateway\n";
+    const APP_WORKLOAD: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata:\n      labels:\n        app: web\n";
+
+    fn selector(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn workloads_are_deferred_counted_and_parsed_only_when_a_selector_may_pick_them() {
+        let file = format!("{GATEWAY_WORKLOAD}---\n{APP_WORKLOAD}");
+        let eager = load_bytes("w.yaml", file.as_bytes());
+        assert_eq!(eager.objects.len(), 2);
+        assert!(eager.deferred.is_empty());
+
+        let mut deferred = load_bytes_with("w.yaml", file.as_bytes(), Deferral::Workloads);
+        assert!(deferred.objects.is_empty());
+        assert_eq!(deferred.documents, 2);
+        assert_eq!(
+            deferred
+                .deferred
+                .iter()
+                .map(|d| (d.document, d.line, d.group_kind.as_str()))
+                .collect::<Vec<_>>(),
+            [(0, 1, "apps/Deployment"), (1, 12, "apps/Deployment")]
+        );
+        deferred.resolve_deferred(file.as_bytes(), &[selector(&[("istio", "ingressgateway")])]);
+        // The gateway's workload is parsed, exactly as the eager load has it; the other stays
+        // deferred.
+        assert_eq!(deferred.objects.len(), 1);
+        assert_eq!(deferred.objects[0].name(), "ingress");
+        assert_eq!(
+            deferred.objects[0].source, eager.objects[0].source,
+            "same place as the eager load"
+        );
+        assert_eq!(deferred.deferred.len(), 1);
+        assert_eq!(deferred.deferred[0].document, 1);
+    }
+
+    #[test]
+    fn a_file_that_changed_between_reads_is_reported_not_misread() {
+        let mut load = load_bytes_with("w.yaml", GATEWAY_WORKLOAD.as_bytes(), Deferral::Workloads);
+        let longer = format!("{GATEWAY_WORKLOAD}# edited\n");
+        load.resolve_deferred(
+            longer.as_bytes(),
+            &[selector(&[("istio", "ingressgateway")])],
+        );
+        assert!(load.objects.is_empty());
+        assert_eq!(load.diagnostics.len(), 1);
+        assert_eq!(load.diagnostics[0].code, Code::WalkUnreadable);
+    }
+
+    #[test]
+    fn only_documents_that_cannot_hold_the_labels_are_left_unread() {
+        let gw = [selector(&[("istio", "ingressgateway")])];
+        assert!(may_match(GATEWAY_WORKLOAD.as_bytes(), &gw));
+        assert!(!may_match(APP_WORKLOAD.as_bytes(), &gw));
+        // Quoted, flow style or through an alias: the words are still there.
+        for doc in [
+            "spec: {template: {metadata: {labels: {\"istio\": 'ingressgateway'}}}}",
+            "x: &l {istio: ingressgateway}\nspec:\n  template:\n    metadata:\n      labels: *l\n",
+        ] {
+            assert!(may_match(doc.as_bytes(), &gw), "{doc}");
+        }
+        // A double-quoted escape can spell any label: parsed.
+        assert!(may_match(b"labels: {istio: \"ingress\\x67ateway\"}", &gw));
+        // Every label of the selector must be there, but any one selector is enough. (The
+        // words are looked for anywhere: `app: gw` would be found in `apps/v1` and `gw`, a
+        // false alarm that costs one parse.)
+        let both = [selector(&[("istio", "ingressgateway"), ("team", "edge")])];
+        assert!(!may_match(GATEWAY_WORKLOAD.as_bytes(), &both));
+        assert!(may_match(
+            GATEWAY_WORKLOAD.as_bytes(),
+            &[both[0].clone(), gw[0].clone()]
+        ));
+        // A selector no label could equal as written (a space) decides nothing: parsed.
+        assert!(may_match(
+            APP_WORKLOAD.as_bytes(),
+            &[selector(&[("app", "a b")])]
+        ));
+        // Invalid UTF-8: parsed, so the parse reports it.
+        assert!(may_match(b"labels: {app: \xff}", &gw));
     }
 }

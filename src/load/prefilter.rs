@@ -115,6 +115,29 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn apps_workloads_are_recognised_from_their_column_0_lines() {
+        assert_eq!(
+            apps_workload(b"apiVersion: apps/v1\nkind: Deployment\n").as_deref(),
+            Some("apps/Deployment")
+        );
+        assert_eq!(
+            apps_workload(b"# c\nkind: \"StatefulSet\" # x\napiVersion: apps/v1\n").as_deref(),
+            Some("apps/StatefulSet")
+        );
+        // Another group's kind of the same name, an older group, other kinds, no lines at
+        // column 0: not deferred.
+        for doc in [
+            "apiVersion: example.com/v1\nkind: Deployment\n",
+            "apiVersion: extensions/v1beta1\nkind: Deployment\n",
+            "apiVersion: apps/v1\nkind: ReplicaSet\n",
+            "apiVersion: apps/v1\n  kind: Deployment\n",
+            "{apiVersion: apps/v1, kind: Deployment}",
+        ] {
+            assert_eq!(apps_workload(doc.as_bytes()), None, "{doc}");
+        }
+    }
     use super::*;
 
     #[test]

@@ -66,13 +66,20 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         )
     };
     let is_ingress = |b: &SourceBody| matches!(b, SourceBody::Ingress(_));
-    let mut results = crate::isolate::catch("translating the Istio objects", || {
-        istio::translate(index, config)
-    })
-    .unwrap_or_else(|d| crashed(index, &is_istio, &d));
-    let ingress = crate::isolate::catch("translating the Ingress objects", || {
-        ingress::translate(index, config)
-    });
+    // The two translators share nothing but the (read-only) index: side by side.
+    let (istio, ingress) = rayon::join(
+        || {
+            crate::isolate::catch("translating the Istio objects", || {
+                istio::translate(index, config)
+            })
+        },
+        || {
+            crate::isolate::catch("translating the Ingress objects", || {
+                ingress::translate(index, config)
+            })
+        },
+    );
+    let mut results = istio.unwrap_or_else(|d| crashed(index, &is_istio, &d));
     results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
     let granted = crate::isolate::catch("merging ReferenceGrants", || {
