@@ -14,6 +14,8 @@ use std::sync::Arc;
 use cel::{Context, Env, Program, Value as CelValue};
 use serde_json::Value;
 
+mod native;
+
 use super::Violation;
 use super::schema::join;
 
@@ -72,17 +74,22 @@ pub(crate) fn violations(
 ) {
     let rules = cached_rules(schema);
     if !rules.is_empty() {
-        // The node's value is converted once and bound once for all its rules.
-        let ctx = node_context(value, schema);
+        // The node's value is converted and bound once for all its rules, and only when a
+        // rule needs the interpreter.
+        let mut ctx = None;
         for rule in rules.iter() {
             let at = match &rule.field_path {
                 Some(f) => join(path, f),
                 None => path.to_string(),
             };
-            let outcome = ctx
-                .as_ref()
-                .map_err(Clone::clone)
-                .and_then(|ctx| run(&rule.rule, ctx));
+            let outcome = match native::evaluate(&rule.rule, value) {
+                Some(answer) => Ok(answer),
+                None => ctx
+                    .get_or_insert_with(|| node_context(value, schema))
+                    .as_ref()
+                    .map_err(Clone::clone)
+                    .and_then(|ctx| run(&rule.rule, ctx)),
+            };
             match outcome {
                 Ok(true) => {}
                 Ok(false) => out.push(Violation {
