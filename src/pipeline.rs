@@ -151,14 +151,7 @@ pub enum PipelineError {
 
 /// Runs the stages for `request`, every parallel stage on `request.jobs` threads.
 pub fn run(request: Request) -> Result<Outcome, PipelineError> {
-    let jobs = request.jobs;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| ScanError::Threads {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let pool = scan::thread_pool(request.jobs)?;
     pool.install(|| run_stages(request))
 }
 

@@ -73,15 +73,10 @@ pub fn scan_repo_with_progress(
     jobs: usize,
     progress: &crate::progress::Progress,
 ) -> Result<Scan, ScanError> {
+    let pool = thread_pool(jobs)?;
     progress.phase("walking the repository", None);
-    let walked = walk::walk(root, &config.include, &config.exclude, config.max_file_size)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| ScanError::Threads {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let walked =
+        pool.install(|| walk::walk(root, &config.include, &config.exclude, config.max_file_size))?;
     progress.phase("scanning files", Some(walked.files.len()));
     let loads: Vec<Result<(FileLoad, Option<GeneratedHeader>), Skipped>> = pool.install(|| {
         walked
@@ -153,6 +148,17 @@ pub fn scan_repo_with_progress(
     scan.generated_files = generated_files;
     scan.sources.extend(generated_texts);
     Ok(scan)
+}
+
+/// A pool of `jobs` worker threads (0: one per core).
+pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, ScanError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| ScanError::Threads {
+            jobs,
+            message: e.to_string(),
+        })
 }
 
 /// Parses the workload documents the load left unparsed ([`load::Deferral::Workloads`]) that

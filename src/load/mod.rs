@@ -60,8 +60,9 @@ pub enum Deferral {
     None,
     /// Leave the `apps/` Deployments, StatefulSets and DaemonSets unparsed: only the pod
     /// labels of the few a Gateway selector can pick are ever read, and a repository holds
-    /// tens of thousands of them (most of the parsing time). [`resolve_workloads`] parses the
-    /// ones that may matter once the selectors are known.
+    /// tens of thousands of them (most of the parsing time). [`FileLoad::resolve_deferred`]
+    /// parses the ones that may matter once the selectors are known (`scan` reads their files
+    /// again for that).
     Workloads,
 }
 
