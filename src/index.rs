@@ -174,12 +174,13 @@ impl Index {
         &'a self,
         positions: &'a [usize],
     ) -> impl Iterator<Item = (usize, &'a SourceObject, &'a Surrounding)> {
-        positions
-            .iter()
-            .filter_map(|&i| match &self.objects.get(i)?.body {
-                SourceBody::Surrounding(s) => Some((i, &self.objects[i], s)),
+        positions.iter().filter_map(|&i| {
+            let o = self.objects.get(i)?;
+            match &o.body {
+                SourceBody::Surrounding(s) => Some((i, o, s)),
                 _ => None,
-            })
+            }
+        })
     }
 
     pub fn istio_gateways(&self) -> impl Iterator<Item = (&SourceObject, &istio::Gateway)> {

@@ -135,9 +135,13 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
 pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Config) {
     use rayon::prelude::*;
     // Each source's objects are validated on their own: in parallel, each result keeping its
-    // own notes in its own order.
-    results.par_iter_mut().for_each(|result| {
+    // own notes in its own order. The JSON form of the valid objects is kept for the
+    // attachment world below.
+    let generated: Vec<Vec<Value>> = results
+        .par_iter_mut()
+        .map(|result| {
         let mut kept = Vec::with_capacity(result.generated.len());
+        let mut kept_json = Vec::with_capacity(result.generated.len());
         for generated in std::mem::take(&mut result.generated) {
             let json = generated.to_json();
             let checked = crate::isolate::catch(
@@ -156,11 +160,13 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
                     // translation would replace its document in place all the same).
                     result.notes.push(*d);
                     kept.clear();
+                    kept_json.clear();
                     break;
                 }
             };
             if violations.is_empty() {
                 kept.push(generated);
+                kept_json.push(json);
                 continue;
             }
             for v in &violations {
@@ -180,10 +186,8 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
             }
         }
         result.generated = kept;
-    });
-    let generated: Vec<Vec<Value>> = results
-        .par_iter()
-        .map(|r| r.generated.iter().map(|g| g.to_json()).collect())
+        kept_json
+        })
         .collect();
     let world = attachment::World::new(index, generated.iter().flatten(), config);
     let notes: Vec<Vec<Diagnostic>> = generated
