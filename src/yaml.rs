@@ -79,3 +79,40 @@ pub fn to_yaml<T: Serialize>(value: &T) -> String {
         Err(_) => serde_json::to_string_pretty(value).unwrap_or_default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values copied from input (annotation values, header values, names) are written as
+    /// YAML scalars: whatever they hold, no raw line break (as YAML 1.1 parsers count them)
+    /// or control character reaches the output, and the value reads back unchanged.
+    #[test]
+    fn input_strings_stay_one_scalar() {
+        let hostile = [
+            "a\nkind: Pod",
+            "a\r\n---\r\nkind: Pod",
+            "a\u{85}kind: Pod",
+            "a\u{2028}kind: Pod\u{2029}",
+            "# c",
+            "--- x",
+            "a: b",
+            "\u{1b}[2J\u{7}\u{7f}\t",
+            "\u{feff}bom",
+            "'quote\"",
+        ];
+        for value in hostile {
+            let doc = serde_json::json!({ "kind": "HTTPRoute", "metadata": { "annotations": { "x": value } } });
+            let text = to_yaml(&doc);
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| (c.is_control() && c != '\n') || matches!(c, '\u{2028}' | '\u{2029}')),
+                "{value:?} -> {text:?}"
+            );
+            let back: serde_json::Value =
+                from_str(&text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(back, doc, "{text}");
+        }
+    }
+}

@@ -12,6 +12,7 @@ use std::path::Path;
 use super::{EditAction, EditKind, EditPlan, FileEdit};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::Generated;
+use crate::header;
 use crate::load::{prefilter, split};
 use crate::scan::Scan;
 use crate::translate::SourceResult;
@@ -72,9 +73,12 @@ pub fn plan_file<'a>(
         let mut text = String::new();
         for r in results {
             if let Some(src) = index.objects.get(r.object) {
+                // Names are validated by the load, but the comment is input all the same.
                 text.push_str(&format!(
                     "# Translated by gateway-migrate from {} {}/{}.\n",
-                    src.kind, src.namespace, src.meta.name
+                    header::comment_text(&src.kind),
+                    header::comment_text(&src.namespace),
+                    header::comment_text(&src.meta.name)
                 ));
             }
         }
