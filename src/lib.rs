@@ -24,6 +24,7 @@ pub mod publish;
 pub mod render;
 pub mod report;
 pub mod scan;
+pub mod semantics;
 pub mod suppress;
 pub mod translate;
 pub mod validate;

@@ -83,87 +83,16 @@ impl Matcher {
 
 pub(crate) use crate::pattern::literal_prefix;
 
-/// Whether `pattern` (`a.example.com`, `*.example.com`, `*`) covers `host`. A wildcard
-/// label covers one or more labels (Gateway API and Envoy alike).
-pub(crate) fn host_matches(pattern: &str, host: &str) -> bool {
-    if pattern == "*" {
-        return true;
-    }
-    match pattern.strip_prefix("*.") {
-        Some(suffix) => {
-            let (h, s) = (host.as_bytes(), suffix.as_bytes());
-            h.len() > s.len() + 1
-                && h[h.len() - s.len() - 1] == b'.'
-                && h[h.len() - s.len()..].eq_ignore_ascii_case(s)
-        }
-        None => pattern.eq_ignore_ascii_case(host),
-    }
-}
-
-/// How specific a host pattern is: exact names first, then longer wildcards, then `*`.
-pub(crate) fn host_rank(pattern: &str) -> (bool, usize) {
-    if pattern == "*" {
-        (false, 0)
-    } else if pattern.starts_with("*.") {
-        (false, pattern.len())
-    } else {
-        (true, pattern.len())
-    }
-}
+// Host patterns and Gateway API's `PathPrefix` have one implementation, in `semantics`.
+pub(crate) use crate::semantics::gateway_api::path_prefix_matches;
+pub(crate) use crate::semantics::hostname::{
+    matches as host_matches, sample as sample_host, specificity as host_rank,
+};
 
 /// The more specific of two host patterns when one covers the other (Istio's
 /// `Names.Intersection`, Gateway API hostname intersection); `None` when disjoint.
 pub(crate) fn intersect(a: &str, b: &str) -> Option<String> {
-    let a = a.to_ascii_lowercase();
-    let b = b.to_ascii_lowercase();
-    if a == b {
-        return Some(a);
-    }
-    if pattern_covers(&a, &b) {
-        Some(b)
-    } else if pattern_covers(&b, &a) {
-        Some(a)
-    } else {
-        None
-    }
-}
-
-/// Whether every host `inner` covers is covered by `outer`.
-fn pattern_covers(outer: &str, inner: &str) -> bool {
-    if outer == "*" {
-        return true;
-    }
-    match (outer.strip_prefix("*."), inner.strip_prefix("*.")) {
-        (Some(o), Some(i)) => i == o || i.ends_with(&format!(".{o}")),
-        (Some(_), None) => host_matches(outer, inner),
-        _ => false,
-    }
-}
-
-/// A host under a pattern, for probes: the name itself, `gm-probe.<suffix>` under a
-/// wildcard, `gm-probe.invalid` for `*`.
-pub(crate) fn sample_host(pattern: &str) -> String {
-    if pattern == "*" {
-        "gm-probe.invalid".to_string()
-    } else if let Some(suffix) = pattern.strip_prefix("*.") {
-        format!("gm-probe.{}", suffix.to_ascii_lowercase())
-    } else {
-        pattern.to_ascii_lowercase()
-    }
-}
-
-/// Gateway API `PathPrefix`: element-wise, a trailing slash ignored (`/foo` matches `/foo`,
-/// `/foo/` and `/foo/bar`, not `/foobar`). Source: `HTTPPathMatch` in
-/// gateway-api `apis/v1/httproute_types.go`.
-pub(crate) fn path_prefix_matches(prefix: &str, path: &str) -> bool {
-    let p = prefix.trim_end_matches('/');
-    if p.is_empty() {
-        return path.starts_with('/');
-    }
-    path == p
-        || path
-            .strip_prefix(p)
-            .is_some_and(|rest| rest.starts_with('/'))
+    crate::semantics::hostname::intersect(a, Some(b))
 }
 
 #[cfg(test)]

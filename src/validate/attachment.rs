@@ -877,31 +877,8 @@ pub(crate) fn listener_hosts(
     hosts
 }
 
-/// The intersection of a route hostname and a listener hostname (`None`: any host).
-pub(crate) fn intersect(route: &str, listener: Option<&str>) -> Option<String> {
-    let Some(l) = listener else {
-        return Some(route.to_string());
-    };
-    if route == l {
-        return Some(route.to_string());
-    }
-    match (route.strip_prefix("*."), l.strip_prefix("*.")) {
-        (None, Some(ls)) => route
-            .ends_with(&format!(".{ls}"))
-            .then(|| route.to_string()),
-        (Some(rs), None) => l.ends_with(&format!(".{rs}")).then(|| l.to_string()),
-        (Some(rs), Some(ls)) => {
-            if rs.ends_with(&format!(".{ls}")) {
-                Some(route.to_string())
-            } else if ls.ends_with(&format!(".{rs}")) {
-                Some(l.to_string())
-            } else {
-                None
-            }
-        }
-        (None, None) => None,
-    }
-}
+// Hostname intersection has one implementation, in `semantics`.
+pub(crate) use crate::semantics::hostname::intersect;
 
 #[cfg(test)]
 mod tests {

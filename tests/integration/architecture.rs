@@ -174,3 +174,39 @@ fn the_cycle_finder_finds_cycles() {
     );
     assert!(references("  // crate::nothing").is_empty());
 }
+
+/// Every module `module` reaches through `graph`, itself excluded.
+fn reachable(graph: &Graph, module: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![module.to_string()];
+    while let Some(m) = todo.pop() {
+        for dep in graph.get(&m).into_iter().flatten() {
+            if seen.insert(dep.clone()) {
+                todo.push(dep.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// The behaviour models are the independent side of the equivalence check: a mistake in the
+/// translator must not be made again by them, so they reach no stage (issue #29).
+#[test]
+fn the_behaviour_models_reach_no_stage() {
+    let code = code_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let reached = reachable(&code, "semantics");
+    for stage in [
+        "translate",
+        "equivalence",
+        "validate",
+        "plan",
+        "render",
+        "pipeline",
+        "scan",
+    ] {
+        assert!(
+            !reached.contains(stage),
+            "semantics reaches {stage}: {reached:?}"
+        );
+    }
+}

@@ -44,6 +44,7 @@ mod report_renderers;
 mod robustness;
 mod scan_corpus;
 mod security_docs;
+mod semantics_gateway_api;
 mod untrusted;
 mod validate_attachment;
 mod validate_check;

@@ -14,10 +14,10 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::index::Index;
 use crate::model::attach::{self, Admission};
+use crate::semantics::hostname;
 
 use super::emit::{Attachment, PlanAttachments, parent_ref};
 use super::ir::{IngressPlan, RouteKind};
-use super::wildcard;
 
 /// One listener of a Gateway found in the repository.
 #[derive(Debug, Clone)]
@@ -75,8 +75,8 @@ fn hostname_rank(listener: Option<&str>, host: Option<&str>) -> u8 {
         (None, _) => CATCH_ALL,
         (Some(_), None) => 0,
         (Some(l), Some(h)) if l == h => 4,
-        (Some(l), Some(h)) if wildcard::listener_wildcard_admits(l, h) => 3,
-        (Some(l), Some(h)) if wildcard::listener_wildcard_admits(h, l) => 1,
+        (Some(l), Some(h)) if hostname::covers(l, h) => 3,
+        (Some(l), Some(h)) if hostname::covers(h, l) => 1,
         _ => 0,
     }
 }

@@ -43,17 +43,6 @@ pub(crate) fn certificate_fallback(host: &str) -> Option<String> {
     host.split_once('.').map(|(_, rest)| format!("*.{rest}"))
 }
 
-/// Gateway API semantics: whether listener hostname `pattern` (`*.x`) admits `host`
-/// (any number of labels, or a more specific wildcard).
-pub(crate) fn listener_wildcard_admits(pattern: &str, host: &str) -> bool {
-    match pattern.strip_prefix("*.") {
-        Some(suffix) => host
-            .strip_suffix(suffix)
-            .is_some_and(|h| h.ends_with('.') && h.len() > 1),
-        None => false,
-    }
-}
-
 /// The note for an Ingress wildcard host.
 pub(crate) fn note(host: &str, field: &str) -> Diagnostic {
     Diagnostic::new(
@@ -75,10 +64,6 @@ mod tests {
         assert!(host_matches("*.foo.com", "a.foo.com"));
         assert!(!host_matches("*.foo.com", "a.b.foo.com"));
         assert!(!host_matches("*.foo.com", "foo.com"));
-        assert!(listener_wildcard_admits("*.foo.com", "a.b.foo.com"));
-        assert!(listener_wildcard_admits("*.foo.com", "*.b.foo.com"));
-        assert!(!listener_wildcard_admits("*.foo.com", "foo.com"));
-        assert!(!listener_wildcard_admits("*.foo.com", "xfoo.com"));
     }
 
     #[test]

@@ -1,0 +1,563 @@
+//! Gateway API as specified, for one request: which listener takes it, which routes are
+//! attached there, which match wins, and what the matched rule does. Sources, all in
+//! kubernetes-sigs/gateway-api `apis/v1/`:
+//!
+//! - `gateway_types.go` `Listener`: a request is taken by the listener of its port and
+//!   protocol whose hostname matches it most specifically (listener isolation: "requests
+//!   SHOULD be matched against the most specific listener hostname").
+//! - `shared_types.go` `ParentReference`: `sectionName` and `port` narrow the listeners a
+//!   route may attach to; a listener admits a route when `allowedRoutes` admits its namespace
+//!   and kind and, for routes with hostnames, at least one hostname intersects the
+//!   listener's ([`attach`]).
+//! - `httproute_types.go`: hostname precedence between routes, match precedence
+//!   ([`precedence`]), filters and weights ([`filters`]).
+//!
+//! Not modelled (the `Behaviour` says `not-modelled` or lists the field as unevaluated):
+//! backend-level filters, CORS, retries, session persistence, `ExtensionRef` filters, the
+//! creation time of objects not in the input (ties then go by `namespace/name`).
+
+mod attach;
+mod filters;
+pub mod precedence;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{Behaviour, Matched, Outcome, Request, Scheme, hostname};
+use precedence::{MatchShape, PathKind};
+
+pub use attach::Attachment;
+
+/// What the specification leaves to the implementation, per implementation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// Only what the specification says: where implementations differ (RegularExpression
+    /// precedence), the answer is "not modelled" unless Istio's and Envoy Gateway's agree.
+    Generic,
+    Istio,
+    EnvoyGateway,
+}
+
+/// `namespace/name`.
+pub type Key = (String, String);
+
+/// A listener of a Gateway.
+#[derive(Debug, Clone)]
+pub(crate) struct Listener {
+    pub(crate) name: String,
+    pub(crate) port: Option<u16>,
+    pub(crate) protocol: String,
+    pub(crate) tls_mode: Option<String>,
+    pub(crate) hostname: Option<String>,
+    pub(crate) allowed_routes: Value,
+}
+
+impl Listener {
+    fn of(v: &Value) -> Listener {
+        Listener {
+            name: str_of(v, "name").unwrap_or_default().to_string(),
+            port: v
+                .get("port")
+                .and_then(Value::as_u64)
+                .and_then(|p| u16::try_from(p).ok()),
+            protocol: str_of(v, "protocol").unwrap_or_default().to_string(),
+            tls_mode: v
+                .pointer("/tls/mode")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            hostname: str_of(v, "hostname").map(str::to_ascii_lowercase),
+            allowed_routes: v.get("allowedRoutes").cloned().unwrap_or(Value::Null),
+        }
+    }
+
+    /// The scheme an HTTP-speaking listener serves (TLS passthrough and L4 listeners serve
+    /// none a request model can follow).
+    fn scheme(&self) -> Option<Scheme> {
+        match (self.protocol.as_str(), self.tls_mode.as_deref()) {
+            ("HTTP", _) => Some(Scheme::Http),
+            ("HTTPS", None | Some("Terminate")) => Some(Scheme::Https),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Gateway {
+    pub(crate) key: Key,
+    pub(crate) listeners: Vec<Listener>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct PathMatch {
+    kind: PathKind,
+    value: String,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum ValueMatch {
+    Exact(String),
+    Regex(Option<regex::Regex>),
+}
+
+impl ValueMatch {
+    fn of(m: &Value) -> ValueMatch {
+        let value = str_of(m, "value").unwrap_or_default();
+        match str_of(m, "type") {
+            Some("RegularExpression") => ValueMatch::Regex(full_regex(value)),
+            _ => ValueMatch::Exact(value.to_string()),
+        }
+    }
+
+    /// `None` when the pattern is not one this model can evaluate.
+    fn test(&self, value: Option<&str>) -> Option<bool> {
+        let Some(value) = value else {
+            return Some(false);
+        };
+        match self {
+            ValueMatch::Exact(v) => Some(v == value),
+            ValueMatch::Regex(Some(r)) => Some(r.is_match(value)),
+            ValueMatch::Regex(None) => None,
+        }
+    }
+}
+
+/// A whole-value regular expression (RE2 syntax, which the `regex` crate shares for what
+/// Gateway API implementations accept); `None` when it does not compile.
+fn full_regex(pattern: &str) -> Option<regex::Regex> {
+    regex::Regex::new(&format!("^(?:{pattern})$")).ok()
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct RouteMatch {
+    path: PathMatch,
+    path_regex: Option<regex::Regex>,
+    method: Option<String>,
+    headers: Vec<(String, ValueMatch)>,
+    query: Vec<(String, ValueMatch)>,
+}
+
+impl RouteMatch {
+    fn of(m: &Value) -> RouteMatch {
+        let path = match m.get("path") {
+            Some(p) => PathMatch {
+                kind: match str_of(p, "type") {
+                    Some("Exact") => PathKind::Exact,
+                    Some("RegularExpression") => PathKind::Regex,
+                    _ => PathKind::Prefix,
+                },
+                value: str_of(p, "value").unwrap_or("/").to_string(),
+            },
+            None => PathMatch {
+                kind: PathKind::Prefix,
+                value: "/".to_string(),
+            },
+        };
+        let pairs = |key: &str| -> Vec<(String, ValueMatch)> {
+            list(m, key)
+                .map(|h| {
+                    (
+                        str_of(h, "name").unwrap_or_default().to_string(),
+                        ValueMatch::of(h),
+                    )
+                })
+                .collect()
+        };
+        RouteMatch {
+            path_regex: (path.kind == PathKind::Regex)
+                .then(|| full_regex(&path.value))
+                .flatten(),
+            path,
+            method: str_of(m, "method").map(str::to_string),
+            headers: pairs("headers"),
+            query: pairs("queryParams"),
+        }
+    }
+
+    fn shape(&self) -> MatchShape {
+        MatchShape {
+            path_kind: self.path.kind.clone(),
+            path: self.path.value.clone(),
+            method: self.method.is_some(),
+            headers: self.headers.len(),
+            query: self.query.len(),
+        }
+    }
+
+    /// Whether the request meets every condition; `None` when one cannot be evaluated.
+    fn test(&self, request: &Request) -> Option<bool> {
+        let path_ok = match self.path.kind {
+            PathKind::Exact => request.path == self.path.value,
+            PathKind::Prefix => path_prefix_matches(&self.path.value, &request.path),
+            PathKind::Regex => self.path_regex.as_ref()?.is_match(&request.path),
+        };
+        if !path_ok {
+            return Some(false);
+        }
+        if self
+            .method
+            .as_ref()
+            .is_some_and(|m| !m.eq_ignore_ascii_case(&request.method))
+        {
+            return Some(false);
+        }
+        for (name, m) in &self.headers {
+            if !m.test(request.header(name).as_deref())? {
+                return Some(false);
+            }
+        }
+        for (name, m) in &self.query {
+            if !m.test(request.query_param(name))? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
+/// `PathPrefix`: element-wise, a trailing `/` of the prefix ignored (`/foo` matches `/foo`,
+/// `/foo/` and `/foo/bar`, not `/foobar`). `httproute_types.go` `HTTPPathMatch`.
+pub fn path_prefix_matches(prefix: &str, path: &str) -> bool {
+    let p = prefix.trim_end_matches('/');
+    if p.is_empty() {
+        return path.starts_with('/');
+    }
+    path == p
+        || path
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Rule {
+    matches: Vec<RouteMatch>,
+    raw: Value,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Route {
+    pub(crate) kind: String,
+    pub(crate) key: Key,
+    pub(crate) created: Option<String>,
+    pub(crate) hostnames: Vec<String>,
+    pub(crate) parent_refs: Vec<Value>,
+    rules: Vec<Rule>,
+}
+
+/// The objects a Gateway API data plane acts on.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub(crate) profile: Profile,
+    pub(crate) gateways: BTreeMap<Key, Gateway>,
+    pub(crate) routes: Vec<Route>,
+    /// Namespace → labels, for the namespaces the input defines.
+    pub(crate) namespaces: BTreeMap<String, BTreeMap<String, String>>,
+    /// `namespace/name` → ports, of the Services the input defines.
+    pub(crate) services: BTreeMap<Key, Vec<u16>>,
+    /// Whether every Service a route may name is in the input (so a missing one is an
+    /// unresolved reference, not merely one deployed elsewhere).
+    pub(crate) services_complete: bool,
+    pub(crate) grants: Vec<(String, Value)>,
+    /// Per route, the listeners it is accepted on.
+    attachments: Vec<Vec<Attachment>>,
+}
+
+fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn list<'v>(v: &'v Value, key: &str) -> impl Iterator<Item = &'v Value> {
+    v.get(key).and_then(Value::as_array).into_iter().flatten()
+}
+
+fn namespace_of(v: &Value, default_namespace: &str) -> String {
+    v.pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or(default_namespace)
+        .to_string()
+}
+
+fn name_of(v: &Value) -> String {
+    v.pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+impl World {
+    /// The world of `objects` (whole Kubernetes objects as JSON; an object without
+    /// `metadata.namespace` is in `default_namespace`). Kinds the model does not act on are
+    /// ignored.
+    pub fn new<'a>(
+        objects: impl IntoIterator<Item = &'a Value>,
+        default_namespace: &str,
+        profile: Profile,
+    ) -> World {
+        let mut world = World {
+            profile,
+            gateways: BTreeMap::new(),
+            routes: Vec::new(),
+            namespaces: BTreeMap::new(),
+            services: BTreeMap::new(),
+            services_complete: false,
+            grants: Vec::new(),
+            attachments: Vec::new(),
+        };
+        for v in objects {
+            let ns = namespace_of(v, default_namespace);
+            let group = str_of(v, "apiVersion")
+                .and_then(|a| a.rsplit_once('/'))
+                .map_or("", |(g, _)| g);
+            match (group, str_of(v, "kind").unwrap_or_default()) {
+                ("", "Namespace") => {
+                    let labels = v
+                        .pointer("/metadata/labels")
+                        .and_then(Value::as_object)
+                        .map(|m| {
+                            m.iter()
+                                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    world.namespaces.insert(name_of(v), labels);
+                }
+                ("", "Service") => {
+                    let ports = v
+                        .pointer("/spec/ports")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|p| p.get("port")?.as_u64()?.try_into().ok())
+                        .collect();
+                    world.services.insert((ns, name_of(v)), ports);
+                }
+                ("gateway.networking.k8s.io", "Gateway") => {
+                    let key = (ns, name_of(v));
+                    let listeners = v
+                        .pointer("/spec/listeners")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .map(Listener::of)
+                        .collect();
+                    world
+                        .gateways
+                        .insert(key.clone(), Gateway { key, listeners });
+                }
+                ("gateway.networking.k8s.io", "ReferenceGrant") => {
+                    world
+                        .grants
+                        .push((ns, v.get("spec").cloned().unwrap_or(Value::Null)));
+                }
+                ("gateway.networking.k8s.io", "HTTPRoute") => {
+                    let spec = v.get("spec").unwrap_or(&Value::Null);
+                    let rules = list(spec, "rules")
+                        .map(|r| {
+                            let matches: Vec<RouteMatch> =
+                                list(r, "matches").map(RouteMatch::of).collect();
+                            Rule {
+                                matches: if matches.is_empty() {
+                                    vec![RouteMatch::of(&Value::Null)]
+                                } else {
+                                    matches
+                                },
+                                raw: r.clone(),
+                            }
+                        })
+                        .collect();
+                    world.routes.push(Route {
+                        kind: "HTTPRoute".to_string(),
+                        key: (ns, name_of(v)),
+                        created: v
+                            .pointer("/metadata/creationTimestamp")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
+                        hostnames: list(spec, "hostnames")
+                            .filter_map(Value::as_str)
+                            .map(str::to_ascii_lowercase)
+                            .collect(),
+                        parent_refs: list(spec, "parentRefs").cloned().collect(),
+                        rules,
+                    });
+                }
+                _ => {}
+            }
+        }
+        world.routes.sort_by(|a, b| a.key.cmp(&b.key));
+        world.routes.dedup_by(|a, b| a.key == b.key);
+        world.attachments = world
+            .routes
+            .iter()
+            .map(|r| attach::attachments(&world, r))
+            .collect();
+        world
+    }
+
+    /// Declares that every Service routes may name is in the input: a backend naming another
+    /// is then unresolved (its share of the traffic gets a 500).
+    pub fn with_complete_services(mut self) -> World {
+        self.services_complete = true;
+        self
+    }
+
+    /// The listeners each route is accepted on, by route `namespace/name`.
+    pub fn attachments(&self) -> impl Iterator<Item = (&Key, &[Attachment])> {
+        self.routes
+            .iter()
+            .zip(&self.attachments)
+            .map(|(r, a)| (&r.key, a.as_slice()))
+    }
+
+    /// The Gateways, by `namespace/name`.
+    pub fn gateway_keys(&self) -> impl Iterator<Item = &Key> {
+        self.gateways.keys()
+    }
+
+    /// The listener of `gateways` that takes `request`: same port, a protocol serving the
+    /// request's scheme, and of those whose hostname matches the host the most specific one
+    /// (listener isolation).
+    fn listener_for<'w>(
+        &'w self,
+        gateways: &[Key],
+        request: &Request,
+    ) -> Option<(&'w Gateway, &'w Listener)> {
+        type Ranked<'w> = ((bool, usize), (&'w Gateway, &'w Listener));
+        let mut best: Option<Ranked<'w>> = None;
+        for g in gateways.iter().filter_map(|k| self.gateways.get(k)) {
+            for l in &g.listeners {
+                let pattern = l.hostname.as_deref().unwrap_or("*");
+                if l.port != Some(request.port)
+                    || l.scheme() != Some(request.scheme)
+                    || !hostname::matches(pattern, &request.host)
+                {
+                    continue;
+                }
+                // The first of equally specific listeners (a conflict the validator reports).
+                let rank = hostname::specificity(pattern);
+                if best.as_ref().is_none_or(|(b, _)| rank > *b) {
+                    best = Some((rank, (g, l)));
+                }
+            }
+        }
+        best.map(|(_, found)| found)
+    }
+
+    /// What the data plane serving `gateways` (one address: the Gateways merged there; all
+    /// Gateways when empty) does with `request`.
+    pub fn behaviour(&self, gateways: &[Key], request: &Request) -> Behaviour {
+        let all: Vec<Key>;
+        let gateways = if gateways.is_empty() {
+            all = self.gateways.keys().cloned().collect();
+            &all
+        } else {
+            gateways
+        };
+        match self.profile {
+            Profile::Generic => {
+                let istio = self.behaviour_with(gateways, request, Profile::Istio);
+                let envoy = self.behaviour_with(gateways, request, Profile::EnvoyGateway);
+                if istio == envoy {
+                    istio
+                } else {
+                    let mut b = Behaviour::of(Outcome::NotModelled {
+                        reason: "implementations rank RegularExpression paths differently (Istio below every PathPrefix, Envoy Gateway above); choose a --target".to_string(),
+                    });
+                    b.matched = istio.matched;
+                    b
+                }
+            }
+            p => self.behaviour_with(gateways, request, p),
+        }
+    }
+
+    fn behaviour_with(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
+        let Some((gateway, listener)) = self.listener_for(gateways, request) else {
+            return Behaviour::of(Outcome::NoListener);
+        };
+        let matched = |object: Option<String>, rule: Option<usize>, m: Option<usize>| Matched {
+            gateway: format!("{}/{}", gateway.key.0, gateway.key.1),
+            listener: listener.name.clone(),
+            object,
+            rule,
+            r#match: m,
+        };
+        // Routes attached here, with their most specific hostname that matches the host.
+        let mut candidates: Vec<(usize, (bool, usize))> = Vec::new();
+        for (i, route) in self.routes.iter().enumerate() {
+            let attached = self.attachments[i]
+                .iter()
+                .any(|a| a.gateway == gateway.key && a.listener == listener.name);
+            if !attached {
+                continue;
+            }
+            let effective: Vec<String> = if route.hostnames.is_empty() {
+                vec![listener.hostname.clone().unwrap_or_else(|| "*".into())]
+            } else {
+                route
+                    .hostnames
+                    .iter()
+                    .filter_map(|h| hostname::intersect(h, listener.hostname.as_deref()))
+                    .collect()
+            };
+            if let Some(score) = effective
+                .iter()
+                .filter(|h| hostname::matches(h, &request.host))
+                .map(|h| hostname::specificity(h))
+                .max()
+            {
+                candidates.push((i, score));
+            }
+        }
+        // httproute_types.go `Hostnames`: rules of the route with the most specific matching
+        // hostname take precedence; the others do not compete for this host at all.
+        let best = candidates.iter().map(|(_, s)| *s).max();
+        let mut entries: Vec<(usize, usize, usize)> = candidates
+            .iter()
+            .filter(|(_, s)| Some(*s) == best)
+            .flat_map(|&(i, _)| {
+                self.routes[i]
+                    .rules
+                    .iter()
+                    .enumerate()
+                    .flat_map(move |(ru, rule)| (0..rule.matches.len()).map(move |m| (i, ru, m)))
+            })
+            .collect();
+        entries.sort_by(|&(ra, rua, ma), &(rb, rub, mb)| {
+            let (a, b) = (&self.routes[ra], &self.routes[rb]);
+            let ka = precedence::key(&a.rules[rua].matches[ma].shape(), profile);
+            let kb = precedence::key(&b.rules[rub].matches[mb].shape(), profile);
+            kb.cmp(&ka)
+                .then_with(|| match (&a.created, &b.created) {
+                    (Some(x), Some(y)) => x.cmp(y),
+                    _ => std::cmp::Ordering::Equal,
+                })
+                .then_with(|| a.key.cmp(&b.key))
+                .then_with(|| rua.cmp(&rub))
+                .then_with(|| ma.cmp(&mb))
+        });
+        for (r, ru, m) in entries {
+            let route = &self.routes[r];
+            let rule = &route.rules[ru];
+            let object = Some(format!("{} {}/{}", route.kind, route.key.0, route.key.1));
+            match rule.matches[m].test(request) {
+                None => {
+                    let mut b = Behaviour::of(Outcome::NotModelled {
+                        reason: "a RegularExpression this model cannot evaluate".to_string(),
+                    });
+                    b.matched = Some(matched(object, Some(ru), Some(m)));
+                    return b;
+                }
+                Some(false) => continue,
+                Some(true) => {
+                    let mut b =
+                        filters::apply(self, route, rule, &rule.matches[m], listener, request);
+                    b.matched = Some(matched(object, Some(ru), Some(m)));
+                    return b;
+                }
+            }
+        }
+        let mut b = Behaviour::of(Outcome::NoRoute);
+        b.matched = Some(matched(None, None, None));
+        b
+    }
+}

@@ -1,0 +1,178 @@
+//! Executable models of the data planes: for a set of objects and one request, what happens
+//! to the request. One model per data plane, each answering
+//! `behaviour(&World, &Request) -> Behaviour`:
+//!
+//! - [`gateway_api`]: Gateway API as specified (listener selection and isolation, attachment,
+//!   hostname intersection, match precedence with its tie-breaks, filters, weights), with a
+//!   [`gateway_api::Profile`] per implementation for what the specification leaves to it.
+//!
+//! *Pure, and independent of the translator: nothing here imports `translate`, so a mistake
+//! made while translating is not made again while checking (the module-graph test enforces
+//! it). Every rule cites the upstream file it comes from; the models are checked against facts
+//! from the upstreams' own test suites (`tests/semantics/`).*
+
+pub mod gateway_api;
+pub mod hostname;
+mod request;
+
+pub use request::{Request, RequestError, Scheme};
+
+use serde::Serialize;
+
+/// A backend and the part of the traffic it gets.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Share {
+    pub namespace: String,
+    pub name: String,
+    pub port: Option<u32>,
+    /// This backend's weight; the share is `weight / total` (the sum over the list).
+    pub weight: u64,
+    /// Header edits of this backend's own filters, after the rule's.
+    #[serde(skip_serializing_if = "HeaderEdits::is_empty")]
+    pub request_headers: HeaderEdits,
+    #[serde(skip_serializing_if = "HeaderEdits::is_empty")]
+    pub response_headers: HeaderEdits,
+}
+
+/// What the data plane does with the request, as the client and the backends see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Forwarded: to these backends by weight, with this path and `Host`. A share with an
+    /// empty `name` stands for a backend that cannot be resolved: that part of the traffic
+    /// gets a 500 (Gateway API `BackendRef`: "requests … MUST receive a 500").
+    Backends {
+        backends: Vec<Share>,
+        path: String,
+        host: String,
+    },
+    Redirect {
+        status: u16,
+        location: String,
+    },
+    /// Answered by the data plane itself with this status.
+    Direct {
+        status: u16,
+    },
+    Denied {
+        status: u16,
+        reason: String,
+    },
+    /// A listener took the request but no rule matched (404).
+    NoRoute,
+    /// No listener serves the request's port, protocol and host (the connection or the TLS
+    /// handshake fails, or the proxy answers 404 without any route).
+    NoListener,
+    /// The model cannot tell; the reason says which rule it lacks.
+    NotModelled {
+        reason: String,
+    },
+}
+
+/// Header edits in the order they apply: `set` replaces, `add` appends a value, `remove`
+/// drops every value of the name (names compared without ASCII case).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct HeaderEdits {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<(String, String)>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub add: Vec<(String, String)>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+}
+
+impl HeaderEdits {
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty() && self.add.is_empty() && self.remove.is_empty()
+    }
+
+    /// `headers` after these edits (Gateway API `HTTPHeaderFilter`: set, then add, then
+    /// remove; an added value joins an existing one as another value of the same name).
+    pub fn apply(&self, headers: &[(String, String)]) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = headers.to_vec();
+        for (name, value) in &self.set {
+            out.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            out.push((name.clone(), value.clone()));
+        }
+        for (name, value) in &self.add {
+            out.push((name.clone(), value.clone()));
+        }
+        for name in &self.remove {
+            out.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        }
+        out
+    }
+}
+
+/// A request copied elsewhere (its response is discarded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mirror {
+    pub namespace: String,
+    pub name: String,
+    pub port: Option<u32>,
+    /// Percentage of requests mirrored, 100 when unset.
+    pub percent: u32,
+}
+
+/// Timeouts as durations in Gateway API's `Duration` form (`10s`, `500ms`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Timeouts {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend_request: Option<String>,
+}
+
+/// Where the request was matched, for `trace` and for findings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Matched {
+    /// `namespace/name` of the Gateway (or gateway proxy) and the listener (or server).
+    pub gateway: String,
+    pub listener: String,
+    /// `Kind namespace/name` of the object whose rule matched, `None` when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// The rule's position in the object, and the match's within the rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#match: Option<usize>,
+}
+
+/// The whole observable result of one request. Parts a model does not read are left at
+/// their defaults, and the model lists them in its documentation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Behaviour {
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Matched>,
+    /// Edits to the request before it is forwarded (after rewrites).
+    #[serde(skip_serializing_if = "HeaderEdits::is_empty")]
+    pub request_headers: HeaderEdits,
+    /// Edits to the response the client gets.
+    #[serde(skip_serializing_if = "HeaderEdits::is_empty")]
+    pub response_headers: HeaderEdits,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mirrors: Vec<Mirror>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeouts: Option<Timeouts>,
+    /// Anything else the matched rule carries that changes the request's fate and the model
+    /// does not evaluate (CORS, retries, session persistence, extension filters), by name,
+    /// so a difference there is still seen.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unevaluated: Vec<(String, serde_json::Value)>,
+}
+
+impl Behaviour {
+    pub fn of(outcome: Outcome) -> Self {
+        Behaviour {
+            outcome,
+            matched: None,
+            request_headers: HeaderEdits::default(),
+            response_headers: HeaderEdits::default(),
+            mirrors: Vec::new(),
+            timeouts: None,
+            unevaluated: Vec::new(),
+        }
+    }
+}
