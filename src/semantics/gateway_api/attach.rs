@@ -66,13 +66,20 @@ fn admits(world: &World, gateway: &Key, l: &Listener, route: &Route) -> bool {
     {
         return false;
     }
-    let labels = world.namespaces.get(&route.key.0);
+    let known = world.namespaces.get(&route.key.0);
+    // Every Namespace carries `kubernetes.io/metadata.name: <its name>`, set by the API server
+    // whatever the manifest says (k8s.io/api `core/v1` `LabelMetadataName`, GA in 1.22).
+    let mut labels = known.cloned().unwrap_or_default();
+    labels.insert(
+        "kubernetes.io/metadata.name".to_string(),
+        route.key.0.clone(),
+    );
     let admission = namespaces_admit(
         &l.allowed_routes,
         &gateway.0,
         &route.key.0,
-        labels.unwrap_or(&Default::default()),
-        labels.is_some(),
+        &labels,
+        known.is_some(),
     );
     if admission != Admission::Admitted {
         return false;

@@ -11,16 +11,15 @@
 use serde_json::Value;
 
 use super::precedence::PathKind;
-use super::{Listener, Route, RouteMatch, Rule, World, list, str_of};
+use super::{Listener, Profile, Route, RouteMatch, Rule, World, list, str_of};
 use crate::semantics::{Behaviour, HeaderEdits, Mirror, Outcome, Request, Share, Timeouts};
 
 pub(super) fn apply(
     world: &World,
-    route: &Route,
-    rule: &Rule,
-    m: &RouteMatch,
+    (route, rule, m): (&Route, &Rule, &RouteMatch),
     listener: &Listener,
     request: &Request,
+    profile: Profile,
 ) -> Behaviour {
     let mut path = request.path.clone();
     let mut host = request.host.clone();
@@ -115,7 +114,14 @@ pub(super) fn apply(
                     .push((format!("backendRefs[{i}].filters"), f.clone())),
             }
         }
-        let (namespace, name, port) = resolve(world, route, backend).unwrap_or_default();
+        let (namespace, name, port) = match resolve(world, route, backend, profile) {
+            Resolved::Backend(namespace, name, port) => (namespace, name, port),
+            Resolved::Invalid => Default::default(),
+            Resolved::Unknown(reason) => {
+                b.outcome = Outcome::NotModelled { reason };
+                return b;
+            }
+        };
         shares.push(Share {
             namespace,
             name,
@@ -137,28 +143,51 @@ pub(super) fn apply(
     b
 }
 
-/// The Service a backend reference resolves to, `None` when it does not resolve (another
-/// kind, a cross-namespace reference no ReferenceGrant allows, a Service or port the input
-/// lacks when it holds every Service).
-fn resolve(world: &World, route: &Route, b: &Value) -> Option<(String, String, Option<u32>)> {
+enum Resolved {
+    /// `namespace`, `name`, port: a Service, or an Istio `Hostname` (empty namespace).
+    Backend(String, String, Option<u32>),
+    /// An unresolved reference: its share of the traffic gets a 500.
+    Invalid,
+    /// A kind this profile's implementation may resolve in ways the model does not know.
+    Unknown(String),
+}
+
+/// What a backend reference resolves to. A Service, unless it is in another namespace and no
+/// ReferenceGrant allows it, or the input holds every Service and not this one (or not its
+/// port). Istio also resolves `networking.istio.io/Hostname` (a host of its registry: istio
+/// `pilot/pkg/config/kube/gateway/conversion.go` `buildDestination`); other kinds are
+/// implementation-specific.
+fn resolve(world: &World, route: &Route, b: &Value, profile: Profile) -> Resolved {
     let group = str_of(b, "group").unwrap_or("");
     let kind = str_of(b, "kind").unwrap_or("Service");
-    if !group.is_empty() || kind != "Service" {
-        return None;
-    }
-    let name = str_of(b, "name")?.to_string();
-    let namespace = str_of(b, "namespace").unwrap_or(&route.key.0).to_string();
     let port = b.get("port").and_then(Value::as_u64);
+    let Some(name) = str_of(b, "name").map(str::to_string) else {
+        return Resolved::Invalid;
+    };
+    match (group, kind) {
+        ("", "Service") => {}
+        ("networking.istio.io", "Hostname") if profile == Profile::Istio => {
+            return Resolved::Backend(
+                String::new(),
+                name,
+                port.and_then(|p| u32::try_from(p).ok()),
+            );
+        }
+        _ => return Resolved::Unknown(format!("backend kind {group}/{kind}")),
+    }
+    let namespace = str_of(b, "namespace").unwrap_or(&route.key.0).to_string();
     if namespace != route.key.0 && !granted(world, route, &namespace, &name) {
-        return None;
+        return Resolved::Invalid;
     }
     if world.services_complete {
-        let ports = world.services.get(&(namespace.clone(), name.clone()))?;
+        let Some(ports) = world.services.get(&(namespace.clone(), name.clone())) else {
+            return Resolved::Invalid;
+        };
         if port.is_none_or(|p| !ports.iter().any(|&sp| u64::from(sp) == p)) {
-            return None;
+            return Resolved::Invalid;
         }
     }
-    Some((namespace, name, port.map(|p| p as u32)))
+    Resolved::Backend(namespace, name, port.and_then(|p| u32::try_from(p).ok()))
 }
 
 fn granted(world: &World, route: &Route, namespace: &str, name: &str) -> bool {

@@ -20,14 +20,16 @@ mod attach;
 mod filters;
 pub mod precedence;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
 use super::{Behaviour, Matched, Outcome, Request, Scheme, hostname};
-use precedence::{MatchShape, PathKind};
+use precedence::MatchShape;
 
 pub use attach::Attachment;
+pub use precedence::PathKind;
 
 /// What the specification leaves to the implementation, per implementation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,14 +99,15 @@ pub(crate) struct PathMatch {
 #[derive(Debug, Clone)]
 pub(crate) enum ValueMatch {
     Exact(String),
-    Regex(Option<regex::Regex>),
+    /// The pattern as written, and compiled (`None` when it does not compile).
+    Regex(String, Option<regex::Regex>),
 }
 
 impl ValueMatch {
     fn of(m: &Value) -> ValueMatch {
         let value = str_of(m, "value").unwrap_or_default();
         match str_of(m, "type") {
-            Some("RegularExpression") => ValueMatch::Regex(full_regex(value)),
+            Some("RegularExpression") => ValueMatch::Regex(value.to_string(), full_regex(value)),
             _ => ValueMatch::Exact(value.to_string()),
         }
     }
@@ -116,8 +119,8 @@ impl ValueMatch {
         };
         match self {
             ValueMatch::Exact(v) => Some(v == value),
-            ValueMatch::Regex(Some(r)) => Some(r.is_match(value)),
-            ValueMatch::Regex(None) => None,
+            ValueMatch::Regex(_, Some(r)) => Some(r.is_match(value)),
+            ValueMatch::Regex(_, None) => None,
         }
     }
 }
@@ -171,6 +174,48 @@ impl RouteMatch {
             method: str_of(m, "method").map(str::to_string),
             headers: pairs("headers"),
             query: pairs("queryParams"),
+        }
+    }
+
+    /// A GRPCRoute match as the HTTP/2 path it stands for (`/service/method`),
+    /// `grpcroute_types.go` `GRPCMethodMatch`.
+    fn grpc(m: &Value) -> RouteMatch {
+        let service = m.pointer("/method/service").and_then(Value::as_str);
+        let method = m.pointer("/method/method").and_then(Value::as_str);
+        let regex = m.pointer("/method/type").and_then(Value::as_str) == Some("RegularExpression");
+        let path = match (service, method, regex) {
+            (Some(s), Some(me), false) => PathMatch {
+                kind: PathKind::Exact,
+                value: format!("/{s}/{me}"),
+            },
+            (Some(s), None, false) => PathMatch {
+                kind: PathKind::Prefix,
+                value: format!("/{s}"),
+            },
+            (None, None, _) => PathMatch {
+                kind: PathKind::Prefix,
+                value: "/".to_string(),
+            },
+            (s, me, _) => PathMatch {
+                kind: PathKind::Regex,
+                value: format!("/{}/{}", s.unwrap_or("[^/]+"), me.unwrap_or("[^/]+")),
+            },
+        };
+        RouteMatch {
+            path_regex: (path.kind == PathKind::Regex)
+                .then(|| full_regex(&path.value))
+                .flatten(),
+            path,
+            method: None,
+            headers: list(m, "headers")
+                .map(|h| {
+                    (
+                        str_of(h, "name").unwrap_or_default().to_string(),
+                        ValueMatch::of(h),
+                    )
+                })
+                .collect(),
+            query: Vec::new(),
         }
     }
 
@@ -245,7 +290,7 @@ pub(crate) struct Route {
 }
 
 /// The objects a Gateway API data plane acts on.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct World {
     pub(crate) profile: Profile,
     pub(crate) gateways: BTreeMap<Key, Gateway>,
@@ -260,7 +305,17 @@ pub struct World {
     pub(crate) grants: Vec<(String, Value)>,
     /// Per route, the listeners it is accepted on.
     attachments: Vec<Vec<Attachment>>,
+    /// Gateway and listener name → the routes accepted there.
+    by_listener: HashMap<(Key, String), Vec<usize>>,
+    /// The competing `(route, rule, match)` positions per listener, host and profile, in
+    /// precedence order: requests to one host differ only in what the matches test.
+    competing: Mutex<HashMap<CompetingKey, Competing>>,
 }
+
+/// Gateway, listener name, host, profile.
+type CompetingKey = (Key, String, String, Profile);
+/// `(route, rule, match)` positions in precedence order.
+type Competing = Arc<Vec<(usize, usize, usize)>>;
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)
@@ -302,6 +357,8 @@ impl World {
             services_complete: false,
             grants: Vec::new(),
             attachments: Vec::new(),
+            by_listener: HashMap::new(),
+            competing: Mutex::new(HashMap::new()),
         };
         for v in objects {
             let ns = namespace_of(v, default_namespace);
@@ -349,12 +406,20 @@ impl World {
                         .grants
                         .push((ns, v.get("spec").cloned().unwrap_or(Value::Null)));
                 }
-                ("gateway.networking.k8s.io", "HTTPRoute") => {
+                ("gateway.networking.k8s.io", kind @ ("HTTPRoute" | "GRPCRoute")) => {
+                    let grpc = kind == "GRPCRoute";
                     let spec = v.get("spec").unwrap_or(&Value::Null);
                     let rules = list(spec, "rules")
                         .map(|r| {
-                            let matches: Vec<RouteMatch> =
-                                list(r, "matches").map(RouteMatch::of).collect();
+                            let matches: Vec<RouteMatch> = list(r, "matches")
+                                .map(|m| {
+                                    if grpc {
+                                        RouteMatch::grpc(m)
+                                    } else {
+                                        RouteMatch::of(m)
+                                    }
+                                })
+                                .collect();
                             Rule {
                                 matches: if matches.is_empty() {
                                     vec![RouteMatch::of(&Value::Null)]
@@ -366,7 +431,7 @@ impl World {
                         })
                         .collect();
                     world.routes.push(Route {
-                        kind: "HTTPRoute".to_string(),
+                        kind: kind.to_string(),
                         key: (ns, name_of(v)),
                         created: v
                             .pointer("/metadata/creationTimestamp")
@@ -383,13 +448,26 @@ impl World {
                 _ => {}
             }
         }
-        world.routes.sort_by(|a, b| a.key.cmp(&b.key));
-        world.routes.dedup_by(|a, b| a.key == b.key);
+        // The last object of a kind and name wins, as the API server keeps the last applied.
+        let mut by_name: BTreeMap<(String, Key), Route> = BTreeMap::new();
+        for r in std::mem::take(&mut world.routes) {
+            by_name.insert((r.kind.clone(), r.key.clone()), r);
+        }
+        world.routes = by_name.into_values().collect();
         world.attachments = world
             .routes
             .iter()
             .map(|r| attach::attachments(&world, r))
             .collect();
+        for (i, attachments) in world.attachments.iter().enumerate() {
+            for a in attachments {
+                world
+                    .by_listener
+                    .entry((a.gateway.clone(), a.listener.clone()))
+                    .or_default()
+                    .push(i);
+            }
+        }
         world
     }
 
@@ -470,26 +548,44 @@ impl World {
         }
     }
 
-    fn behaviour_with(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
-        let Some((gateway, listener)) = self.listener_for(gateways, request) else {
-            return Behaviour::of(Outcome::NoListener);
-        };
-        let matched = |object: Option<String>, rule: Option<usize>, m: Option<usize>| Matched {
-            gateway: format!("{}/{}", gateway.key.0, gateway.key.1),
-            listener: listener.name.clone(),
-            object,
-            rule,
-            r#match: m,
-        };
+    /// [`World::behaviour`] with the given profile's precedence (for a caller that compares
+    /// implementations itself).
+    pub fn behaviour_as(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
+        self.behaviour_with(gateways, request, profile)
+    }
+
+    /// The matches competing for `host` on a listener, in precedence order, as `(route,
+    /// rule, match)` positions.
+    fn competing(
+        &self,
+        gateway: &Gateway,
+        listener: &Listener,
+        host: &str,
+        profile: Profile,
+    ) -> Competing {
+        let cache_key = (
+            gateway.key.clone(),
+            listener.name.clone(),
+            host.to_string(),
+            profile,
+        );
+        if let Some(found) = self
+            .competing
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&cache_key).cloned())
+        {
+            return found;
+        }
         // Routes attached here, with their most specific hostname that matches the host.
         let mut candidates: Vec<(usize, (bool, usize))> = Vec::new();
-        for (i, route) in self.routes.iter().enumerate() {
-            let attached = self.attachments[i]
-                .iter()
-                .any(|a| a.gateway == gateway.key && a.listener == listener.name);
-            if !attached {
-                continue;
-            }
+        let attached = self
+            .by_listener
+            .get(&(gateway.key.clone(), listener.name.clone()))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for &i in attached {
+            let route = &self.routes[i];
             let effective: Vec<String> = if route.hostnames.is_empty() {
                 vec![listener.hostname.clone().unwrap_or_else(|| "*".into())]
             } else {
@@ -501,7 +597,7 @@ impl World {
             };
             if let Some(score) = effective
                 .iter()
-                .filter(|h| hostname::matches(h, &request.host))
+                .filter(|h| hostname::matches(h, host))
                 .map(|h| hostname::specificity(h))
                 .max()
             {
@@ -535,7 +631,26 @@ impl World {
                 .then_with(|| rua.cmp(&rub))
                 .then_with(|| ma.cmp(&mb))
         });
-        for (r, ru, m) in entries {
+        let entries = Arc::new(entries);
+        if let Ok(mut cache) = self.competing.lock() {
+            cache.insert(cache_key, Arc::clone(&entries));
+        }
+        entries
+    }
+
+    fn behaviour_with(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
+        let Some((gateway, listener)) = self.listener_for(gateways, request) else {
+            return Behaviour::of(Outcome::NoListener);
+        };
+        let matched = |object: Option<String>, rule: Option<usize>, m: Option<usize>| Matched {
+            gateway: format!("{}/{}", gateway.key.0, gateway.key.1),
+            listener: listener.name.clone(),
+            object,
+            rule,
+            r#match: m,
+        };
+        let entries = self.competing(gateway, listener, &request.host, profile);
+        for &(r, ru, m) in entries.iter() {
             let route = &self.routes[r];
             let rule = &route.rules[ru];
             let object = Some(format!("{} {}/{}", route.kind, route.key.0, route.key.1));
@@ -549,8 +664,13 @@ impl World {
                 }
                 Some(false) => continue,
                 Some(true) => {
-                    let mut b =
-                        filters::apply(self, route, rule, &rule.matches[m], listener, request);
+                    let mut b = filters::apply(
+                        self,
+                        (route, rule, &rule.matches[m]),
+                        listener,
+                        request,
+                        profile,
+                    );
                     b.matched = Some(matched(object, Some(ru), Some(m)));
                     return b;
                 }
@@ -559,5 +679,96 @@ impl World {
         let mut b = Behaviour::of(Outcome::NoRoute);
         b.matched = Some(matched(None, None, None));
         b
+    }
+}
+
+/// A header or query condition, as probes need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    Exact(String),
+    /// A RegularExpression, whole value.
+    Regex(String),
+}
+
+/// One match of a rule: where probes should go to meet it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchPoint {
+    pub path_kind: PathKind,
+    pub path: String,
+    pub method: Option<String>,
+    pub headers: Vec<(String, Condition)>,
+    pub query: Vec<(String, Condition)>,
+}
+
+/// A listener that serves HTTP, the host patterns of the routes accepted there and their
+/// matches: the model's decision points, for choosing probes.
+#[derive(Debug, Clone)]
+pub struct ListenerPoints {
+    pub scheme: Scheme,
+    pub port: u16,
+    /// `*` when the listener has no hostname.
+    pub hostname: String,
+    /// Per accepted route: its hostnames (the listener's when it names none) and matches.
+    pub routes: Vec<(Vec<String>, Vec<MatchPoint>)>,
+}
+
+impl World {
+    /// The decision points of the listeners of `gateways`.
+    pub fn decision_points(&self, gateways: &[Key]) -> Vec<ListenerPoints> {
+        let condition = |m: &ValueMatch| match m {
+            ValueMatch::Exact(v) => Condition::Exact(v.clone()),
+            ValueMatch::Regex(raw, _) => Condition::Regex(raw.clone()),
+        };
+        let mut out = Vec::new();
+        for g in gateways.iter().filter_map(|k| self.gateways.get(k)) {
+            for l in &g.listeners {
+                let (Some(scheme), Some(port)) = (l.scheme(), l.port) else {
+                    continue;
+                };
+                let hostname = l.hostname.clone().unwrap_or_else(|| "*".into());
+                let routes = self
+                    .by_listener
+                    .get(&(g.key.clone(), l.name.clone()))
+                    .into_iter()
+                    .flatten()
+                    .map(|&i| {
+                        let route = &self.routes[i];
+                        let hosts = if route.hostnames.is_empty() {
+                            vec![hostname.clone()]
+                        } else {
+                            route.hostnames.clone()
+                        };
+                        let matches = route
+                            .rules
+                            .iter()
+                            .flat_map(|r| &r.matches)
+                            .map(|m| MatchPoint {
+                                path_kind: m.path.kind.clone(),
+                                path: m.path.value.clone(),
+                                method: m.method.clone(),
+                                headers: m
+                                    .headers
+                                    .iter()
+                                    .map(|(n, v)| (n.clone(), condition(v)))
+                                    .collect(),
+                                query: m
+                                    .query
+                                    .iter()
+                                    .map(|(n, v)| (n.clone(), condition(v)))
+                                    .collect(),
+                            })
+                            .collect();
+                        (hosts, matches)
+                    })
+                    .collect();
+                out.push(ListenerPoints {
+                    scheme,
+                    port,
+                    hostname,
+                    routes,
+                });
+            }
+        }
+        out
     }
 }
