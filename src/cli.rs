@@ -43,6 +43,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Translate one stream (files or stdin) and print Gateway API YAML to stdout.
     Convert(ConvertArgs),
+    /// Follow one request through the old objects and the generated ones: the listener or
+    /// server, the rule that matched (file:line), what happens, and the differences.
+    Trace(TraceArgs),
     /// Apply on a branch, commit, push, and open or update the pull request (body: the report).
     Pr(Box<PrArgs>),
     /// Migrate many repositories: one pull request each (run), a GitHub Actions matrix
@@ -478,6 +481,38 @@ pub struct ConvertArgs {
     pub report: ReportArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// A repository root, or files read as one stream (default: the current directory).
+    pub paths: Vec<PathBuf>,
+    /// The request: 'METHOD URL', e.g. 'GET https://shop.example.com/cart?x=1'.
+    #[arg(long, value_name = "'METHOD URL'")]
+    pub request: String,
+    /// A request header, 'Name: value' (repeatable).
+    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
+    /// The client address. Not evaluated yet: no model reads source addresses; accepted so
+    /// scripts written for allow-lists keep working once they do.
+    #[arg(long, value_name = "IP")]
+    pub source_ip: Option<std::net::IpAddr>,
+    /// The Gateway (NAMESPACE/NAME) whose entry point to follow when several serve the
+    /// request's port; on the old side, the gateway proxy or IngressClass it replaces.
+    #[arg(long, value_name = "NAMESPACE/NAME")]
+    pub gateway: Option<String>,
+    /// Output: text for people, or JSON ({"request", "old", "new", "differences"}; see
+    /// docs/equivalence.md).
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    pub format: TraceFormat,
+    #[command(flatten)]
+    pub translate: TranslateArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    Text,
+    Json,
+}
+
 /// What the pull request looks like (`pr`; with `bulk run`, every repository's).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Pull request")]
@@ -613,6 +648,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Apply(args) => apply(args),
         Command::Check(args) => check(args),
         Command::Convert(args) => convert(args),
+        Command::Trace(args) => trace(&args),
         Command::Pr(args) => pr(*args),
         Command::Bulk(BulkCommand::Run(args)) => bulk_run(*args),
         Command::Bulk(BulkCommand::Plan(args)) => bulk_plan(&args),
@@ -1450,6 +1486,88 @@ fn convert(args: ConvertArgs) -> Result<u8> {
         emit(&report, &args.report)?;
     }
     Ok(exit_status(false, &report, &args.report))
+}
+
+fn trace(args: &TraceArgs) -> Result<u8> {
+    use crate::equivalence::{Probe, Scheme};
+    let mut request = crate::semantics::Request::parse(&args.request)
+        .with_context(|| format!("--request {:?}", args.request))?;
+    for h in &args.headers {
+        request = request
+            .with_header_line(h)
+            .with_context(|| format!("--header {h:?}"))?;
+    }
+    let gateway = match &args.gateway {
+        Some(g) => {
+            let (ns, name) = g
+                .split_once('/')
+                .filter(|(ns, name)| !ns.is_empty() && !name.is_empty())
+                .with_context(|| format!("--gateway {g:?}: write NAMESPACE/NAME"))?;
+            Some((ns.to_string(), name.to_string()))
+        }
+        None => None,
+    };
+    let probe = Probe {
+        scheme: match request.scheme {
+            crate::semantics::Scheme::Http => Scheme::Http,
+            crate::semantics::Scheme::Https => Scheme::Https,
+        },
+        host: request.host.clone(),
+        port: u32::from(request.port),
+        method: request.method.clone(),
+        path: request.path.clone(),
+        headers: request
+            .headers
+            .iter()
+            .map(|(n, v)| (n.to_ascii_lowercase(), v.clone()))
+            .collect(),
+        query: request.query.clone(),
+    };
+    let paths: Vec<PathBuf> = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let input = if paths.len() == 1 && paths[0].is_dir() {
+        let config = load_config(&paths[0], &args.translate, None)?;
+        (Input::Repository(paths[0].clone()), config)
+    } else {
+        let mut inputs = Vec::new();
+        for file in &paths {
+            let bytes =
+                std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+            inputs.push((file.display().to_string(), bytes));
+        }
+        let config = load_config(Path::new("."), &args.translate, None)?;
+        (Input::Streams(inputs), config)
+    };
+    let mut pipeline_request = pipeline::Request::new(input.0, input.1);
+    pipeline_request.equivalence = false;
+    let outcome = pipeline::run(pipeline_request)?;
+    let trace = crate::equivalence::trace::trace(
+        &outcome.scan,
+        &outcome.results,
+        &outcome.config,
+        &probe,
+        gateway.as_ref(),
+    );
+    let text = match args.format {
+        TraceFormat::Text => trace.text(),
+        TraceFormat::Json => {
+            let mut json = serde_json::to_string_pretty(&trace).context("encoding the trace")?;
+            json.push('\n');
+            json
+        }
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("writing to stdout")?;
+    if args.source_ip.is_some() {
+        eprintln!("note: --source-ip is not evaluated yet (no model reads client addresses)");
+    }
+    // 1 when the sides differ, like plan's "changes needed".
+    Ok(u8::from(!trace.differences.is_empty()))
 }
 
 fn codes(args: &CodesArgs) -> Result<u8> {

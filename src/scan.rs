@@ -368,8 +368,13 @@ impl<'a> Locator<'a> {
     }
 
     pub fn resolve(&mut self, d: &crate::diagnostic::Diagnostic) -> Place {
+        self.resolve_location(&d.location)
+    }
+
+    /// [`Locator::resolve`] for a location that belongs to no diagnostic (`trace`'s matched
+    /// rules).
+    pub fn resolve_location(&mut self, loc: &crate::diagnostic::Location) -> Place {
         use crate::diagnostic::locate::{Tree, parse_path};
-        let loc = &d.location;
         let mut place = Place {
             line: loc.line,
             column: loc.column,

@@ -186,6 +186,20 @@ impl Model {
         out
     }
 
+    /// The first ranking's whole behaviour for `probe`, and the check's decision from it.
+    pub(crate) fn trace(
+        &self,
+        gateways: &[(String, String)],
+        probe: &Probe,
+    ) -> Option<(semantics::Behaviour, Decision)> {
+        let request = request_of(probe)?;
+        let b = self
+            .world
+            .behaviour_as(gateways, &request, self.rankings[0].profile());
+        let d = self.decision(b.clone(), probe);
+        Some((b, d))
+    }
+
     fn decision(&self, b: semantics::Behaviour, probe: &Probe) -> Decision {
         let origin = b
             .matched

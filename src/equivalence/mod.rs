@@ -16,6 +16,7 @@ pub(crate) mod istio;
 pub(crate) mod matching;
 pub(crate) mod nginx;
 pub(crate) mod probes;
+pub mod trace;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

@@ -45,6 +45,7 @@ mod robustness;
 mod scan_corpus;
 mod security_docs;
 mod semantics_gateway_api;
+mod trace_cli;
 mod untrusted;
 mod validate_attachment;
 mod validate_check;
