@@ -13,6 +13,7 @@
 
 pub mod gateway_api;
 pub mod hostname;
+pub mod ingress_nginx;
 mod request;
 
 pub use request::{Request, RequestError, Scheme};

@@ -45,6 +45,7 @@ mod robustness;
 mod scan_corpus;
 mod security_docs;
 mod semantics_gateway_api;
+mod semantics_ingress_nginx;
 mod trace_cli;
 mod untrusted;
 mod validate_attachment;

@@ -1,0 +1,432 @@
+//! Servers and locations as ingress-nginx writes them into nginx.conf, and nginx's choice of
+//! location for a URI (sources in the module's documentation).
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{Controller, Ingress};
+use crate::semantics::{Request, Share};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PathKind {
+    Exact,
+    Prefix,
+    ImplementationSpecific,
+}
+
+/// `(namespace, service, port)`; the port is `None` when named.
+pub(crate) type Upstream = (String, String, Option<u32>);
+
+#[derive(Debug, Clone)]
+pub(crate) struct Location {
+    pub(crate) path: String,
+    pub(crate) kind: PathKind,
+    /// The Ingress whose annotations apply; `None` for the default server's root.
+    pub(crate) ingress: Option<usize>,
+    /// `None`: the default backend (404).
+    pub(crate) backend: Option<Upstream>,
+    /// `rewrite-target` when it differs from the path.
+    pub(crate) rewrite: Option<String>,
+    use_regex: bool,
+    /// The root location every server gets, until an Ingress defines `/`.
+    generated_root: bool,
+    /// The path as a case-insensitive regex anchored at the start, when the server is in
+    /// regex mode (`None` there: it does not compile in the `regex` crate).
+    regex: Option<Regex>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Canary {
+    pub(crate) primary: Upstream,
+    pub(crate) share: Share,
+    header: Option<String>,
+    header_value: Option<String>,
+    header_pattern: Option<String>,
+    cookie: Option<String>,
+    pub(crate) weight: u64,
+    pub(crate) weight_total: u64,
+}
+
+impl Canary {
+    /// `Some(true)`: the canary; `Some(false)`: the primary; `None`: split by weight.
+    pub(crate) fn decide(&self, request: &Request) -> Result<Option<bool>, String> {
+        if let Some(name) = &self.header
+            && let Some(value) = request.header(name)
+        {
+            if let Some(want) = self.header_value.as_ref().filter(|v| !v.is_empty()) {
+                if &value == want {
+                    return Ok(Some(true));
+                }
+            } else if let Some(pattern) = self.header_pattern.as_ref().filter(|v| !v.is_empty()) {
+                let re = Regex::new(pattern)
+                    .map_err(|_| format!("canary-by-header-pattern {pattern:?}"))?;
+                if re.is_match(&value) {
+                    return Ok(Some(true));
+                }
+            } else if value == "always" {
+                return Ok(Some(true));
+            } else if value == "never" {
+                return Ok(Some(false));
+            }
+        }
+        if let Some(name) = &self.cookie
+            && let Some(value) = cookie(request, name)
+        {
+            if value == "always" {
+                return Ok(Some(true));
+            }
+            if value == "never" {
+                return Ok(Some(false));
+            }
+        }
+        Ok(if self.weight == 0 {
+            Some(false)
+        } else if self.weight >= self.weight_total {
+            Some(true)
+        } else {
+            None
+        })
+    }
+}
+
+fn cookie(request: &Request, name: &str) -> Option<String> {
+    let header = request.header("Cookie")?;
+    header.split(';').find_map(|kv| {
+        let (k, v) = kv.trim().split_once('=')?;
+        (k == name).then(|| v.to_string())
+    })
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Server {
+    /// The host, `_` for the default server.
+    pub(crate) host: String,
+    pub(crate) tls: bool,
+    pub(crate) app_root: Option<String>,
+    pub(crate) locations: Vec<Location>,
+    pub(crate) regex_mode: bool,
+    pub(crate) canaries: Vec<Canary>,
+}
+
+impl Server {
+    fn new(host: &str) -> Server {
+        Server {
+            host: host.to_string(),
+            tls: false,
+            app_root: None,
+            locations: Vec::new(),
+            regex_mode: false,
+            canaries: Vec::new(),
+        }
+    }
+
+    /// nginx's location for `uri`.
+    pub(crate) fn choose(&self, uri: &str) -> Option<&Location> {
+        if self.regex_mode {
+            // Every location is `~* "^path"`; the first that matches, in file order.
+            return self
+                .locations
+                .iter()
+                .find(|l| l.regex.as_ref().is_some_and(|r| r.is_match(uri)));
+        }
+        if let Some(exact) = self
+            .locations
+            .iter()
+            .find(|l| l.kind == PathKind::Exact && l.path == uri)
+        {
+            return Some(exact);
+        }
+        self.locations
+            .iter()
+            .filter(|l| l.kind != PathKind::Exact && uri.starts_with(&l.path))
+            .max_by_key(|l| l.path.len())
+    }
+}
+
+fn upstream_of(namespace: &str, backend: &Value) -> Option<Upstream> {
+    let service = backend.get("service")?;
+    Some((
+        namespace.to_string(),
+        service.get("name")?.as_str()?.to_string(),
+        service
+            .pointer("/port/number")
+            .and_then(Value::as_u64)
+            .and_then(|p| u32::try_from(p).ok()),
+    ))
+}
+
+fn list<'v>(v: &'v Value, key: &str) -> impl Iterator<Item = &'v Value> {
+    v.get(key).and_then(Value::as_array).into_iter().flatten()
+}
+
+/// The servers ingress-nginx builds from `ingresses` (in creation order).
+pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Server> {
+    let mut servers: Vec<Server> = vec![Server::new("_")];
+    servers[0].locations.push(root(None, None));
+    let position = |servers: &mut Vec<Server>, host: &str| -> usize {
+        match servers.iter().position(|s| s.host == host) {
+            Some(p) => p,
+            None => {
+                servers.push(Server::new(host));
+                servers.len() - 1
+            }
+        }
+    };
+    for (i, ing) in ingresses.iter().enumerate() {
+        if ing.is_canary() {
+            continue;
+        }
+        let default_backend = ing
+            .spec
+            .get("defaultBackend")
+            .and_then(|b| upstream_of(&ing.namespace, b));
+        // An Ingress with only a defaultBackend is the catch-all (unless disabled).
+        if list(&ing.spec, "rules").next().is_none()
+            && let Some(b) = &default_backend
+            && !controller.flag("--disable-catch-all")
+        {
+            servers[0].locations[0].backend = Some(b.clone());
+            servers[0].locations[0].ingress = Some(i);
+        }
+        for rule in list(&ing.spec, "rules") {
+            let host = rule
+                .get("host")
+                .and_then(Value::as_str)
+                .filter(|h| !h.is_empty())
+                .map_or_else(|| "_".to_string(), str::to_ascii_lowercase);
+            let s = position(&mut servers, &host);
+            let server = &mut servers[s];
+            if server.locations.is_empty() {
+                server
+                    .locations
+                    .push(root(Some(i), default_backend.clone()));
+            }
+            if server.app_root.is_none() {
+                server.app_root = ing.annotation("app-root").map(str::to_string);
+            }
+            for p in rule
+                .pointer("/http/paths")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let path = p
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .filter(|p| !p.is_empty())
+                    .unwrap_or("/")
+                    .to_string();
+                let kind = match p.get("pathType").and_then(Value::as_str) {
+                    Some("Exact") => PathKind::Exact,
+                    Some("Prefix") => PathKind::Prefix,
+                    _ => PathKind::ImplementationSpecific,
+                };
+                let backend = p
+                    .get("backend")
+                    .and_then(|b| upstream_of(&ing.namespace, b));
+                let target = ing.annotation("rewrite-target").map(str::to_string);
+                let location = Location {
+                    rewrite: target.filter(|t| !t.is_empty() && t != &path),
+                    use_regex: ing.flag("use-regex") == Some(true),
+                    path: path.clone(),
+                    kind,
+                    ingress: Some(i),
+                    backend,
+                    generated_root: false,
+                    regex: None,
+                };
+                match server
+                    .locations
+                    .iter_mut()
+                    .find(|l| l.path == path && (l.kind == kind || path == "/"))
+                {
+                    // The generated root is taken over by the first Ingress defining `/`.
+                    Some(existing) if existing.generated_root => {
+                        *existing = location;
+                    }
+                    // The first Ingress to define a path keeps it.
+                    Some(_) => {}
+                    None => server.locations.push(location),
+                }
+            }
+        }
+        for host in ing.tls_hosts() {
+            if let Some(s) = servers.iter_mut().find(|s| s.host == host) {
+                s.tls = true;
+            }
+        }
+    }
+    for ing in ingresses.iter().filter(|i| i.is_canary()) {
+        add_canary(&mut servers, ing);
+    }
+    for server in &mut servers {
+        // controller.go: by path, then by length, longest first (stable).
+        server.locations.sort_by(|a, b| b.path.cmp(&a.path));
+        server
+            .locations
+            .sort_by_key(|l| std::cmp::Reverse(l.path.len()));
+        server.locations = split_prefixes(std::mem::take(&mut server.locations));
+        server.regex_mode = server
+            .locations
+            .iter()
+            .any(|l| l.rewrite.is_some() || l.use_regex);
+        if server.regex_mode {
+            for l in &mut server.locations {
+                l.regex = Regex::new(&format!("(?i)^{}", l.path)).ok();
+            }
+        }
+    }
+    servers
+}
+
+fn root(ingress: Option<usize>, backend: Option<Upstream>) -> Location {
+    Location {
+        path: "/".into(),
+        kind: PathKind::Prefix,
+        ingress,
+        backend,
+        rewrite: None,
+        use_regex: false,
+        generated_root: true,
+        regex: None,
+    }
+}
+
+/// `updateServerLocations`: a Prefix path other than `/`, without rewrite or regex, becomes
+/// `path/` plus an exact location for `path` (unless an Exact one exists already).
+fn split_prefixes(locations: Vec<Location>) -> Vec<Location> {
+    let exact: Vec<String> = locations
+        .iter()
+        .filter(|l| l.kind == PathKind::Exact)
+        .map(|l| l.path.clone())
+        .collect();
+    let mut out = Vec::with_capacity(locations.len() * 2);
+    for mut l in locations {
+        if l.path == "/" || l.kind != PathKind::Prefix || l.rewrite.is_some() || l.use_regex {
+            out.push(l);
+            continue;
+        }
+        let original = l.path.clone();
+        if !l.path.ends_with('/') {
+            l.path.push('/');
+        }
+        if exact.contains(&original) {
+            out.push(l);
+            continue;
+        }
+        let mut e = l.clone();
+        e.path = original;
+        e.kind = PathKind::Exact;
+        out.push(l);
+        out.push(e);
+    }
+    out
+}
+
+fn add_canary(servers: &mut [Server], ing: &Ingress) {
+    let weight = ing
+        .annotation("canary-weight")
+        .and_then(|w| w.parse::<u64>().ok())
+        .unwrap_or(0);
+    let weight_total = ing
+        .annotation("canary-weight-total")
+        .and_then(|w| w.parse::<u64>().ok())
+        .unwrap_or(100);
+    for rule in list(&ing.spec, "rules") {
+        let host = rule
+            .get("host")
+            .and_then(Value::as_str)
+            .filter(|h| !h.is_empty())
+            .map_or_else(|| "_".to_string(), str::to_ascii_lowercase);
+        let Some(server) = servers.iter_mut().find(|s| s.host == host) else {
+            continue;
+        };
+        for p in rule
+            .pointer("/http/paths")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let path = p.get("path").and_then(Value::as_str).unwrap_or("/");
+            let Some((ns, name, port)) = p
+                .get("backend")
+                .and_then(|b| upstream_of(&ing.namespace, b))
+            else {
+                continue;
+            };
+            // mergeAlternativeBackends: the primary location of the same host and path.
+            let Some(primary) = server
+                .locations
+                .iter()
+                .find(|l| l.path == path)
+                .and_then(|l| l.backend.clone())
+            else {
+                continue;
+            };
+            if server.canaries.iter().any(|c| c.primary == primary) {
+                continue;
+            }
+            server.canaries.push(Canary {
+                primary,
+                share: Share {
+                    namespace: ns,
+                    name,
+                    port,
+                    weight,
+                    request_headers: Default::default(),
+                    response_headers: Default::default(),
+                },
+                header: ing.annotation("canary-by-header").map(str::to_string),
+                header_value: ing.annotation("canary-by-header-value").map(str::to_string),
+                header_pattern: ing
+                    .annotation("canary-by-header-pattern")
+                    .map(str::to_string),
+                cookie: ing.annotation("canary-by-cookie").map(str::to_string),
+                weight,
+                weight_total,
+            });
+        }
+    }
+}
+
+/// nginx `rewrite "(?i)path" target break`: when the path (unanchored) matches the URI, the
+/// whole URI becomes the target with `$1`…`$9` replaced by the captures; `None` when the
+/// path is not a regex the `regex` crate compiles.
+pub(crate) fn rewrite(path: &str, target: &str, uri: &str) -> Option<String> {
+    let re = Regex::new(&format!("(?i){path}")).ok()?;
+    let Some(caps) = re.captures(uri) else {
+        return Some(uri.to_string());
+    };
+    let mut out = String::new();
+    let mut chars = target.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$'
+            && let Some(d) = chars.peek().and_then(|d| d.to_digit(10))
+        {
+            chars.next();
+            out.push_str(caps.get(d as usize).map_or("", |m| m.as_str()));
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // nginx rewrite replaces the whole URI; `$n` are the captures.
+    #[test]
+    fn rewrites_replace_the_whole_uri_with_captures() {
+        assert_eq!(
+            rewrite("/something", "/", "/something/else").as_deref(),
+            Some("/")
+        );
+        assert_eq!(
+            rewrite("/blog(/|$)(.*)", "/$2", "/BLOG/x/y").as_deref(),
+            Some("/x/y")
+        );
+        assert_eq!(rewrite("/a", "/b", "/c").as_deref(), Some("/c"));
+    }
+}
