@@ -69,9 +69,15 @@ impl Model {
             }
             v
         };
+        // Of repository objects sharing a kind, namespace and name (copies in unrelated
+        // directories), the first is kept; generated objects replace them.
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         for (position, obj) in index.objects.iter().enumerate() {
             match &obj.body {
                 SourceBody::GatewayApi(v) => {
+                    if !seen.insert(object_key(&obj.kind, &obj.namespace, &obj.meta.name)) {
+                        continue;
+                    }
                     if matches!(obj.kind.as_str(), "HTTPRoute" | "GRPCRoute") {
                         objects
                             .entry(object_key(&obj.kind, &obj.namespace, &obj.meta.name))

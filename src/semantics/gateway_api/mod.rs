@@ -510,9 +510,10 @@ impl World {
                 {
                     continue;
                 }
-                // The first of equally specific listeners (a conflict the validator reports).
+                // Of equally specific listeners (a conflict the validator reports, or Gateways
+                // merged into one entry point by the caller), the last.
                 let rank = hostname::specificity(pattern);
-                if best.as_ref().is_none_or(|(b, _)| rank > *b) {
+                if best.as_ref().is_none_or(|(b, _)| rank >= *b) {
                     best = Some((rank, (g, l)));
                 }
             }
