@@ -2,8 +2,9 @@
 //! class, locations per path, nginx's location choice, and what the location's annotations
 //! and the controller's ConfigMap do. Sources (kubernetes/ingress-nginx at `dbb11b92`):
 //!
-//! - `internal/ingress/controller/controller.go` `getBackendServers`: Ingresses in creation
-//!   order, the first one defining a host and path wins it, canary Ingresses only add an
+//! - `internal/ingress/controller/store/store.go` `sortIngressSlice` and
+//!   `internal/ingress/controller/controller.go` `getBackendServers`: Ingresses in creation
+//!   order (ties by `namespace/name` descending), the first one defining a host and path wins it, canary Ingresses only add an
 //!   alternative backend to the primary's upstream (`mergeAlternativeBackends`), every server
 //!   gets a root location (the Ingress's `defaultBackend`, else the default backend, 404);
 //!   locations sorted by path, then by path length, longest first.
@@ -177,13 +178,15 @@ impl World {
                 spec: v.get("spec").cloned().unwrap_or(Value::Null),
             });
         }
-        // controller.go sorts Ingresses by creation time, then namespace/name.
+        // store.go `sortIngressSlice`: oldest first; equal creation times (objects applied
+        // together, or manifests without one) by `namespace/name`, descending.
         ingresses.sort_by(|a, b| {
-            (a.created.as_deref().unwrap_or(""), &a.namespace, &a.name).cmp(&(
-                b.created.as_deref().unwrap_or(""),
-                &b.namespace,
-                &b.name,
-            ))
+            let key = |i: &Ingress| format!("{}/{}", i.namespace, i.name);
+            a.created
+                .as_deref()
+                .unwrap_or("")
+                .cmp(b.created.as_deref().unwrap_or(""))
+                .then_with(|| key(b).cmp(&key(a)))
         });
         let servers = locations::servers(&ingresses, &controller);
         World {
