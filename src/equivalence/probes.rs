@@ -16,8 +16,8 @@ use super::{Probe, Scheme};
 /// The host no configuration names.
 pub(crate) const UNLISTED_HOST: &str = "gm-probe.invalid";
 
-/// At most this many probes per entry point; beyond it the paths of the largest hosts are
-/// sampled (their first seeds in order).
+/// At most this many probes per entry point; beyond it every host gets an equal turn and the
+/// probes left out are counted as not modelled.
 const MAX_PROBES_PER_FRONTEND: usize = 20_000;
 
 /// A request shape taken from one match: path, method, headers, query parameters.
@@ -73,8 +73,20 @@ impl Seeds {
         host.shapes.insert(shape);
     }
 
-    /// The probes, in a stable order.
-    pub(crate) fn probes(&self) -> Vec<Probe> {
+    /// The probes, in a stable order, and how many were left out for the budget.
+    ///
+    /// Besides each path's boundaries, every shape's conditions (method, headers, query) are
+    /// also sent on the other paths of its host: a header-only rule listed before a rule with
+    /// a longer path competes differently under Gateway API's precedence (path length first)
+    /// than under first-match, and only such a probe shows it.
+    ///
+    /// At most [`MAX_PROBES_PER_FRONTEND`] are sent, shared fairly: hosts take turns, one
+    /// probe each, so a host with many paths cannot crowd out the others.
+    pub(crate) fn probes(&self) -> (Vec<Probe>, usize) {
+        self.probes_within(MAX_PROBES_PER_FRONTEND)
+    }
+
+    fn probes_within(&self, budget: usize) -> (Vec<Probe>, usize) {
         let mut concrete: BTreeSet<String> = self.hosts.keys().map(|p| sample_host(p)).collect();
         concrete.insert(UNLISTED_HOST.to_string());
         // Exact patterns are looked up; only wildcards are tried against every host.
@@ -83,10 +95,12 @@ impl Seeds {
             .iter()
             .filter(|(p, _)| p.starts_with('*'))
             .collect();
-        let mut out = BTreeSet::new();
+        let mut per_host: Vec<Vec<Probe>> = Vec::new();
         for host in &concrete {
+            let mut out = BTreeSet::new();
             let mut paths: BTreeSet<String> =
                 ["/".to_string(), "/gm-probe-unmatched".to_string()].into();
+            let mut seed_paths: BTreeSet<String> = BTreeSet::new();
             let mut shapes = BTreeSet::new();
             let applicable = self.hosts.get(host).into_iter().chain(
                 wildcards
@@ -97,6 +111,7 @@ impl Seeds {
             for seeds in applicable {
                 for p in &seeds.paths {
                     paths.extend(variants(p));
+                    seed_paths.insert(p.clone());
                 }
                 shapes.extend(seeds.shapes.iter().cloned());
             }
@@ -123,13 +138,43 @@ impl Seeds {
                         p.query.remove(i);
                         out.insert(p);
                     }
-                }
-                if out.len() > MAX_PROBES_PER_FRONTEND {
-                    break;
+                    // The same conditions on the host's other paths.
+                    for other in seed_paths.iter().filter(|p| **p != shape.path) {
+                        let mut p = probe.clone();
+                        p.path = other.clone();
+                        out.insert(p);
+                    }
                 }
             }
+            per_host.push(out.into_iter().collect());
         }
-        out.into_iter().take(MAX_PROBES_PER_FRONTEND).collect()
+        let total: usize = per_host.iter().map(Vec::len).sum();
+        if total <= budget {
+            let mut all: Vec<Probe> = per_host.into_iter().flatten().collect();
+            all.sort();
+            return (all, 0);
+        }
+        // Round robin over the hosts until the budget is spent.
+        let mut taken: Vec<Probe> = Vec::with_capacity(budget);
+        let mut round = 0;
+        while taken.len() < budget {
+            let mut any = false;
+            for probes in &per_host {
+                if let Some(p) = probes.get(round) {
+                    any = true;
+                    if taken.len() < budget {
+                        taken.push(p.clone());
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            round += 1;
+        }
+        taken.sort();
+        let left_out = total - taken.len();
+        (taken, left_out)
     }
 }
 
@@ -179,7 +224,8 @@ mod tests {
                 ..Default::default()
             },
         );
-        let probes = seeds.probes();
+        let (probes, left_out) = seeds.probes();
+        assert_eq!(left_out, 0);
         let hosts: BTreeSet<&str> = probes.iter().map(|p| p.host.as_str()).collect();
         assert_eq!(
             hosts,
@@ -207,5 +253,29 @@ mod tests {
                 .iter()
                 .any(|p| p.host == UNLISTED_HOST && p.path == "/a")
         );
+        // The header is also sent on the host's other paths (here the wildcard's `/a`).
+        assert!(
+            probes
+                .iter()
+                .any(|p| p.host == "shop.example.com" && p.path == "/a" && p.headers.len() == 1)
+        );
+    }
+
+    /// Over the budget, every host keeps a share and what is left out is counted.
+    #[test]
+    fn the_budget_is_shared_by_hosts_and_what_is_left_out_is_counted() {
+        let mut seeds = Seeds::default();
+        seeds.listener(Scheme::Http, 80);
+        for i in 0..50 {
+            seeds.path("big.example.com", &format!("/p{i}"));
+        }
+        seeds.path("small.example.com", "/only");
+        let (all, none_left) = seeds.probes_within(usize::MAX);
+        assert_eq!(none_left, 0);
+        let (some, left_out) = seeds.probes_within(30);
+        assert_eq!(some.len(), 30);
+        assert_eq!(left_out, all.len() - 30);
+        assert!(some.iter().any(|p| p.host == "small.example.com" && p.path == "/only"));
+        assert!(some.iter().any(|p| p.host == UNLISTED_HOST));
     }
 }
