@@ -399,7 +399,6 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
     let mut frontends = istio_model.frontends(results);
     frontends.extend(nginx_model.frontends(results, &new_model));
     let explained = explaining_diagnostics(results);
-    let isolated_hosts = isolated_hosts(results);
 
     let mut summary = Summary::default();
     let mut hosts_seen = BTreeSet::new();
@@ -489,9 +488,9 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                     // A host isolated away from the route's listener answers 404 wherever
                     // the route's rules are; the attachment prediction names the host.
                     let isolated = matches!(new[0].1.outcome, Outcome::NotFound)
-                        && isolated_hosts
-                            .get(&origin.object)
-                            .is_some_and(|hosts| hosts.contains(&probe.host));
+                        && results.iter().any(|r| {
+                            r.object == origin.object && r.isolated_hosts.contains(&probe.host)
+                        });
                     isolated.then(|| (String::new(), Code::AttachListenerIsolation))
                 });
             differences.insert(origin, (1, example, explanation));
@@ -552,32 +551,6 @@ fn explaining_diagnostics(results: &[SourceResult]) -> BTreeMap<usize, Vec<(Orig
                     },
                     d.code,
                 ));
-            }
-        }
-    }
-    out
-}
-
-/// Hosts the attachment prediction found isolated away from a route's listener
-/// (`attach/listener-isolation`), by source object: requests for them cannot reach the route.
-/// The host is read back from the note's message, whose wording
-/// (`validate::attachment`, "requests for HOST go to ...") this depends on; the
-/// listener-isolation fixture fails if the two drift apart.
-fn isolated_hosts(results: &[SourceResult]) -> BTreeMap<usize, BTreeSet<String>> {
-    let mut out: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
-    for r in results {
-        for d in r
-            .notes
-            .iter()
-            .filter(|d| d.code == Code::AttachListenerIsolation)
-        {
-            if let Some(host) = d
-                .message
-                .split("requests for ")
-                .nth(1)
-                .and_then(|rest| rest.split(' ').next())
-            {
-                out.entry(r.object).or_default().insert(host.to_string());
             }
         }
     }

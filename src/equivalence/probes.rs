@@ -275,7 +275,10 @@ mod tests {
         let (some, left_out) = seeds.probes_within(30);
         assert_eq!(some.len(), 30);
         assert_eq!(left_out, all.len() - 30);
-        assert!(some.iter().any(|p| p.host == "small.example.com" && p.path == "/only"));
+        assert!(
+            some.iter()
+                .any(|p| p.host == "small.example.com" && p.path == "/only")
+        );
         assert!(some.iter().any(|p| p.host == UNLISTED_HOST));
     }
 }

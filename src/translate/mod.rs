@@ -26,6 +26,9 @@ pub struct SourceResult {
     pub grants: Vec<GrantRequest>,
     /// Set when the object was deliberately not translated (e.g. a kustomize patch).
     pub skipped: Option<String>,
+    /// Hosts the validator's attachment prediction found isolated away from a generated
+    /// route's listener (`attach/listener-isolation`), as data for the equivalence check.
+    pub isolated_hosts: std::collections::BTreeSet<String>,
 }
 
 impl SourceResult {

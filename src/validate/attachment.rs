@@ -103,6 +103,39 @@ fn reason_code(reason: &str) -> Code {
 }
 
 impl RoutePrediction {
+    /// `(parent, host, claimant)`: hosts listener isolation takes away from an accepting
+    /// parentRef's listener. A host isolated away from one parentRef's listener is still
+    /// served when another parentRef of the route attaches to the listener that claims it.
+    fn isolated(&self) -> Vec<(&ParentStatus, &String, &String)> {
+        let mut out = Vec::new();
+        for p in &self.parents {
+            if p.accepted.status != Status::True {
+                continue;
+            }
+            let gateway = gateway_of(&p.parent);
+            for (host, claimant) in &p.shadowed {
+                let served_there = self.parents.iter().any(|q| {
+                    q.accepted.status == Status::True
+                        && gateway_of(&q.parent) == gateway
+                        && q.listeners.contains(claimant)
+                });
+                if !served_there {
+                    out.push((p, host, claimant));
+                }
+            }
+        }
+        out
+    }
+
+    /// The hosts requests for which reach another listener than the route's (listener
+    /// isolation), for the equivalence check, which explains the 404s they get with it.
+    pub(crate) fn isolated_hosts(&self) -> Vec<String> {
+        self.isolated()
+            .into_iter()
+            .map(|(_, host, _)| host.clone())
+            .collect()
+    }
+
     /// Notes for the report, each with the status reason it stands for.
     pub(crate) fn findings(&self) -> Vec<(Diagnostic, String)> {
         let what = format!("{} {}/{}", self.kind, self.namespace, self.name);
@@ -156,23 +189,9 @@ impl RoutePrediction {
             };
             out.push((note.at(field), c.reason.clone()));
         }
-        // A host isolated away from one parentRef's listener is still served when another
-        // parentRef of the route attaches to the listener that claims it.
-        for p in &self.parents {
-            if p.accepted.status != Status::True {
-                continue;
-            }
+        for (p, host, claimant) in self.isolated() {
             let gateway = gateway_of(&p.parent);
-            for (host, claimant) in &p.shadowed {
-                let served_there = self.parents.iter().any(|q| {
-                    q.accepted.status == Status::True
-                        && gateway_of(&q.parent) == gateway
-                        && q.listeners.contains(claimant)
-                });
-                if served_there {
-                    continue;
-                }
-                out.push((
+            out.push((
                     Diagnostic::new(
                         Code::AttachListenerIsolation,
                         format!(
@@ -182,7 +201,6 @@ impl RoutePrediction {
                     .at(format!("spec.parentRefs[{}]", p.index)),
                     "ListenerIsolation".to_string(),
                 ));
-            }
         }
         for b in &self.backend_issues {
             let c = &b.condition;

@@ -190,17 +190,24 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
         })
         .collect();
     let world = attachment::World::new(index, generated.iter().flatten(), config);
-    let notes: Vec<Vec<Diagnostic>> = generated
+    let notes: Vec<(Vec<Diagnostic>, Vec<String>)> = generated
         .par_iter()
         .map(|values| {
-            values
+            let notes = values
                 .iter()
                 .flat_map(|v| object_notes(&world, v))
-                .collect()
+                .collect();
+            let isolated = values
+                .iter()
+                .filter_map(|v| world.predict(v))
+                .flat_map(|p| p.isolated_hosts())
+                .collect();
+            (notes, isolated)
         })
         .collect();
-    for (r, notes) in results.iter_mut().zip(notes) {
+    for (r, (notes, isolated)) in results.iter_mut().zip(notes) {
         r.notes.extend(notes);
+        r.isolated_hosts.extend(isolated);
     }
 }
 
