@@ -42,26 +42,25 @@ fn routes_overlap(a: &Entry, b: &Entry) -> bool {
     })
 }
 
-/// Gateway API rank of a match: larger wins.
-fn rank(m: Option<&HttpRouteMatch>) -> (u8, usize, bool, usize, usize) {
-    let Some(m) = m else {
-        return (2, 1, false, 0, 0);
+/// Gateway API rank of a match under Istio's implementation (larger wins): the behaviour
+/// model's precedence, for the match as generated (`None`: the CRD's default `PathPrefix /`).
+fn rank(m: Option<&HttpRouteMatch>) -> (u8, usize, bool, usize, usize, usize) {
+    use crate::semantics::gateway_api::precedence::{MatchShape, key};
+    use crate::semantics::gateway_api::{PathKind, Profile};
+    let (path_kind, path) = match m.and_then(|m| m.path.as_ref()) {
+        Some(p) if p.type_ == "Exact" => (PathKind::Exact, p.value.clone()),
+        Some(p) if p.type_ == "PathPrefix" => (PathKind::Prefix, p.value.clone()),
+        Some(p) => (PathKind::Regex, p.value.clone()),
+        None => (PathKind::Prefix, "/".to_string()),
     };
-    let (kind, len) = match m.path.as_ref() {
-        Some(p) if p.type_ == "Exact" => (3, p.value.len()),
-        Some(p) if p.type_ == "PathPrefix" => (2, p.value.trim_end_matches('/').len().max(1)),
-        // Istio ranks regex below every prefix; other implementations differ.
-        Some(_) => (1, 0),
-        None => (2, 1),
+    let shape = MatchShape {
+        path_kind,
+        path,
+        method: m.is_some_and(|m| m.method.is_some()),
+        headers: m.map_or(0, |m| m.headers.len()),
+        query: m.map_or(0, |m| m.query_params.len()),
     };
-    let len = if kind == 3 { 0 } else { len };
-    (
-        kind,
-        len,
-        m.method.is_some(),
-        m.headers.len(),
-        m.query_params.len(),
-    )
+    key(&shape, Profile::Istio)
 }
 
 fn paths_overlap(a: Option<&HttpRouteMatch>, b: Option<&HttpRouteMatch>) -> bool {
