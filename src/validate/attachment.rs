@@ -581,9 +581,24 @@ impl<'a> World<'a> {
                 .filter_map(|r| intersect(r, str_of(l, "hostname")))
                 .filter(|h| !hosts.contains(h))
             {
-                if let Some(claimant) = listeners.iter().find(|o| {
-                    o.get("port") == l.get("port") && str_of(o, "hostname") == Some(h.as_str())
-                }) {
+                let same_port: Vec<&Value> = listeners
+                    .iter()
+                    .copied()
+                    .filter(|o| o.get("port") == l.get("port"))
+                    .collect();
+                let claimant = if h.starts_with('*') {
+                    same_port
+                        .iter()
+                        .copied()
+                        .find(|o| str_of(o, "hostname") == Some(h.as_str()))
+                } else {
+                    crate::semantics::gateway_api::most_specific_listener(
+                        same_port.iter().map(|o| str_of(o, "hostname")),
+                        &h,
+                    )
+                    .map(|i| same_port[i])
+                };
+                if let Some(claimant) = claimant {
                     let pair = (
                         h.clone(),
                         str_of(claimant, "name").unwrap_or_default().to_string(),
@@ -885,12 +900,28 @@ pub(crate) fn listener_hosts(
             .filter_map(|r| intersect(r, lhost))
             .collect()
     };
+    let same_port: Vec<&Value> = all
+        .iter()
+        .copied()
+        .filter(|o| o.get("port").and_then(Value::as_i64) == lport)
+        .collect();
     hosts.retain(|h| {
-        !all.iter().any(|other| {
-            str_of(other, "name") != lname
-                && other.get("port").and_then(Value::as_i64) == lport
-                && str_of(other, "hostname").is_some_and(|oh| oh == h && Some(oh) != lhost)
-        })
+        if h.starts_with('*') {
+            // A wildcard keeps the names under it a sibling does not name exactly.
+            !same_port.iter().any(|other| {
+                str_of(other, "name") != lname
+                    && str_of(other, "hostname").is_some_and(|oh| oh == h && Some(oh) != lhost)
+            })
+        } else {
+            // A name goes to the listener the behaviour model's isolation picks for it.
+            let chosen = crate::semantics::gateway_api::most_specific_listener(
+                same_port.iter().map(|o| str_of(o, "hostname")),
+                h,
+            );
+            chosen.is_none_or(|i| {
+                str_of(same_port[i], "name") == lname || str_of(same_port[i], "hostname") == lhost
+            })
+        }
     });
     hosts
 }
@@ -954,6 +985,25 @@ mod tests {
         assert_eq!(
             listener_hosts(&wildcard, &all, &["bar.example.com".into()]),
             vec!["bar.example.com"]
+        );
+    }
+
+    /// A wildcard sibling isolates too: requests for `foo.example.com` go to `*.example.com`,
+    /// not to the catch-all listener (gateway_types.go, the most specific listener hostname).
+    #[test]
+    fn a_wildcard_sibling_takes_the_names_under_it_from_a_catch_all() {
+        let any = json!({"name": "any", "port": 80});
+        let wildcard = json!({"name": "wild", "port": 80, "hostname": "*.example.com"});
+        let other_port = json!({"name": "alt", "port": 8080, "hostname": "*.example.com"});
+        let all = [&any, &wildcard, &other_port];
+        assert!(listener_hosts(&any, &all, &["foo.example.com".into()]).is_empty());
+        assert_eq!(
+            listener_hosts(&any, &all, &["foo.example.org".into()]),
+            vec!["foo.example.org"]
+        );
+        assert_eq!(
+            listener_hosts(&wildcard, &all, &["foo.example.com".into()]),
+            vec!["foo.example.com"]
         );
     }
 }

@@ -260,6 +260,28 @@ impl RouteMatch {
     }
 }
 
+/// Listener isolation (`gateway_types.go` `Listener`): of listeners on one port (their
+/// hostnames, `None` for none), the position of the one that takes requests for `host`: the
+/// most specific hostname that matches it; of equally specific ones (a conflict the
+/// validator reports, or Gateways merged into one entry point by a caller), the last.
+pub fn most_specific_listener<'a>(
+    hostnames: impl IntoIterator<Item = Option<&'a str>>,
+    host: &str,
+) -> Option<usize> {
+    let mut best: Option<((bool, usize), usize)> = None;
+    for (i, h) in hostnames.into_iter().enumerate() {
+        let pattern = h.unwrap_or("*");
+        if !hostname::matches(pattern, host) {
+            continue;
+        }
+        let rank = hostname::specificity(pattern);
+        if best.is_none_or(|(b, _)| rank >= b) {
+            best = Some((rank, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
 /// `PathPrefix`: element-wise, a trailing `/` of the prefix ignored (`/foo` matches `/foo`,
 /// `/foo/` and `/foo/bar`, not `/foobar`). `httproute_types.go` `HTTPPathMatch`.
 pub fn path_prefix_matches(prefix: &str, path: &str) -> bool {
@@ -499,26 +521,17 @@ impl World {
         gateways: &[Key],
         request: &Request,
     ) -> Option<(&'w Gateway, &'w Listener)> {
-        type Ranked<'w> = ((bool, usize), (&'w Gateway, &'w Listener));
-        let mut best: Option<Ranked<'w>> = None;
-        for g in gateways.iter().filter_map(|k| self.gateways.get(k)) {
-            for l in &g.listeners {
-                let pattern = l.hostname.as_deref().unwrap_or("*");
-                if l.port != Some(request.port)
-                    || l.scheme() != Some(request.scheme)
-                    || !hostname::matches(pattern, &request.host)
-                {
-                    continue;
-                }
-                // Of equally specific listeners (a conflict the validator reports, or Gateways
-                // merged into one entry point by the caller), the last.
-                let rank = hostname::specificity(pattern);
-                if best.as_ref().is_none_or(|(b, _)| rank >= *b) {
-                    best = Some((rank, (g, l)));
-                }
-            }
-        }
-        best.map(|(_, found)| found)
+        let candidates: Vec<(&Gateway, &Listener)> = gateways
+            .iter()
+            .filter_map(|k| self.gateways.get(k))
+            .flat_map(|g| g.listeners.iter().map(move |l| (g, l)))
+            .filter(|(_, l)| l.port == Some(request.port) && l.scheme() == Some(request.scheme))
+            .collect();
+        let chosen = most_specific_listener(
+            candidates.iter().map(|(_, l)| l.hostname.as_deref()),
+            &request.host,
+        )?;
+        candidates.get(chosen).copied()
     }
 
     /// What the data plane serving `gateways` (one address: the Gateways merged there; all
