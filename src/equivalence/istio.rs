@@ -667,7 +667,12 @@ impl<'a> Model<'a> {
             return Decision::new(
                 Outcome::Redirect {
                     status: 301,
-                    location: Probe::url("https", &probe.host, None, &probe.path),
+                    location: Probe::url(
+                        "https",
+                        &probe.host,
+                        None,
+                        &format!("{}{}", probe.path, probe.query_string()),
+                    ),
                 },
                 None,
             );
@@ -749,7 +754,12 @@ impl<'a> Model<'a> {
             };
             return Outcome::Redirect {
                 status: r.redirect_code.unwrap_or(301),
-                location: Probe::url(&scheme, &host, port, &path),
+                location: Probe::url(
+                    &scheme,
+                    &host,
+                    port,
+                    &format!("{path}{}", probe.query_string()),
+                ),
             };
         }
         if let Some(direct) = &route.direct_response {

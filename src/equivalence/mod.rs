@@ -100,6 +100,22 @@ impl Probe {
             .map(|(_, v)| v.as_str())
     }
 
+    /// `?a=1&b` as sent, or nothing: redirects keep it (Envoy `RedirectAction.strip_query`
+    /// is false unless set, and neither Istio nor Envoy Gateway sets it; nginx redirects to
+    /// `$request_uri`).
+    pub fn query_string(&self) -> String {
+        let mut out = String::new();
+        for (i, (k, v)) in self.query.iter().enumerate() {
+            out.push(if i == 0 { '?' } else { '&' });
+            out.push_str(k);
+            if !v.is_empty() {
+                out.push('=');
+                out.push_str(v);
+            }
+        }
+        out
+    }
+
     /// `scheme://authority` followed by `path`: the `Location` of a redirect to the same
     /// place.
     fn url(scheme: &str, host: &str, port: Option<u32>, path: &str) -> String {

@@ -412,7 +412,12 @@ impl Model {
             return Decision::new(
                 Outcome::Redirect {
                     status: 308,
-                    location: format!("https://{}{}", probe.host, probe.path),
+                    location: format!(
+                        "https://{}{}{}",
+                        probe.host,
+                        probe.path,
+                        probe.query_string()
+                    ),
                 },
                 origin,
             );

@@ -150,6 +150,20 @@ impl Request {
             .map(|(_, v)| v.as_str())
     }
 
+    /// `?a=1&b` as sent, or nothing.
+    pub fn query_string(&self) -> String {
+        let mut out = String::new();
+        for (i, (k, v)) in self.query.iter().enumerate() {
+            out.push(if i == 0 { '?' } else { '&' });
+            out.push_str(k);
+            if !v.is_empty() {
+                out.push('=');
+                out.push_str(v);
+            }
+        }
+        out
+    }
+
     /// `scheme://host[:port]path`, the port left out when it is the scheme's default.
     pub fn url(scheme: &str, host: &str, port: Option<u16>, path: &str) -> String {
         let default = match scheme {

@@ -61,10 +61,15 @@ pub(super) fn apply(
                     }
                     (None, None) => 100,
                 };
+                let namespace = str_of(backend, "namespace").unwrap_or(&route.key.0);
+                let name = str_of(backend, "name").unwrap_or_default();
+                // A mirror to another namespace needs a ReferenceGrant like any backend
+                // (`HTTPRequestMirrorFilter.BackendRef`); without one it is not configured.
+                if namespace != route.key.0 && !granted(world, route, namespace, name) {
+                    continue;
+                }
                 b.mirrors.push(Mirror {
-                    namespace: str_of(backend, "namespace")
-                        .unwrap_or(&route.key.0)
-                        .to_string(),
+                    namespace: namespace.to_string(),
                     name: str_of(backend, "name").unwrap_or_default().to_string(),
                     port: backend
                         .get("port")
@@ -72,6 +77,15 @@ pub(super) fn apply(
                         .map(|p| p as u32),
                     percent,
                 });
+            }
+            // An extension filter does what its implementation says, and an unresolved one
+            // must answer an error rather than be skipped (`HTTPRouteFilter`): either way the
+            // model cannot tell.
+            Some("ExtensionRef") => {
+                b.outcome = Outcome::NotModelled {
+                    reason: "an ExtensionRef filter".to_string(),
+                };
+                return b;
             }
             Some(other) => {
                 b.unevaluated.push((format!("filter {other}"), f.clone()));
@@ -155,8 +169,8 @@ enum Resolved {
 /// What a backend reference resolves to. A Service, unless it is in another namespace and no
 /// ReferenceGrant allows it, or the input holds every Service and not this one (or not its
 /// port). Istio also resolves `networking.istio.io/Hostname` (a host of its registry: istio
-/// `pilot/pkg/config/kube/gateway/conversion.go` `buildDestination`); other kinds are
-/// implementation-specific.
+/// `pilot/pkg/config/kube/gateway/conversion.go` `buildDestination`); Envoy Gateway its
+/// `Backend` kind (not modelled); any other kind is invalid.
 fn resolve(world: &World, route: &Route, b: &Value, profile: Profile) -> Resolved {
     let group = str_of(b, "group").unwrap_or("");
     let kind = str_of(b, "kind").unwrap_or("Service");
@@ -173,7 +187,13 @@ fn resolve(world: &World, route: &Route, b: &Value, profile: Profile) -> Resolve
                 port.and_then(|p| u32::try_from(p).ok()),
             );
         }
-        _ => return Resolved::Unknown(format!("backend kind {group}/{kind}")),
+        // Envoy Gateway's own backend kind: resolved in ways the model does not follow.
+        ("gateway.envoyproxy.io", "Backend") if profile == Profile::EnvoyGateway => {
+            return Resolved::Unknown(format!("backend kind {group}/{kind}"));
+        }
+        // A kind the implementation does not support: `InvalidKind`, and its share of the
+        // traffic gets a 500 (conformance HTTPRouteInvalidBackendRefUnknownKind).
+        _ => return Resolved::Invalid,
     }
     let namespace = str_of(b, "namespace").unwrap_or(&route.key.0).to_string();
     if namespace != route.key.0 && !granted(world, route, &namespace, &name) {
@@ -218,8 +238,21 @@ fn edits(out: &mut HeaderEdits, modifier: Option<&Value>) {
             })
             .collect()
     };
-    out.set.extend(pairs("set"));
-    out.add.extend(pairs("add"));
+    // `HTTPHeaderFilter`: of names equal but for case, only the first entry counts.
+    let first_of_each = |pairs: Vec<(String, String)>| {
+        let mut seen: Vec<String> = Vec::new();
+        pairs
+            .into_iter()
+            .filter(|(n, _)| {
+                let lower = n.to_ascii_lowercase();
+                let new = !seen.contains(&lower);
+                seen.push(lower);
+                new
+            })
+            .collect::<Vec<_>>()
+    };
+    out.set.extend(first_of_each(pairs("set")));
+    out.add.extend(first_of_each(pairs("add")));
     out.remove.extend(
         list(m, "remove")
             .filter_map(Value::as_str)
@@ -267,11 +300,13 @@ fn redirect_outcome(r: &Value, m: &RouteMatch, listener: &Listener, request: &Re
             .and_then(Value::as_u64)
             .and_then(|s| u16::try_from(s).ok())
             .unwrap_or(302),
+        // The query is kept: Envoy's `RedirectAction.strip_query` is false unless set, and
+        // neither Istio (`conversion.go`) nor Envoy Gateway sets it.
         location: Request::url(
             scheme.unwrap_or(request.scheme.as_str()),
             str_of(r, "hostname").unwrap_or(&request.host),
             port,
-            &path,
+            &format!("{path}{}", request.query_string()),
         ),
     }
 }

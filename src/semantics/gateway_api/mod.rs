@@ -520,12 +520,26 @@ impl World {
         &'w self,
         gateways: &[Key],
         request: &Request,
+        profile: Profile,
     ) -> Option<(&'w Gateway, &'w Listener)> {
+        // Listeners of one Gateway on the same port with the same hostname are conflicted:
+        // Envoy Gateway programs none of them (`validateConflictedLayer7Listeners`), and the
+        // specification leaves no winner; Istio does not check and serves one.
+        let conflicted = |g: &Gateway, l: &Listener| {
+            profile != Profile::Istio
+                && g.listeners
+                    .iter()
+                    .any(|o| !std::ptr::eq(o, l) && o.port == l.port && o.hostname == l.hostname)
+        };
         let candidates: Vec<(&Gateway, &Listener)> = gateways
             .iter()
             .filter_map(|k| self.gateways.get(k))
             .flat_map(|g| g.listeners.iter().map(move |l| (g, l)))
-            .filter(|(_, l)| l.port == Some(request.port) && l.scheme() == Some(request.scheme))
+            .filter(|(g, l)| {
+                l.port == Some(request.port)
+                    && l.scheme() == Some(request.scheme)
+                    && !conflicted(g, l)
+            })
             .collect();
         let chosen = most_specific_listener(
             candidates.iter().map(|(_, l)| l.hostname.as_deref()),
@@ -653,7 +667,7 @@ impl World {
     }
 
     fn behaviour_with(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
-        let Some((gateway, listener)) = self.listener_for(gateways, request) else {
+        let Some((gateway, listener)) = self.listener_for(gateways, request, profile) else {
             return Behaviour::of(Outcome::NoListener);
         };
         let matched = |object: Option<String>, rule: Option<usize>, m: Option<usize>| Matched {
@@ -786,3 +800,6 @@ impl World {
         out
     }
 }
+
+#[cfg(test)]
+mod tests;

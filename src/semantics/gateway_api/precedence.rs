@@ -38,12 +38,14 @@ pub struct MatchShape {
 pub fn key(m: &MatchShape, profile: Profile) -> (u8, usize, bool, usize, usize, usize) {
     match profile {
         Profile::Istio | Profile::Generic => {
-            let kind = match m.path_kind {
-                PathKind::Exact => 3,
-                PathKind::Prefix => 2,
-                PathKind::Regex => 1,
+            let (kind, len) = match m.path_kind {
+                PathKind::Exact => (3, m.path.len()),
+                // Istio compares prefixes without their trailing `/` (`/foo/` ties `/foo`),
+                // as Gateway API's element-wise PathPrefix treats them alike.
+                PathKind::Prefix => (2, m.path.trim_end_matches('/').len().max(1)),
+                PathKind::Regex => (1, m.path.len()),
             };
-            (kind, m.path.len(), m.method, m.headers, m.query, 0)
+            (kind, len, m.method, m.headers, m.query, 0)
         }
         Profile::EnvoyGateway => {
             let kind = match m.path_kind {

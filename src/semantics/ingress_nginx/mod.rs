@@ -576,16 +576,7 @@ fn forwarded_host(request: &Request, forwarded: bool) -> String {
 
 /// `$request_uri`: the path and the query as sent.
 fn request_uri(request: &Request) -> String {
-    let mut uri = request.path.clone();
-    for (i, (k, v)) in request.query.iter().enumerate() {
-        uri.push(if i == 0 { '?' } else { '&' });
-        uri.push_str(k);
-        if !v.is_empty() {
-            uri.push('=');
-            uri.push_str(v);
-        }
-    }
-    uri
+    format!("{}{}", request.path, request.query_string())
 }
 
 /// Whether `ip` is in one of the comma-separated CIDRs or addresses of `list`.
