@@ -27,6 +27,53 @@ pub enum KustomizeEditError {
     NoResources,
     #[error("the edited file would not list exactly the old resources plus the new ones")]
     Verification,
+    #[error(
+        "would change more than its `resources:` and `patches:` lists (an anchor or alias shares them)"
+    )]
+    SharedList,
+    #[error(
+        "would write the entry {0:?} with a raw tab, control or line-separator character, which YAML tools read differently"
+    )]
+    UnsafeEntry(String),
+}
+
+/// Characters that YAML tools read differently when they stand raw in a plain scalar (a tab
+/// is valid inside one in YAML 1.2 and refused by YAML 1.1 tools such as PyYAML; control and
+/// line-separator characters are worse). Escaped inside a double-quoted scalar they are fine.
+fn raw_specials(text: &str) -> usize {
+    text.chars()
+        .filter(|&c| {
+            (c.is_control() && c != '\n' && c != '\r')
+                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+        })
+        .count()
+}
+
+/// Refuses an edit that writes such characters raw, so the file stays readable by every tool
+/// that reviews it.
+fn check_written(before: &str, after: &str, entries: &[&String]) -> Result<(), KustomizeEditError> {
+    if raw_specials(after) > raw_specials(before) {
+        let culprit = entries
+            .iter()
+            .find(|e| raw_specials(e) > 0)
+            .map_or_else(String::new, |e| (*e).clone());
+        return Err(KustomizeEditError::UnsafeEntry(culprit));
+    }
+    Ok(())
+}
+
+/// Whether `old` and `new` (parsed kustomizations) differ only in `resources` and `patches`:
+/// an anchored list whose alias names another field would carry the new entries there too.
+fn only_lists_changed(old: &Value, new: &Value) -> bool {
+    let without = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(map) = v.as_object_mut() {
+            map.remove("resources");
+            map.remove("patches");
+        }
+        v
+    };
+    without(old) == without(new)
 }
 
 /// Plans the kustomization edits: `listed` maps a source file to the generated files that must
@@ -121,8 +168,15 @@ pub fn add_resources(bytes: &[u8], entries: &[String]) -> Result<Vec<u8>, Kustom
     let edited = format!("{bom}{doc}");
     let mut expected = old_list;
     expected.extend(entries.iter().cloned());
-    if resources_of(edited.strip_prefix(BOM).unwrap_or(&edited)) != Some(expected) {
+    let edited_body = edited.strip_prefix(BOM).unwrap_or(&edited);
+    if resources_of(edited_body) != Some(expected) {
         return Err(KustomizeEditError::Verification);
+    }
+    check_written(body, edited_body, &entries.iter().collect::<Vec<_>>())?;
+    let parsed = |text: &str| crate::yaml::parse_document(text).ok().flatten();
+    if !matches!((parsed(body), parsed(edited_body)), (Some(a), Some(b)) if only_lists_changed(&a, &b))
+    {
+        return Err(KustomizeEditError::SharedList);
     }
     Ok(edited.into_bytes())
 }
@@ -268,6 +322,11 @@ pub fn sync_entries(
     {
         return Err(KustomizeEditError::Verification);
     }
+    if !only_lists_changed(&parsed, &check) {
+        return Err(KustomizeEditError::SharedList);
+    }
+    let written: Vec<&String> = resources.iter().chain(patches).collect();
+    check_written(body, &edited, &written)?;
     Ok(Some(format!("{bom}{edited}").into_bytes()))
 }
 
@@ -328,6 +387,27 @@ fn resources_of(text: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by a hostile review: an anchored `resources:` list aliased by another field
+    /// would gain the new entry there too; a tab in a file name is valid YAML 1.2 but not
+    /// readable by YAML 1.1 tools. Both are refused (the plan then says "add by hand").
+    #[test]
+    fn shared_lists_and_unsafe_names_are_not_edited() {
+        let anchored = b"resources: &r\n- web.yaml\ncomponents: *r\n";
+        assert_eq!(
+            add_resources(anchored, &["web.gateway-api.yaml".to_string()]),
+            Err(KustomizeEditError::SharedList)
+        );
+        let plain = b"resources:\n- web.yaml\n";
+        assert!(matches!(
+            add_resources(plain, &["a\tb.gateway-api.yaml".to_string()]),
+            Err(KustomizeEditError::UnsafeEntry(_))
+        ));
+        // Names the editor quotes with escapes are fine.
+        let edited = add_resources(plain, &["a\nkind: Pod.yaml".to_string()]).unwrap();
+        assert!(!String::from_utf8(edited).unwrap().contains("\nkind: Pod"));
+        assert!(add_resources(plain, &["a #b.gateway-api.yaml".to_string()]).is_ok());
+    }
 
     fn add(input: &str) -> String {
         let out = add_resources(input.as_bytes(), &["new.gateway-api.yaml".to_string()]).unwrap();
