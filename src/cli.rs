@@ -491,8 +491,8 @@ pub struct TraceArgs {
     /// A request header, 'Name: value' (repeatable).
     #[arg(long = "header", value_name = "'NAME: VALUE'")]
     pub headers: Vec<String>,
-    /// The client address. Not evaluated yet: no model reads source addresses; accepted so
-    /// scripts written for allow-lists keep working once they do.
+    /// The client address. Not evaluated yet: trace's old sides do not read client addresses
+    /// (allow-lists); accepted so scripts keep working once they do.
     #[arg(long, value_name = "IP")]
     pub source_ip: Option<std::net::IpAddr>,
     /// The Gateway (NAMESPACE/NAME) whose entry point to follow when several serve the
@@ -1564,7 +1564,9 @@ fn trace(args: &TraceArgs) -> Result<u8> {
         .write_all(text.as_bytes())
         .context("writing to stdout")?;
     if args.source_ip.is_some() {
-        eprintln!("note: --source-ip is not evaluated yet (no model reads client addresses)");
+        eprintln!(
+            "note: --source-ip is not evaluated yet (trace's old sides do not read client addresses)"
+        );
     }
     // 1 when the sides differ, like plan's "changes needed".
     Ok(u8::from(!trace.differences.is_empty()))
