@@ -1489,7 +1489,7 @@ fn convert(args: ConvertArgs) -> Result<u8> {
 }
 
 fn trace(args: &TraceArgs) -> Result<u8> {
-    use crate::equivalence::{Probe, Scheme};
+    use crate::equivalence::Probe;
     let mut request = crate::semantics::Request::parse(&args.request)
         .with_context(|| format!("--request {:?}", args.request))?;
     for h in &args.headers {
@@ -1508,10 +1508,7 @@ fn trace(args: &TraceArgs) -> Result<u8> {
         None => None,
     };
     let probe = Probe {
-        scheme: match request.scheme {
-            crate::semantics::Scheme::Http => Scheme::Http,
-            crate::semantics::Scheme::Https => Scheme::Https,
-        },
+        scheme: request.scheme,
         host: request.host.clone(),
         port: u32::from(request.port),
         method: request.method.clone(),

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::matching::Matcher;
 use super::probes::{Seeds, Shape};
-use super::{Backend, Decision, Origin, Outcome, Probe, Scheme, shares};
+use super::{Backend, Decision, Origin, Outcome, Probe, shares};
 use crate::config::{Config, Target};
 use crate::index::Index;
 use crate::model::SourceBody;
@@ -120,11 +120,7 @@ impl Model {
             Condition::Regex(p) => Matcher::full_regex(p).sample(),
         };
         for l in self.world.decision_points(gateways) {
-            let scheme = match l.scheme {
-                semantics::Scheme::Http => Scheme::Http,
-                semantics::Scheme::Https => Scheme::Https,
-            };
-            seeds.listener(scheme, u32::from(l.port));
+            seeds.listener(l.scheme, u32::from(l.port));
             seeds.host(&l.hostname);
             for (hosts, matches) in &l.routes {
                 for host in hosts {
@@ -269,10 +265,7 @@ impl Model {
 fn request_of(probe: &Probe) -> Option<Request> {
     Some(Request {
         method: probe.method.clone(),
-        scheme: match probe.scheme {
-            Scheme::Http => semantics::Scheme::Http,
-            Scheme::Https => semantics::Scheme::Https,
-        },
+        scheme: probe.scheme,
         host: probe.host.clone(),
         port: u16::try_from(probe.port).ok()?,
         path: probe.path.clone(),

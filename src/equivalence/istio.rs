@@ -745,7 +745,7 @@ impl<'a> Model<'a> {
                 (Some(p), _) => Some(p),
                 (None, Some("FROM_PROTOCOL_DEFAULT")) => None,
                 // The Host header keeps a non-default port; a default one is not sent.
-                _ => (probe.port != probe.scheme.default_port()).then_some(probe.port),
+                _ => (probe.port != u32::from(probe.scheme.default_port())).then_some(probe.port),
             };
             let path = match (&r.uri, &r.prefix_rewrite) {
                 (Some(u), _) if !u.is_empty() => u.clone(),

@@ -26,28 +26,8 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::index::Index;
 use crate::translate::SourceResult;
 
-/// `http` or `https`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Scheme {
-    Http,
-    Https,
-}
-
-impl Scheme {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scheme::Http => "http",
-            Scheme::Https => "https",
-        }
-    }
-
-    pub fn default_port(self) -> u32 {
-        match self {
-            Scheme::Http => 80,
-            Scheme::Https => 443,
-        }
-    }
-}
+/// The scheme of a request: the behaviour models' type.
+pub use crate::semantics::Scheme;
 
 /// One request sent to both sides.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -79,7 +59,7 @@ impl Probe {
 
     /// The `Host` header a client sends: the port only when it is not the scheme's default.
     pub fn authority(&self) -> String {
-        if self.port == self.scheme.default_port() {
+        if self.port == u32::from(self.scheme.default_port()) {
             self.host.clone()
         } else {
             format!("{}:{}", self.host, self.port)
@@ -104,16 +84,7 @@ impl Probe {
     /// is false unless set, and neither Istio nor Envoy Gateway sets it; nginx redirects to
     /// `$request_uri`).
     pub fn query_string(&self) -> String {
-        let mut out = String::new();
-        for (i, (k, v)) in self.query.iter().enumerate() {
-            out.push(if i == 0 { '?' } else { '&' });
-            out.push_str(k);
-            if !v.is_empty() {
-                out.push('=');
-                out.push_str(v);
-            }
-        }
-        out
+        crate::semantics::query_string(&self.query)
     }
 
     /// `scheme://authority` followed by `path`: the `Location` of a redirect to the same

@@ -330,7 +330,7 @@ impl Model {
         let Some(servers) = self.classes.get(class) else {
             return Decision::new(Outcome::NoListener, None);
         };
-        if probe.port != probe.scheme.default_port() {
+        if probe.port != u32::from(probe.scheme.default_port()) {
             return Decision::new(Outcome::NoListener, None);
         }
         // server_name: exact, then the longest wildcard, then the catch-all server.

@@ -26,7 +26,7 @@ fn probe(url: &str, headers: &[(&str, &str)]) -> Probe {
     };
     let (host, port) = match authority.split_once(':') {
         Some((h, p)) => (h, p.parse().unwrap_or(80)),
-        None => (authority, scheme.default_port()),
+        None => (authority, u32::from(scheme.default_port())),
     };
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
     let mut p = Probe::new(scheme, host, port, path);

@@ -16,7 +16,7 @@ pub mod hostname;
 pub mod ingress_nginx;
 mod request;
 
-pub use request::{Request, RequestError, Scheme};
+pub use request::{Request, RequestError, Scheme, query_string};
 
 use serde::Serialize;
 

@@ -152,16 +152,7 @@ impl Request {
 
     /// `?a=1&b` as sent, or nothing.
     pub fn query_string(&self) -> String {
-        let mut out = String::new();
-        for (i, (k, v)) in self.query.iter().enumerate() {
-            out.push(if i == 0 { '?' } else { '&' });
-            out.push_str(k);
-            if !v.is_empty() {
-                out.push('=');
-                out.push_str(v);
-            }
-        }
-        out
+        query_string(&self.query)
     }
 
     /// `scheme://host[:port]path`, the port left out when it is the scheme's default.
@@ -176,6 +167,20 @@ impl Request {
             _ => format!("{scheme}://{host}{path}"),
         }
     }
+}
+
+/// `?a=1&b` for these parameters, or nothing (a parameter without a value has no `=`).
+pub fn query_string(query: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (i, (k, v)) in query.iter().enumerate() {
+        out.push(if i == 0 { '?' } else { '&' });
+        out.push_str(k);
+        if !v.is_empty() {
+            out.push('=');
+            out.push_str(v);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

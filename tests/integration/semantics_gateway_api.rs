@@ -5,7 +5,6 @@
 //! A case the model answers `not-modelled` is counted as such, never as passed; any wrong
 //! answer fails the test with the list of failures.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use gateway_migrate::semantics::gateway_api::{Profile, World};
@@ -14,51 +13,7 @@ use serde_json::Value;
 
 const DIR: &str = "tests/semantics/gateway-api";
 
-fn documents(text: &str) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for line in text.lines().chain(std::iter::once("---")) {
-        if line.trim_end() == "---" {
-            if let Some(v) = gateway_migrate::yaml::parse_document(&current).unwrap()
-                && !v.is_null()
-            {
-                out.push(v);
-            }
-            current.clear();
-        } else {
-            current.push_str(line);
-            current.push('\n');
-        }
-    }
-    out
-}
-
-fn str_map(v: &Value, key: &str) -> BTreeMap<String, String> {
-    v.get(key)
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| {
-                    let text = match v {
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    (k.clone(), text)
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn str_list(v: &Value, key: &str) -> Vec<String> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
-}
+use crate::common::{str_list, str_map, yaml_documents as documents};
 
 fn key_of(text: &str) -> (String, String) {
     let (ns, name) = text.split_once('/').unwrap();

@@ -6,7 +6,6 @@
 //! that only read the generated nginx.conf, or that the format cannot express, are counted
 //! apart.
 
-use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::Path;
 
@@ -16,51 +15,7 @@ use serde_json::Value;
 
 const DIR: &str = "tests/semantics/ingress-nginx";
 
-fn documents(text: &str) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for line in text.lines().chain(std::iter::once("---")) {
-        if line.trim_end() == "---" {
-            if let Some(v) = gateway_migrate::yaml::parse_document(&current).unwrap()
-                && !v.is_null()
-            {
-                out.push(v);
-            }
-            current.clear();
-        } else {
-            current.push_str(line);
-            current.push('\n');
-        }
-    }
-    out
-}
-
-fn str_map(v: &Value, key: &str) -> BTreeMap<String, String> {
-    v.get(key)
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| {
-                    let text = match v {
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    (k.clone(), text)
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn str_list(v: &Value, key: &str) -> Vec<String> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
-}
+use crate::common::{str_list, str_map, yaml_documents as documents};
 
 /// Why `b` does not meet `case`, `None` when it does.
 fn check(case: &Value, request: &Request, b: &Behaviour) -> Option<String> {

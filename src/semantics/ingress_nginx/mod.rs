@@ -394,26 +394,19 @@ impl World {
                 });
             }
         }
-        // `permanent-redirect` / `temporal-redirect`: `return` in the location.
-        if let Some(url) = annotation("permanent-redirect") {
-            let status = annotation("permanent-redirect-code")
-                .and_then(|c| c.parse::<u16>().ok())
-                .filter(|c| (300..=308).contains(c))
-                .unwrap_or(301);
-            return Behaviour::of(Outcome::Redirect {
-                status,
-                location: url.to_string(),
-            });
-        }
-        if let Some(url) = annotation("temporal-redirect") {
-            let status = annotation("temporal-redirect-code")
-                .and_then(|c| c.parse::<u16>().ok())
-                .filter(|c| (300..=308).contains(c))
-                .unwrap_or(302);
-            return Behaviour::of(Outcome::Redirect {
-                status,
-                location: url.to_string(),
-            });
+        // `permanent-redirect` / `temporal-redirect`: `return` in the location, with the
+        // `-code` annotation when it is a redirect status (else the default).
+        for (key, default) in [("permanent-redirect", 301), ("temporal-redirect", 302)] {
+            if let Some(url) = annotation(key) {
+                let status = annotation(&format!("{key}-code"))
+                    .and_then(|c| c.parse::<u16>().ok())
+                    .filter(|c| (300..=308).contains(c))
+                    .unwrap_or(default);
+                return Behaviour::of(Outcome::Redirect {
+                    status,
+                    location: url.to_string(),
+                });
+            }
         }
         // HTTP to HTTPS (lua_ingress.lua `force_ssl_redirect`, after the location's returns).
         let proto_https = request.scheme == Scheme::Https

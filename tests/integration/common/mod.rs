@@ -393,3 +393,53 @@ pub fn required(available: bool, what: &str, consequence: &str) -> bool {
     );
     false
 }
+
+/// The documents of a YAML stream (`---` lines between them), empty ones left out: the
+/// `objects` blocks of the semantics tables.
+pub fn yaml_documents(text: &str) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in text.lines().chain(std::iter::once("---")) {
+        if line.trim_end() == "---" {
+            if let Some(v) = gateway_migrate::yaml::parse_document(&current).unwrap()
+                && !v.is_null()
+            {
+                out.push(v);
+            }
+            current.clear();
+        } else {
+            current.push_str(line);
+            current.push('\n');
+        }
+    }
+    out
+}
+
+/// A mapping of strings (`headers:`, `configMap:`), non-string values as their JSON text.
+pub fn str_map(v: &serde_json::Value, key: &str) -> std::collections::BTreeMap<String, String> {
+    v.get(key)
+        .and_then(serde_json::Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    let text = match v {
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (k.clone(), text)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A list of strings (`absentRequestHeaders:`, `flags:`).
+pub fn str_list(v: &serde_json::Value, key: &str) -> Vec<String> {
+    v.get(key)
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
