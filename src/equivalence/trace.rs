@@ -150,28 +150,28 @@ pub fn trace(
         OldFrontend::Istio(g) => istio_model.evaluate(*g, probe),
         OldFrontend::Nginx(class) => nginx_model.evaluate(class, probe),
     };
-    // The first entry point that serves the request on the old side, else the first.
-    let chosen = frontends
+    // The first entry point that serves the request on the old side, else the first; each
+    // evaluated once.
+    let evaluated: Vec<(&Frontend, super::Decision)> =
+        frontends.iter().map(|f| (f, evaluate_old(f))).collect();
+    let chosen = evaluated
         .iter()
-        .find(|f| !matches!(evaluate_old(f).outcome, Outcome::NoListener))
-        .or_else(|| frontends.first());
-    let old = chosen.map(|f| {
-        let d = evaluate_old(f);
-        TraceSide {
-            model: f.old_name.to_string(),
-            entry: match &f.old {
-                OldFrontend::Istio(_) => describe(index, f.anchor),
-                OldFrontend::Nginx(class) => format!("IngressClass {class}"),
-            },
-            matched: d
-                .origin
-                .as_ref()
-                .and_then(|o| located(scan, o.object, &o.field, describe(index, o.object))),
-            behaviour: behaviour_json(&d.outcome),
-        }
+        .find(|(_, d)| !matches!(d.outcome, Outcome::NoListener))
+        .or_else(|| evaluated.first());
+    let old = chosen.map(|(f, d)| TraceSide {
+        model: f.old_name.to_string(),
+        entry: match &f.old {
+            OldFrontend::Istio(_) => describe(index, f.anchor),
+            OldFrontend::Nginx(class) => format!("IngressClass {class}"),
+        },
+        matched: d
+            .origin
+            .as_ref()
+            .and_then(|o| located(scan, o.object, &o.field, describe(index, o.object))),
+        behaviour: behaviour_json(&d.outcome),
     });
     let gateways: Vec<(String, String)> = match (chosen, gateway) {
-        (Some(f), _) => f.gateways.clone(),
+        (Some((f, _)), _) => f.gateways.clone(),
         (None, Some(g)) => vec![g.clone()],
         (None, None) => Vec::new(),
     };
@@ -204,17 +204,14 @@ pub fn trace(
         )
     });
     let mut differences = Vec::new();
-    if let (Some(_), Some((new_outcome, _))) = (&old, &new) {
-        let old_outcome = chosen.map(evaluate_old).map(|d| d.outcome);
-        if let Some(old_outcome) = old_outcome
-            && !same(&old_outcome, new_outcome)
-        {
-            differences.push(TraceDifference {
-                part: "routing".to_string(),
-                old: old_outcome.to_string(),
-                new: new_outcome.to_string(),
-            });
-        }
+    if let (Some((_, d)), Some((new_outcome, _))) = (chosen, &new)
+        && !same(&d.outcome, new_outcome)
+    {
+        differences.push(TraceDifference {
+            part: "routing".to_string(),
+            old: d.outcome.to_string(),
+            new: new_outcome.to_string(),
+        });
     }
     Trace {
         request: probe.to_string(),

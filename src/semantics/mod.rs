@@ -18,7 +18,22 @@ mod request;
 
 pub use request::{Request, RequestError, Scheme, query_string};
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
+
+/// The string entries of the object at `pointer` in `v` (labels, annotations); values that
+/// are not strings are left out, as the API server refuses them.
+pub(crate) fn string_map(v: &serde_json::Value, pointer: &str) -> BTreeMap<String, String> {
+    v.pointer(pointer)
+        .and_then(serde_json::Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
 
 /// A backend and the part of the traffic it gets.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 const DIR: &str = "tests/semantics/gateway-api";
 
-use crate::common::{str_list, str_map, yaml_documents as documents};
+use crate::common::{header_mismatch, str_list, str_map, yaml_documents as documents};
 
 fn key_of(text: &str) -> (String, String) {
     let (ns, name) = text.split_once('/').unwrap();
@@ -123,29 +123,14 @@ fn check(case: &Value, request: &Request, b: &Behaviour) -> Option<String> {
     }
     let headers_after = |edits: &gateway_migrate::semantics::HeaderEdits,
                          base: &[(String, String)]| { edits.apply(base) };
-    let value_of = |headers: &[(String, String)], name: &str| -> Option<String> {
-        let values: Vec<&str> = headers
-            .iter()
-            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-            .collect();
-        (!values.is_empty()).then(|| values.join(","))
-    };
     // A backend's own filters apply after the rule's (only single-backend cases check them).
     let only = (backends.len() == 1).then(|| &backends[0]);
     let mut sent = headers_after(&b.request_headers, &request.headers);
     if let Some(share) = only {
         sent = headers_after(&share.request_headers, &sent);
     }
-    for (name, value) in str_map(case, "requestHeaders") {
-        if value_of(&sent, &name).as_deref() != Some(value.as_str()) {
-            return wrong(&format!("expected request header {name}: {value}"));
-        }
-    }
-    for name in str_list(case, "absentRequestHeaders") {
-        if value_of(&sent, &name).is_some() {
-            return wrong(&format!("expected no request header {name}"));
-        }
+    if let Some(why) = header_mismatch(case, "request", &sent) {
+        return wrong(&why);
     }
     let backend_response: Vec<(String, String)> = str_map(case, "backendResponseHeaders")
         .into_iter()
@@ -154,17 +139,7 @@ fn check(case: &Value, request: &Request, b: &Behaviour) -> Option<String> {
     if let Some(share) = only {
         received = headers_after(&share.response_headers, &received);
     }
-    for (name, value) in str_map(case, "responseHeaders") {
-        if value_of(&received, &name).as_deref() != Some(value.as_str()) {
-            return wrong(&format!("expected response header {name}: {value}"));
-        }
-    }
-    for name in str_list(case, "absentResponseHeaders") {
-        if value_of(&received, &name).is_some() {
-            return wrong(&format!("expected no response header {name}"));
-        }
-    }
-    None
+    header_mismatch(case, "response", &received).and_then(|why| wrong(&why))
 }
 
 #[derive(Default, Debug)]

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 const DIR: &str = "tests/semantics/ingress-nginx";
 
-use crate::common::{str_list, str_map, yaml_documents as documents};
+use crate::common::{header_mismatch, str_list, str_map, yaml_documents as documents};
 
 /// Why `b` does not meet `case`, `None` when it does.
 fn check(case: &Value, request: &Request, b: &Behaviour) -> Option<String> {
@@ -75,42 +75,14 @@ fn check(case: &Value, request: &Request, b: &Behaviour) -> Option<String> {
         return wrong(&format!("expected host {want}"));
     }
     let sent = b.request_headers.apply(&request.headers);
-    let value_of = |name: &str| -> Option<String> {
-        let values: Vec<&str> = sent
-            .iter()
-            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-            .collect();
-        (!values.is_empty()).then(|| values.join(","))
-    };
-    for (name, value) in str_map(case, "requestHeaders") {
-        if value_of(&name).as_deref() != Some(value.as_str()) {
-            return wrong(&format!("expected request header {name}: {value}"));
-        }
-    }
-    for name in str_list(case, "absentRequestHeaders") {
-        if value_of(&name).is_some() {
-            return wrong(&format!("expected no request header {name}"));
-        }
+    if let Some(why) = header_mismatch(case, "request", &sent) {
+        return wrong(&why);
     }
     // The backend adds no headers of its own in these tests: what the client gets beyond
     // the backend's answer is the model's response edits.
     let received = b.response_headers.apply(&[]);
-    let received_value = |name: &str| {
-        received
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.clone())
-    };
-    for (name, value) in str_map(case, "responseHeaders") {
-        if received_value(&name).as_deref() != Some(value.as_str()) {
-            return wrong(&format!("expected response header {name}: {value}"));
-        }
-    }
-    for name in str_list(case, "absentResponseHeaders") {
-        if received_value(&name).is_some() {
-            return wrong(&format!("expected no response header {name}"));
-        }
+    if let Some(why) = header_mismatch(case, "response", &received) {
+        return wrong(&why);
     }
     if case.get("bodyContains").is_some() {
         return wrong("response bodies are not in the model");

@@ -389,15 +389,7 @@ impl World {
                 .map_or("", |(g, _)| g);
             match (group, str_of(v, "kind").unwrap_or_default()) {
                 ("", "Namespace") => {
-                    let labels = v
-                        .pointer("/metadata/labels")
-                        .and_then(Value::as_object)
-                        .map(|m| {
-                            m.iter()
-                                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                                .collect()
-                        })
-                        .unwrap_or_default();
+                    let labels = super::string_map(v, "/metadata/labels");
                     world.namespaces.insert(name_of(v), labels);
                 }
                 ("", "Service") => {
@@ -635,7 +627,7 @@ impl World {
         // httproute_types.go `Hostnames`: rules of the route with the most specific matching
         // hostname take precedence; the others do not compete for this host at all.
         let best = candidates.iter().map(|(_, s)| *s).max();
-        let mut entries: Vec<(usize, usize, usize)> = candidates
+        let entries: Vec<(usize, usize, usize)> = candidates
             .iter()
             .filter(|(_, s)| Some(*s) == best)
             .flat_map(|&(i, _)| {
@@ -646,19 +638,26 @@ impl World {
                     .flat_map(move |(ru, rule)| (0..rule.matches.len()).map(move |m| (i, ru, m)))
             })
             .collect();
-        entries.sort_by(|&(ra, rua, ma), &(rb, rub, mb)| {
-            let (a, b) = (&self.routes[ra], &self.routes[rb]);
-            let ka = precedence::key(&a.rules[rua].matches[ma].shape(), profile);
-            let kb = precedence::key(&b.rules[rub].matches[mb].shape(), profile);
-            kb.cmp(&ka)
+        // Each match's precedence key, computed once rather than per comparison.
+        let mut ranked: Vec<(_, (usize, usize, usize))> = entries
+            .into_iter()
+            .map(|(r, ru, m)| {
+                let shape = self.routes[r].rules[ru].matches[m].shape();
+                (precedence::key(&shape, profile), (r, ru, m))
+            })
+            .collect();
+        ranked.sort_by(|(ka, (ra, rua, ma)), (kb, (rb, rub, mb))| {
+            let (a, b) = (&self.routes[*ra], &self.routes[*rb]);
+            kb.cmp(ka)
                 .then_with(|| match (&a.created, &b.created) {
                     (Some(x), Some(y)) => x.cmp(y),
                     _ => std::cmp::Ordering::Equal,
                 })
                 .then_with(|| a.key.cmp(&b.key))
-                .then_with(|| rua.cmp(&rub))
-                .then_with(|| ma.cmp(&mb))
+                .then_with(|| rua.cmp(rub))
+                .then_with(|| ma.cmp(mb))
         });
+        let entries: Vec<(usize, usize, usize)> = ranked.into_iter().map(|(_, e)| e).collect();
         let entries = Arc::new(entries);
         if let Ok(mut cache) = self.competing.lock() {
             cache.insert(cache_key, Arc::clone(&entries));

@@ -149,15 +149,7 @@ impl World {
             if str_at(v, "/kind") != Some("Ingress") {
                 continue;
             }
-            let annotations: BTreeMap<String, String> = v
-                .pointer("/metadata/annotations")
-                .and_then(Value::as_object)
-                .map(|m| {
-                    m.iter()
-                        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let annotations = super::string_map(v, "/metadata/annotations");
             let class = str_at(v, "/spec/ingressClassName").or_else(|| {
                 annotations
                     .get("kubernetes.io/ingress.class")

@@ -443,3 +443,34 @@ pub fn str_list(v: &serde_json::Value, key: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// Where `headers` miss the case's `{prefix}Headers` (name: value, the values of a name
+/// joined by `,`) or hold one of its `absent{Prefix}Headers`: the semantics tables'
+/// header expectations. `prefix` is `request` or `response`.
+pub fn header_mismatch(
+    case: &serde_json::Value,
+    prefix: &str,
+    headers: &[(String, String)],
+) -> Option<String> {
+    let value_of = |name: &str| -> Option<String> {
+        let values: Vec<&str> = headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .collect();
+        (!values.is_empty()).then(|| values.join(","))
+    };
+    let mut capitalised = prefix.to_string();
+    capitalised[..1].make_ascii_uppercase();
+    for (name, value) in str_map(case, &format!("{prefix}Headers")) {
+        if value_of(&name).as_deref() != Some(value.as_str()) {
+            return Some(format!("expected {prefix} header {name}: {value}"));
+        }
+    }
+    for name in str_list(case, &format!("absent{capitalised}Headers")) {
+        if value_of(&name).is_some() {
+            return Some(format!("expected no {prefix} header {name}"));
+        }
+    }
+    None
+}
