@@ -139,6 +139,30 @@ pub struct Timeouts {
     pub backend_request: Option<String>,
 }
 
+/// A check a request must pass before it is forwarded, which the model records rather than
+/// decides: the answer depends on credentials, on another service, or on the client address
+/// when it is not known.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum AccessCheck {
+    /// A subrequest to an authentication service decides (2xx lets the request through).
+    ExternalAuth { url: String },
+    /// HTTP basic or digest authentication against the users of a Secret.
+    BasicAuth { scheme: String, secret: String },
+    /// The client must present a certificate signed by the CA of a Secret.
+    ClientCertificate { secret: String },
+    /// Clients in (`allow`) or outside (`!allow`) these ranges only.
+    SourceRange { allow: bool, ranges: String },
+}
+
+/// The TLS side of a request sent over HTTPS.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tls {
+    /// The certificate Secret (`namespace/name`) presented; `None`: the data plane's own
+    /// default certificate, which clients do not trust.
+    pub certificate: Option<String>,
+}
+
 /// Where the request was matched, for `trace` and for findings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Matched {
@@ -177,6 +201,12 @@ pub struct Behaviour {
     /// so a difference there is still seen.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unevaluated: Vec<(String, serde_json::Value)>,
+    /// Checks the request must pass that the model records without deciding.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub access: Vec<AccessCheck>,
+    /// For HTTPS: the certificate presented.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls: Option<Tls>,
 }
 
 impl Behaviour {
@@ -189,6 +219,8 @@ impl Behaviour {
             mirrors: Vec::new(),
             timeouts: None,
             unevaluated: Vec::new(),
+            access: Vec::new(),
+            tls: None,
         }
     }
 }

@@ -144,6 +144,20 @@ fn run_file(path: &Path, tally: &mut Tally) {
             }
             match check(case, &request, &b) {
                 None => tally.passed += 1,
+                // The model said which parts it did not decide (access checks it only
+                // records, annotations it does not evaluate): an answer that misses there
+                // is "not modelled", never "passed"; any other miss is wrong.
+                Some(why) if !b.access.is_empty() || !b.unevaluated.is_empty() => {
+                    let parts: Vec<String> = b
+                        .access
+                        .iter()
+                        .map(|a| format!("{a:?}"))
+                        .chain(b.unevaluated.iter().map(|(k, _)| k.clone()))
+                        .collect();
+                    tally
+                        .not_modelled
+                        .push(format!("{label}: {} ({why})", parts.join(", ")));
+                }
                 Some(why) => tally.wrong.push((label, format!("{line}: {why}"))),
             }
         }

@@ -5,13 +5,12 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::{Controller, Ingress};
-use crate::semantics::{Request, Share};
+use crate::semantics::{Request, Share, hostname};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PathKind {
     Exact,
     Prefix,
-    ImplementationSpecific,
 }
 
 /// `(namespace, service, port)`; the port is `None` when named.
@@ -23,6 +22,9 @@ pub(crate) struct Location {
     pub(crate) kind: PathKind,
     /// The Ingress whose annotations apply; `None` for the default server's root.
     pub(crate) ingress: Option<usize>,
+    /// The Ingress rule and path that defined it (`None`: the Ingress's defaultBackend or
+    /// the controller's).
+    pub(crate) rule: Option<(usize, usize)>,
     /// `None`: the default backend (404).
     pub(crate) backend: Option<Upstream>,
     /// `rewrite-target` when it differs from the path.
@@ -81,11 +83,33 @@ impl Canary {
         }
         Ok(if self.weight == 0 {
             Some(false)
-        } else if self.weight >= self.weight_total {
+        } else if self.weight >= self.weight_total.max(100) {
             Some(true)
         } else {
             None
         })
+    }
+}
+
+impl Canary {
+    /// Header sets that reach each branch of `decide`: the header's values, the cookie's.
+    pub(crate) fn deciding_headers(&self) -> Vec<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        if let Some(name) = &self.header {
+            let values = match (&self.header_value, &self.header_pattern) {
+                (Some(v), _) if !v.is_empty() => vec![v.clone(), format!("{v}-other")],
+                _ => vec!["always".to_string(), "never".to_string()],
+            };
+            for v in values {
+                out.push(vec![(name.to_ascii_lowercase(), v)]);
+            }
+        }
+        if let Some(name) = &self.cookie {
+            for v in ["always", "never"] {
+                out.push(vec![("cookie".to_string(), format!("{name}={v}"))]);
+            }
+        }
+        out
     }
 }
 
@@ -101,7 +125,14 @@ fn cookie(request: &Request, name: &str) -> Option<String> {
 pub(crate) struct Server {
     /// The host, `_` for the default server.
     pub(crate) host: String,
+    /// The server has a certificate (from an Ingress with a `tls` section naming it, its
+    /// own Secret or the default one): plain HTTP is redirected.
     pub(crate) tls: bool,
+    /// The certificate Secret (`namespace/name`) presented for the host, when it is one of
+    /// the repository's (`None`: the controller's default).
+    pub(crate) certificate: Option<String>,
+    /// An Ingress of the host asks for `ssl-passthrough`.
+    pub(crate) passthrough: bool,
     pub(crate) app_root: Option<String>,
     pub(crate) locations: Vec<Location>,
     pub(crate) regex_mode: bool,
@@ -113,6 +144,8 @@ impl Server {
         Server {
             host: host.to_string(),
             tls: false,
+            certificate: None,
+            passthrough: false,
             app_root: None,
             locations: Vec::new(),
             regex_mode: false,
@@ -180,15 +213,17 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
             .spec
             .get("defaultBackend")
             .and_then(|b| upstream_of(&ing.namespace, b));
-        // An Ingress with only a defaultBackend is the catch-all (unless disabled).
+        // An Ingress with only a defaultBackend is the catch-all (unless disabled); the first
+        // one read keeps it (`createServers` sets it only while the default is in place).
         if list(&ing.spec, "rules").next().is_none()
             && let Some(b) = &default_backend
             && !controller.flag("--disable-catch-all")
+            && servers[0].locations[0].ingress.is_none()
         {
             servers[0].locations[0].backend = Some(b.clone());
             servers[0].locations[0].ingress = Some(i);
         }
-        for rule in list(&ing.spec, "rules") {
+        for (r, rule) in list(&ing.spec, "rules").enumerate() {
             let host = rule
                 .get("host")
                 .and_then(Value::as_str)
@@ -202,13 +237,19 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                     .push(root(Some(i), default_backend.clone()));
             }
             if server.app_root.is_none() {
-                server.app_root = ing.annotation("app-root").map(str::to_string);
+                // `annotations/rewrite`: an app-root that is not a path (an absolute URL) is
+                // ignored (`url.ParseRequestURI`, then `IsAbs`).
+                server.app_root = ing
+                    .annotation("app-root")
+                    .filter(|r| r.starts_with('/'))
+                    .map(str::to_string);
             }
-            for p in rule
+            for (pi, p) in rule
                 .pointer("/http/paths")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
+                .enumerate()
             {
                 let path = p
                     .get("path")
@@ -216,10 +257,12 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                     .filter(|p| !p.is_empty())
                     .unwrap_or("/")
                     .to_string();
+                // `internal/k8s/main.go` `SetDefaultNGINXPathType`, applied when the store
+                // reads an Ingress: every path that is not Exact is Prefix
+                // (ImplementationSpecific and unset included).
                 let kind = match p.get("pathType").and_then(Value::as_str) {
                     Some("Exact") => PathKind::Exact,
-                    Some("Prefix") => PathKind::Prefix,
-                    _ => PathKind::ImplementationSpecific,
+                    _ => PathKind::Prefix,
                 };
                 let backend = p
                     .get("backend")
@@ -231,6 +274,7 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                     path: path.clone(),
                     kind,
                     ingress: Some(i),
+                    rule: Some((r, pi)),
                     backend,
                     generated_root: false,
                     regex: None,
@@ -250,10 +294,50 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                 }
             }
         }
-        for host in ing.tls_hosts() {
-            if let Some(s) = servers.iter_mut().find(|s| s.host == host) {
-                s.tls = true;
+        // controller.go `createServers`: the first Ingress with a `tls` section gives each of
+        // its rules' hosts a certificate: the Secret of the entry naming the host
+        // (`extractTLSSecretName`), else one whose certificate covers the host (read here
+        // from a wildcard entry covering it: the Secret's SAN is not in the repository),
+        // else the default certificate.
+        let sections: Vec<&Value> = list(&ing.spec, "tls").collect();
+        for rule in list(&ing.spec, "rules") {
+            let Some(host) = rule
+                .get("host")
+                .and_then(Value::as_str)
+                .filter(|h| !h.is_empty())
+                .map(str::to_ascii_lowercase)
+            else {
+                continue;
+            };
+            let Some(server) = servers.iter_mut().find(|s| s.host == host) else {
+                continue;
+            };
+            if ing.flag("ssl-passthrough") == Some(true) {
+                server.passthrough = true;
             }
+            if server.tls || sections.is_empty() {
+                continue;
+            }
+            server.tls = true;
+            let hosts = |t: &&Value| -> Vec<String> {
+                list(t, "hosts")
+                    .filter_map(Value::as_str)
+                    .map(str::to_ascii_lowercase)
+                    .collect()
+            };
+            let secret = sections
+                .iter()
+                .find(|t| hosts(t).contains(&host))
+                .or_else(|| {
+                    sections.iter().find(|t| {
+                        hosts(t)
+                            .iter()
+                            .any(|h| h.starts_with("*.") && hostname::matches(h, &host))
+                    })
+                })
+                .and_then(|t| t.get("secretName").and_then(Value::as_str))
+                .filter(|n| !n.is_empty());
+            server.certificate = secret.map(|n| format!("{}/{n}", ing.namespace));
         }
     }
     for ing in ingresses.iter().filter(|i| i.is_canary()) {
@@ -284,6 +368,7 @@ fn root(ingress: Option<usize>, backend: Option<Upstream>) -> Location {
         path: "/".into(),
         kind: PathKind::Prefix,
         ingress,
+        rule: None,
         backend,
         rewrite: None,
         use_regex: false,

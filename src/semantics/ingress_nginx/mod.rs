@@ -30,6 +30,7 @@
 //! (authentication, CORS, snippets, custom error pages, session affinity's cookie) and is
 //! listed as unevaluated otherwise.
 
+mod annotations;
 mod locations;
 
 use std::collections::BTreeMap;
@@ -37,10 +38,10 @@ use std::net::IpAddr;
 
 use serde_json::Value;
 
-use super::{Behaviour, HeaderEdits, Matched, Outcome, Request, Scheme, Share, hostname};
+use super::{
+    AccessCheck, Behaviour, HeaderEdits, Matched, Outcome, Request, Scheme, Share, Tls, hostname,
+};
 use locations::{Location, Server};
-
-pub(crate) const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 
 /// The controller: its IngressClass, ConfigMap and the flags that change routing.
 #[derive(Debug, Clone, Default)]
@@ -66,18 +67,60 @@ impl Controller {
         self.setting(key).map_or(default, |v| v.trim() == "true")
     }
 
-    /// The class this controller serves: `--ingress-class`, else its configured class.
-    fn class(&self) -> &str {
+    /// The value of `--name=value` (the last one given wins, as with Go's `flag`).
+    fn flag_value(&self, name: &str) -> Option<&str> {
         self.flags
             .iter()
-            .find_map(|f| f.strip_prefix("--ingress-class="))
-            .unwrap_or(&self.class)
+            .rev()
+            .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
     }
 
+    /// The value `--ingress-class` gives the legacy `kubernetes.io/ingress.class`
+    /// annotation: the flag, else the controller's class.
+    fn class(&self) -> &str {
+        self.flag_value("--ingress-class").unwrap_or(&self.class)
+    }
+
+    /// `--controller-class`: IngressClasses naming it in `spec.controller` are served
+    /// (`store.go` `ingressClassEventHandler`).
+    fn controller_class(&self) -> &str {
+        self.flag_value("--controller-class")
+            .unwrap_or("k8s.io/ingress-nginx")
+    }
+
+    /// A boolean flag: given bare, or with a value Go's `strconv.ParseBool` reads as true.
     fn flag(&self, name: &str) -> bool {
-        self.flags
-            .iter()
-            .any(|f| f == name || f == &format!("{name}=true"))
+        self.flags.iter().any(|f| f == name)
+            || self.flag_value(name).and_then(parse_bool) == Some(true)
+    }
+
+    /// `--http-port` / `--https-port`: the ports nginx listens on.
+    fn port(&self, scheme: Scheme) -> u16 {
+        let (flag, default) = match scheme {
+            Scheme::Http => ("--http-port", 80),
+            Scheme::Https => ("--https-port", 443),
+        };
+        self.flag_value(flag)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(default)
+    }
+
+    /// `--annotations-prefix`: the prefix every annotation is read under.
+    fn annotations_prefix(&self) -> String {
+        format!(
+            "{}/",
+            self.flag_value("--annotations-prefix")
+                .unwrap_or(annotations::DEFAULT_PREFIX)
+        )
+    }
+}
+
+/// Go's `strconv.ParseBool`, which ingress-nginx's annotation and flag parsers use.
+pub(crate) fn parse_bool(value: &str) -> Option<bool> {
+    match value {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
     }
 }
 
@@ -87,41 +130,45 @@ pub(crate) struct Ingress {
     pub(crate) namespace: String,
     pub(crate) name: String,
     pub(crate) annotations: BTreeMap<String, String>,
+    /// The controller's annotation prefix, with its `/`.
+    pub(crate) prefix: String,
     pub(crate) created: Option<String>,
     pub(crate) spec: Value,
 }
 
 impl Ingress {
+    /// A string annotation as `parser.GetStringAnnotation` reads it: trimmed; empty is
+    /// absent.
     pub(crate) fn annotation(&self, key: &str) -> Option<&str> {
         self.annotations
-            .get(&format!("{PREFIX}{key}"))
+            .get(&format!("{}{key}", self.prefix))
             .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
     }
 
+    /// A boolean annotation as `parser.GetBoolAnnotation` reads it (Go's `ParseBool` of the
+    /// value as written; one it cannot read is absent).
     pub(crate) fn flag(&self, key: &str) -> Option<bool> {
-        self.annotation(key).map(|v| v == "true")
+        self.annotations
+            .get(&format!("{}{key}", self.prefix))
+            .and_then(|v| parse_bool(v))
     }
 
     fn is_canary(&self) -> bool {
         self.flag("canary") == Some(true)
     }
+}
 
-    fn tls_hosts(&self) -> Vec<String> {
-        self.spec
-            .get("tls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .flat_map(|t| {
-                t.get("hosts")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-            })
-            .filter_map(Value::as_str)
-            .map(str::to_ascii_lowercase)
-            .collect()
-    }
+/// A request shape at which ingress-nginx's answer can change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionPoint {
+    /// `None`: the catch-all server (a host no Ingress names).
+    pub host: Option<String>,
+    pub path: String,
+    /// `path` is a case-insensitive regex anchored at the start.
+    pub regex: bool,
+    /// Headers to send (canary headers and cookies).
+    pub headers: Vec<(String, String)>,
 }
 
 /// The Ingresses of one controller.
@@ -144,19 +191,63 @@ impl World {
         default_namespace: &str,
         controller: Controller,
     ) -> World {
+        let objects: Vec<&Value> = objects.into_iter().collect();
+        // The IngressClasses this controller serves: its own class, and every IngressClass
+        // naming its `--controller-class` (or, with `--ingress-class-by-name`, named like
+        // its `--ingress-class`). The API server's DefaultIngressClass admission gives an
+        // Ingress without a class (and without the legacy annotation) the default
+        // IngressClass's name when it is created.
+        let mut served = vec![controller.class.clone()];
+        let mut default_class = None;
+        for v in objects
+            .iter()
+            .filter(|v| str_at(v, "/kind") == Some("IngressClass"))
+        {
+            let name = str_at(v, "/metadata/name").unwrap_or_default();
+            if str_at(v, "/spec/controller") == Some(controller.controller_class())
+                || (controller.flag("--ingress-class-by-name") && name == controller.class())
+            {
+                served.push(name.to_string());
+            }
+            if super::string_map(v, "/metadata/annotations")
+                .get("ingressclass.kubernetes.io/is-default-class")
+                .is_some_and(|d| d == "true")
+            {
+                default_class = Some(name.to_string());
+            }
+        }
+        let prefix = controller.annotations_prefix();
+        let max_risk = annotations::risk_from_setting(
+            controller
+                .setting("annotations-risk-level")
+                .unwrap_or(annotations::DEFAULT_RISK_SETTING),
+        );
         let mut ingresses = Vec::new();
         for v in objects {
             if str_at(v, "/kind") != Some("Ingress") {
                 continue;
             }
             let annotations = super::string_map(v, "/metadata/annotations");
-            let class = str_at(v, "/spec/ingressClassName").or_else(|| {
-                annotations
-                    .get("kubernetes.io/ingress.class")
-                    .map(String::as_str)
-            });
-            if class.is_some_and(|c| c != controller.class())
-                || (class.is_none() && !controller.flag("--watch-ingress-without-class"))
+            // store.go `GetIngressClass`: `spec.ingressClassName` must name a served
+            // IngressClass; else the legacy annotation must equal `--ingress-class`; else
+            // `--watch-ingress-without-class` takes it.
+            let legacy = annotations.get("kubernetes.io/ingress.class");
+            let class_name = str_at(v, "/spec/ingressClassName")
+                .map(str::to_string)
+                .or_else(|| legacy.is_none().then(|| default_class.clone()).flatten());
+            let served_here = match (&class_name, legacy) {
+                (Some(name), _) => served.contains(name),
+                (None, Some(value)) => value == controller.class(),
+                (None, None) => controller.flag("--watch-ingress-without-class"),
+            };
+            if !served_here {
+                continue;
+            }
+            // `annotations.go` `Extract`: an annotation above the risk level, or a value its
+            // validator refuses (where the parser passes the error on), and `syncIngress`
+            // ignores the whole Ingress.
+            if annotations::rejection(&annotations, prefix.trim_end_matches('/'), max_risk)
+                .is_some()
             {
                 continue;
             }
@@ -167,6 +258,7 @@ impl World {
                 name: str_at(v, "/metadata/name").unwrap_or_default().to_string(),
                 created: str_at(v, "/metadata/creationTimestamp").map(str::to_string),
                 annotations,
+                prefix: prefix.clone(),
                 spec: v.get("spec").cloned().unwrap_or(Value::Null),
             });
         }
@@ -196,6 +288,97 @@ impl World {
             .filter(|s| s.host != "_" && hostname::matches(&s.host, host))
             .max_by_key(|s| hostname::specificity(&s.host))
             .or_else(|| self.servers.iter().find(|s| s.host == "_"))
+    }
+
+    fn prefix(&self) -> String {
+        self.controller.annotations_prefix()
+    }
+
+    /// Where the answer can change: every server's host (`None`: the catch-all server, for
+    /// hosts no Ingress names), each location's path (a regex's when the server is in regex
+    /// mode), the headers and cookies a canary reads, and the paths the controller treats
+    /// specially (`no-tls-redirect-locations`).
+    pub fn decision_points(&self) -> Vec<DecisionPoint> {
+        let exempt = self
+            .controller
+            .setting("no-tls-redirect-locations")
+            .unwrap_or("/.well-known/acme-challenge")
+            .to_string();
+        let mut out = Vec::new();
+        for server in &self.servers {
+            let host = (server.host != "_").then(|| server.host.clone());
+            let mut points: Vec<DecisionPoint> = Vec::new();
+            for location in &server.locations {
+                let point = DecisionPoint {
+                    host: host.clone(),
+                    path: location.path.clone(),
+                    regex: server.regex_mode && location.kind != locations::PathKind::Exact,
+                    headers: Vec::new(),
+                };
+                if let Some((ns, name, port)) = &location.backend
+                    && let Some(canary) = self
+                        .servers
+                        .iter()
+                        .flat_map(|s| &s.canaries)
+                        .find(|c| c.primary == (ns.clone(), name.clone(), *port))
+                {
+                    for headers in canary.deciding_headers() {
+                        points.push(DecisionPoint {
+                            headers,
+                            ..point.clone()
+                        });
+                    }
+                }
+                points.push(point);
+            }
+            for path in exempt
+                .split(',')
+                .map(str::trim)
+                .filter(|p| p.starts_with('/'))
+            {
+                points.push(DecisionPoint {
+                    host: host.clone(),
+                    path: format!("{}/probe", path.trim_end_matches('/')),
+                    regex: false,
+                    headers: Vec::new(),
+                });
+            }
+            out.extend(points);
+        }
+        out
+    }
+
+    /// `certificate.lua` `configured_for_current_request`: the server has a certificate (its
+    /// Ingress's `tls` section gave it one, the default one included), or the wildcard
+    /// server one label up has one (`get_pem_cert_uid`).
+    fn certificate_configured(&self, server_host: &str, host: &str) -> bool {
+        let has = |name: &str| self.servers.iter().any(|s| s.host == name && s.tls);
+        has(server_host)
+            || host
+                .split_once('.')
+                .is_some_and(|(_, rest)| has(&format!("*.{rest}")))
+    }
+
+    /// The certificate presented for `host` (its SNI): the host's server's Secret, else the
+    /// Secret of the wildcard server one label up (`certificate.lua` `get_pem_cert_uid`),
+    /// else `--default-ssl-certificate`, else the controller's self-signed one.
+    fn certificate(&self, host: &str) -> Tls {
+        let own = |name: &str| {
+            self.servers
+                .iter()
+                .find(|s| s.host == name)
+                .and_then(|s| s.certificate.clone())
+        };
+        let wildcard = host
+            .split_once('.')
+            .and_then(|(_, rest)| own(&format!("*.{rest}")));
+        Tls {
+            certificate: own(host).or(wildcard).or_else(|| {
+                self.controller
+                    .flag_value("--default-ssl-certificate")
+                    .map(str::to_string)
+            }),
+        }
     }
 
     /// The host a `from-to-www-redirect` server for `host` sends to: `host` without `www.`
@@ -245,10 +428,21 @@ impl World {
         {
             return not_modelled(format!("ConfigMap key {key}"));
         }
+        const FLAGS_READ: &[&str] = &[
+            "--watch-ingress-without-class",
+            "--ingress-class",
+            "--ingress-class-by-name",
+            "--controller-class",
+            "--disable-catch-all",
+            "--http-port",
+            "--https-port",
+            "--annotations-prefix",
+            "--enable-ssl-passthrough",
+            "--default-ssl-certificate",
+        ];
         if let Some(flag) = self.controller.flags.iter().find(|f| {
-            !f.starts_with("--watch-ingress-without-class")
-                && !f.starts_with("--ingress-class=")
-                && !f.starts_with("--disable-catch-all")
+            let name = f.split_once('=').map_or(f.as_str(), |(n, _)| n);
+            !FLAGS_READ.contains(&name)
         }) {
             return not_modelled(format!("controller flag {flag}"));
         }
@@ -262,18 +456,9 @@ impl World {
         } else {
             source
         };
-        // `block-cidrs`: nginx `deny` in the http block, before any server.
-        if let Some(cidrs) = self.controller.setting("block-cidrs") {
-            match client {
-                Some(ip) if in_any(cidrs, ip) => {
-                    return Behaviour::of(Outcome::Denied {
-                        status: 403,
-                        reason: "block-cidrs".into(),
-                    });
-                }
-                None => return not_modelled("block-cidrs without the client address".into()),
-                _ => {}
-            }
+        // Only the ports nginx listens on answer.
+        if request.port != self.controller.port(request.scheme) {
+            return Behaviour::of(Outcome::NoListener);
         }
         let Some(server) = self.server_for(&request.host) else {
             return Behaviour::of(Outcome::NoRoute);
@@ -309,10 +494,19 @@ impl World {
                 location: format!("{scheme}://{to}:{port}{uri}"),
             });
         }
+        let tls = (request.scheme == Scheme::Https).then(|| self.certificate(&request.host));
+        // `--enable-ssl-passthrough`: a TCP proxy in front of nginx hands the TLS stream of a
+        // host with `ssl-passthrough` to its backend by SNI; nginx never sees the request.
+        if tls.is_some() && server.passthrough && self.controller.flag("--enable-ssl-passthrough") {
+            return not_modelled("ssl-passthrough (the TLS stream goes to the backend)".into());
+        }
         let Some(location) = server.choose(&request.path) else {
-            return Behaviour::of(Outcome::NoRoute);
+            let mut b = Behaviour::of(Outcome::NoRoute);
+            b.tls = tls;
+            return b;
         };
         let mut b = self.location_behaviour(server, location, request, client, forwarded);
+        b.tls = tls;
         b.matched = Some(Matched {
             gateway: format!("IngressClass {}", self.controller.class),
             listener: server.host.clone(),
@@ -322,8 +516,8 @@ impl World {
                     self.ingresses[i].namespace, self.ingresses[i].name
                 )
             }),
-            rule: None,
-            r#match: None,
+            rule: location.rule.map(|(r, _)| r),
+            r#match: location.rule.map(|(_, p)| p),
         });
         b
     }
@@ -339,22 +533,29 @@ impl World {
         let not_modelled = |reason: String| Behaviour::of(Outcome::NotModelled { reason });
         let ingress = location.ingress.map(|i| &self.ingresses[i]);
         let annotation = |key: &str| ingress.and_then(|i| i.annotation(key));
-        // What changes the answer and is not evaluated.
+        // Snippets are nginx configuration of the user's own: anything can happen.
+        for key in ["configuration-snippet", "server-snippet"] {
+            if annotation(key).is_some() {
+                return not_modelled(format!("annotation {}{key}", self.prefix()));
+            }
+        }
+        // CORS answers a preflight itself (nginx.tmpl `cors.tmpl`: `if ($request_method =
+        // 'OPTIONS') { … return 204; }`); other requests only get response headers.
+        if ingress.and_then(|i| i.flag("enable-cors")) == Some(true) && request.method == "OPTIONS"
+        {
+            return not_modelled("a CORS preflight (enable-cors)".into());
+        }
+        let mut unevaluated = Vec::new();
         for key in [
-            "auth-type",
-            "auth-url",
-            "auth-tls-secret",
             "enable-cors",
-            "configuration-snippet",
-            "server-snippet",
             "custom-http-errors",
             "default-backend",
             "custom-headers",
             "affinity",
             "satisfy",
         ] {
-            if annotation(key).is_some() {
-                return not_modelled(format!("annotation {PREFIX}{key}"));
+            if let Some(v) = annotation(key) {
+                unevaluated.push((format!("{}{key}", self.prefix()), Value::from(v)));
             }
         }
         // Server level: `app-root` (nginx.tmpl: `if ($uri = /) { return 302 … }`).
@@ -366,39 +567,35 @@ impl World {
                 location: format!("{}://{}{}", request.scheme.as_str(), request.host, root),
             });
         }
-        // Access lists (`allowlist-source-range`, formerly `whitelist-`; `denylist-`).
-        let allow =
-            annotation("allowlist-source-range").or_else(|| annotation("whitelist-source-range"));
-        for (list, deny_inside) in [(annotation("denylist-source-range"), true), (allow, false)] {
-            let Some(list) = list else { continue };
-            let Some(ip) = client else {
-                return not_modelled("a source range without the client address".into());
-            };
-            if in_any(list, ip) == deny_inside {
-                return Behaviour::of(Outcome::Denied {
-                    status: 403,
-                    reason: if deny_inside {
-                        "denylist-source-range"
-                    } else {
-                        "allowlist-source-range"
-                    }
-                    .into(),
-                });
-            }
-        }
         // `permanent-redirect` / `temporal-redirect`: `return` in the location, with the
         // `-code` annotation when it is a redirect status (else the default).
-        for (key, default) in [("permanent-redirect", 301), ("temporal-redirect", 302)] {
-            if let Some(url) = annotation(key) {
-                let status = annotation(&format!("{key}-code"))
-                    .and_then(|c| c.parse::<u16>().ok())
-                    .filter(|c| (300..=308).contains(c))
-                    .unwrap_or(default);
+        // `annotations/redirect` `Parse`: `temporal-redirect` first (its code outside
+        // 300-307 is 302; a URL whose scheme does not start with `http` leaves the location
+        // without a redirect), else `permanent-redirect` (its code outside 300-308 is 301).
+        // A code that is not a number fails validation, which drops the whole Ingress
+        // (`annotations.rs`).
+        let code = |key: &str, default: u16, max: u16| {
+            annotation(key)
+                .and_then(|c| c.parse::<i64>().ok())
+                .and_then(|c| u16::try_from(c).ok())
+                .filter(|c| (300..=max).contains(c))
+                .unwrap_or(default)
+        };
+        if let Some(url) = annotation("temporal-redirect") {
+            if url
+                .split_once(':')
+                .is_some_and(|(scheme, _)| scheme.starts_with("http"))
+            {
                 return Behaviour::of(Outcome::Redirect {
-                    status,
+                    status: code("temporal-redirect-code", 302, 307),
                     location: url.to_string(),
                 });
             }
+        } else if let Some(url) = annotation("permanent-redirect") {
+            return Behaviour::of(Outcome::Redirect {
+                status: code("permanent-redirect-code", 301, 308),
+                location: url.to_string(),
+            });
         }
         // HTTP to HTTPS (lua_ingress.lua `force_ssl_redirect`, after the location's returns).
         let proto_https = request.scheme == Scheme::Https
@@ -413,13 +610,15 @@ impl World {
                 .unwrap_or("/.well-known/acme-challenge")
                 .split(',')
                 .any(|p| !p.trim().is_empty() && location.path.starts_with(p.trim()));
-            let ssl = annotation("ssl-redirect")
-                .map(|v| v == "true")
+            let ssl = ingress
+                .and_then(|i| i.flag("ssl-redirect"))
                 .unwrap_or_else(|| self.controller.setting_bool("ssl-redirect", true));
-            let force = annotation("force-ssl-redirect")
-                .map(|v| v == "true")
+            let force = ingress
+                .and_then(|i| i.flag("force-ssl-redirect"))
                 .unwrap_or_else(|| self.controller.setting_bool("force-ssl-redirect", false));
-            if !exempt && ((server.tls && ssl) || force) {
+            if !exempt
+                && ((self.certificate_configured(&server.host, &request.host) && ssl) || force)
+            {
                 let status = self
                     .controller
                     .setting("http-redirect-code")
@@ -427,7 +626,9 @@ impl World {
                     .filter(|c| [301, 302, 307, 308].contains(c))
                     .unwrap_or(308);
                 let mut uri = request_uri(request);
-                if annotation("preserve-trailing-slash") != Some("true") && uri.ends_with('/') {
+                if ingress.and_then(|i| i.flag("preserve-trailing-slash")) != Some(true)
+                    && uri.ends_with('/')
+                {
                     uri.pop();
                 }
                 return Behaviour::of(Outcome::Redirect {
@@ -436,9 +637,74 @@ impl World {
                 });
             }
         }
+        // nginx's access phase comes after the rewrite phase, where every redirect above
+        // returned: `block-cidrs` (an http-level `deny`), the Ingress's source ranges, then
+        // authentication.
+        let mut access = Vec::new();
+        if let Some(cidrs) = self.controller.setting("block-cidrs") {
+            match client {
+                Some(ip) if in_any(cidrs, ip) => {
+                    return Behaviour::of(Outcome::Denied {
+                        status: 403,
+                        reason: "block-cidrs".into(),
+                    });
+                }
+                None => access.push(AccessCheck::SourceRange {
+                    allow: false,
+                    ranges: cidrs.to_string(),
+                }),
+                _ => {}
+            }
+        }
+        // Access lists (`allowlist-source-range`, formerly `whitelist-`; `denylist-`).
+        let allow =
+            annotation("allowlist-source-range").or_else(|| annotation("whitelist-source-range"));
+        for (list, deny_inside) in [(annotation("denylist-source-range"), true), (allow, false)] {
+            let Some(list) = list else { continue };
+            let Some(ip) = client else {
+                // The client address is not known: the check is recorded, not decided.
+                access.push(AccessCheck::SourceRange {
+                    allow: !deny_inside,
+                    ranges: list.to_string(),
+                });
+                continue;
+            };
+            if in_any(list, ip) == deny_inside {
+                return Behaviour::of(Outcome::Denied {
+                    status: 403,
+                    reason: if deny_inside {
+                        "denylist-source-range"
+                    } else {
+                        "allowlist-source-range"
+                    }
+                    .into(),
+                });
+            }
+        }
+        // Authentication: recorded, not decided (it depends on the credentials sent and on
+        // another service's answer).
+        if let Some(url) = annotation("auth-url") {
+            access.push(AccessCheck::ExternalAuth {
+                url: url.to_string(),
+            });
+        }
+        if let Some(kind) = annotation("auth-type").filter(|t| ["basic", "digest"].contains(t)) {
+            access.push(AccessCheck::BasicAuth {
+                scheme: kind.to_string(),
+                secret: annotation("auth-secret").unwrap_or_default().to_string(),
+            });
+        }
+        if let Some(secret) = annotation("auth-tls-secret") {
+            access.push(AccessCheck::ClientCertificate {
+                secret: secret.to_string(),
+            });
+        }
         let Some((namespace, name, port)) = location.backend.clone() else {
-            // The default backend: 404.
-            return Behaviour::of(Outcome::NoRoute);
+            // The default backend: 404, once the access checks let the request through.
+            let mut b = Behaviour::of(Outcome::NoRoute);
+            b.access = access;
+            b.unevaluated = unevaluated;
+            return b;
         };
         let mut path = request.path.clone();
         if let Some(target) = &location.rewrite {
@@ -453,6 +719,8 @@ impl World {
             .map(str::to_string)
             .unwrap_or_else(|| forwarded_host(request, forwarded));
         let mut b = Behaviour::of(Outcome::NoRoute);
+        b.access = access;
+        b.unevaluated = unevaluated;
         b.request_headers = proxy_headers(request, client, forwarded);
         if let Some(prefix) = annotation("x-forwarded-prefix").filter(|p| !p.is_empty()) {
             b.request_headers
@@ -467,14 +735,19 @@ impl World {
             request_headers: Default::default(),
             response_headers: Default::default(),
         };
-        let backends = match canary_for(server, &primary) {
+        let backends = match canary_for(&self.servers, &primary) {
             None => vec![primary],
             Some(canary) => match canary.decide(request) {
-                Ok(Some(true)) => vec![canary.share.clone()],
+                Ok(Some(true)) => vec![Share {
+                    weight: 100,
+                    ..canary.share.clone()
+                }],
                 Ok(Some(false)) => vec![primary],
                 Ok(None) => {
                     let mut p = primary;
-                    let total = canary.weight_total.max(1);
+                    // balancer.lua `route_to_alternative_balancer`: the total is 100
+                    // unless the annotation gives a larger one.
+                    let total = canary.weight_total.max(100);
                     let w = canary.weight.min(total);
                     p.weight = total - w;
                     let mut c = canary.share.clone();
@@ -493,15 +766,19 @@ impl World {
     }
 }
 
-fn canary_for<'s>(server: &'s Server, primary: &Share) -> Option<&'s locations::Canary> {
-    server.canaries.iter().find(|c| {
-        c.primary
-            == (
-                primary.namespace.clone(),
-                primary.name.clone(),
-                primary.port,
-            )
-    })
+/// The canary of `primary`'s upstream, wherever it was declared: `mergeAlternativeBackends`
+/// attaches a canary to the upstream (namespace, Service, port), and `balancer.lua` picks
+/// it by upstream, so every location proxying to that upstream splits alike, on any host.
+fn canary_for<'s>(servers: &'s [Server], primary: &Share) -> Option<&'s locations::Canary> {
+    let upstream = (
+        primary.namespace.clone(),
+        primary.name.clone(),
+        primary.port,
+    );
+    servers
+        .iter()
+        .flat_map(|s| &s.canaries)
+        .find(|c| c.primary == upstream)
 }
 
 /// The headers nginx.tmpl's location block sets toward every backend: the client address,
