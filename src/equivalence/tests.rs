@@ -485,7 +485,9 @@ spec:
 fn nginx(yaml: &str, url: &str, headers: &[(&str, &str)]) -> Outcome {
     let s = scan(yaml);
     let model = nginx::Model::build(&s.index, &Config::default());
-    model.evaluate("nginx", &probe(url, headers)).outcome
+    model
+        .evaluate("k8s.io/ingress-nginx", &probe(url, headers))
+        .outcome
 }
 
 // location.go updateServerLocations: Prefix `/p` is `/p/` plus `= /p` (not `/px`);

@@ -162,7 +162,7 @@ pub fn trace(
         model: f.old_name.to_string(),
         entry: match &f.old {
             OldFrontend::Istio(_) => describe(index, f.anchor),
-            OldFrontend::Nginx(class) => format!("IngressClass {class}"),
+            OldFrontend::Nginx(key) => nginx_model.describe(key),
         },
         matched: d
             .origin

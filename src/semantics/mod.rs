@@ -177,6 +177,10 @@ pub struct Matched {
     pub rule: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#match: Option<usize>,
+    /// Other objects that took part in the answer (`Kind namespace/name`: the canary
+    /// Ingress of the matched location's upstream).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// The whole observable result of one request. Parts a model does not read are left at

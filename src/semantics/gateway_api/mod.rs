@@ -675,6 +675,7 @@ impl World {
             object,
             rule,
             r#match: m,
+            also: Vec::new(),
         };
         let entries = self.competing(gateway, listener, &request.host, profile);
         for &(r, ru, m) in entries.iter() {

@@ -588,7 +588,6 @@ pub(crate) const ANNOTATIONS: &[AnnotationSpec] = {
 };
 
 /// The declaration of an annotation, by key or alias (without the prefix).
-#[cfg(test)]
 pub(crate) fn spec(key: &str) -> Option<&'static AnnotationSpec> {
     ANNOTATIONS.iter().find(|s| s.names().any(|n| n == key))
 }

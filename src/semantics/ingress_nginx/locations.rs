@@ -27,8 +27,11 @@ pub(crate) struct Location {
     pub(crate) rule: Option<(usize, usize)>,
     /// `None`: the default backend (404).
     pub(crate) backend: Option<Upstream>,
-    /// `rewrite-target` when it differs from the path.
+    /// `rewrite-target` when it differs from the path (decided after the Prefix split, as
+    /// `buildProxyPass` compares the target with each written location's path).
     pub(crate) rewrite: Option<String>,
+    /// `rewrite-target` as written.
+    target: Option<String>,
     use_regex: bool,
     /// The root location every server gets, until an Ingress defines `/`.
     generated_root: bool,
@@ -39,6 +42,8 @@ pub(crate) struct Location {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Canary {
+    /// The canary Ingress.
+    pub(crate) ingress: usize,
     pub(crate) primary: Upstream,
     pub(crate) share: Share,
     header: Option<String>,
@@ -269,7 +274,8 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                     .and_then(|b| upstream_of(&ing.namespace, b));
                 let target = ing.annotation("rewrite-target").map(str::to_string);
                 let location = Location {
-                    rewrite: target.filter(|t| !t.is_empty() && t != &path),
+                    rewrite: target.clone().filter(|t| !t.is_empty() && t != &path),
+                    target,
                     use_regex: ing.flag("use-regex") == Some(true),
                     path: path.clone(),
                     kind,
@@ -335,13 +341,24 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                             .any(|h| h.starts_with("*.") && hostname::matches(h, &host))
                     })
                 })
+                // An entry naming no host: its Secret's certificate is checked against the
+                // host; the repository does not show the certificate, so it is taken to
+                // cover the host (why else would the Ingress name it).
+                .or_else(|| {
+                    sections.iter().find(|t| {
+                        hosts(t).is_empty()
+                            && t.get("secretName")
+                                .and_then(Value::as_str)
+                                .is_some_and(|n| !n.is_empty())
+                    })
+                })
                 .and_then(|t| t.get("secretName").and_then(Value::as_str))
                 .filter(|n| !n.is_empty());
             server.certificate = secret.map(|n| format!("{}/{n}", ing.namespace));
         }
     }
-    for ing in ingresses.iter().filter(|i| i.is_canary()) {
-        add_canary(&mut servers, ing);
+    for (i, ing) in ingresses.iter().enumerate().filter(|(_, i)| i.is_canary()) {
+        add_canary(&mut servers, i, ing);
     }
     for server in &mut servers {
         // controller.go: by path, then by length, longest first (stable).
@@ -350,6 +367,11 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
             .locations
             .sort_by_key(|l| std::cmp::Reverse(l.path.len()));
         server.locations = split_prefixes(std::mem::take(&mut server.locations));
+        // `needsRewrite` again, on the locations as written: Prefix `/api` with target `/api`
+        // became `/api/`, whose target differs (the ISSUE-CORRECTIONS note on item 9).
+        for l in &mut server.locations {
+            l.rewrite = l.target.clone().filter(|t| !t.is_empty() && t != &l.path);
+        }
         server.regex_mode = server
             .locations
             .iter()
@@ -371,6 +393,7 @@ fn root(ingress: Option<usize>, backend: Option<Upstream>) -> Location {
         rule: None,
         backend,
         rewrite: None,
+        target: None,
         use_regex: false,
         generated_root: true,
         regex: None,
@@ -408,7 +431,7 @@ fn split_prefixes(locations: Vec<Location>) -> Vec<Location> {
     out
 }
 
-fn add_canary(servers: &mut [Server], ing: &Ingress) {
+fn add_canary(servers: &mut [Server], index: usize, ing: &Ingress) {
     let weight = ing
         .annotation("canary-weight")
         .and_then(|w| w.parse::<u64>().ok())
@@ -452,6 +475,7 @@ fn add_canary(servers: &mut [Server], ing: &Ingress) {
                 continue;
             }
             server.canaries.push(Canary {
+                ingress: index,
                 primary,
                 share: Share {
                     namespace: ns,

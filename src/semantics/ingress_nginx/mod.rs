@@ -137,21 +137,39 @@ pub(crate) struct Ingress {
 }
 
 impl Ingress {
+    /// The value as written, when its validator accepts it. An Ingress still loaded with a
+    /// refused value is one whose parser falls back to the default (or denies the location,
+    /// see [`Ingress::denied`]): for the model, the annotation is absent.
+    fn valid(&self, key: &str) -> Option<&str> {
+        let raw = self.annotations.get(&format!("{}{key}", self.prefix))?;
+        let accepted =
+            annotations::spec(key).is_none_or(|spec| raw.is_empty() || spec.validator.accepts(raw));
+        accepted.then_some(raw.as_str())
+    }
+
     /// A string annotation as `parser.GetStringAnnotation` reads it: trimmed; empty is
     /// absent.
     pub(crate) fn annotation(&self, key: &str) -> Option<&str> {
-        self.annotations
-            .get(&format!("{}{key}", self.prefix))
-            .map(|v| v.trim())
-            .filter(|v| !v.is_empty())
+        self.valid(key).map(str::trim).filter(|v| !v.is_empty())
     }
 
     /// A boolean annotation as `parser.GetBoolAnnotation` reads it (Go's `ParseBool` of the
     /// value as written; one it cannot read is absent).
     pub(crate) fn flag(&self, key: &str) -> Option<bool> {
-        self.annotations
-            .get(&format!("{}{key}", self.prefix))
-            .and_then(|v| parse_bool(v))
+        self.valid(key).and_then(parse_bool)
+    }
+
+    /// The annotation whose refused value makes its parser deny every location of the
+    /// Ingress (`annotations.go` `Extract`: a `LocationDenied` error; nginx.tmpl answers 503).
+    pub(crate) fn denied(&self) -> Option<String> {
+        self.annotations.iter().find_map(|(full, raw)| {
+            let key = full.strip_prefix(&self.prefix)?;
+            let spec = annotations::spec(key)?;
+            (spec.on_invalid == annotations::OnInvalid::Deny
+                && !raw.is_empty()
+                && !spec.validator.accepts(raw))
+            .then(|| full.clone())
+        })
     }
 
     fn is_canary(&self) -> bool {
@@ -312,7 +330,7 @@ impl World {
                 let point = DecisionPoint {
                     host: host.clone(),
                     path: location.path.clone(),
-                    regex: server.regex_mode && location.kind != locations::PathKind::Exact,
+                    regex: server.regex_mode,
                     headers: Vec::new(),
                 };
                 if let Some((ns, name, port)) = &location.backend
@@ -510,14 +528,34 @@ impl World {
         b.matched = Some(Matched {
             gateway: format!("IngressClass {}", self.controller.class),
             listener: server.host.clone(),
-            object: location.ingress.map(|i| {
-                format!(
-                    "Ingress {}/{}",
-                    self.ingresses[i].namespace, self.ingresses[i].name
-                )
-            }),
+            // The generated root location of a host belongs to no rule unless it carries
+            // the Ingress's defaultBackend.
+            object: location
+                .ingress
+                .filter(|_| location.rule.is_some() || location.backend.is_some())
+                .map(|i| {
+                    format!(
+                        "Ingress {}/{}",
+                        self.ingresses[i].namespace, self.ingresses[i].name
+                    )
+                }),
             rule: location.rule.map(|(r, _)| r),
             r#match: location.rule.map(|(_, p)| p),
+            also: location
+                .backend
+                .as_ref()
+                .and_then(|(ns, name, port)| {
+                    self.servers
+                        .iter()
+                        .flat_map(|s| &s.canaries)
+                        .find(|c| c.primary == (ns.clone(), name.clone(), *port))
+                })
+                .map(|c| {
+                    let i = &self.ingresses[c.ingress];
+                    format!("Ingress {}/{}", i.namespace, i.name)
+                })
+                .into_iter()
+                .collect(),
         });
         b
     }
@@ -558,7 +596,7 @@ impl World {
                 unevaluated.push((format!("{}{key}", self.prefix()), Value::from(v)));
             }
         }
-        // Server level: `app-root` (nginx.tmpl: `if ($uri = /) { return 302 … }`).
+        // Server level, so before any location: `app-root` (nginx.tmpl: `if ($uri = /) { return 302 … }`).
         if let Some(root) = &server.app_root
             && request.path == "/"
         {
@@ -567,8 +605,14 @@ impl World {
                 location: format!("{}://{}{}", request.scheme.as_str(), request.host, root),
             });
         }
-        // `permanent-redirect` / `temporal-redirect`: `return` in the location, with the
-        // `-code` annotation when it is a redirect status (else the default).
+        // A location whose Ingress has an annotation its parser refused with a denial
+        // (nginx.tmpl: `return 503` before anything else in the location).
+        if let Some(key) = ingress.and_then(Ingress::denied) {
+            let mut b = Behaviour::of(Outcome::Direct { status: 503 });
+            b.unevaluated
+                .push((key, Value::from("refused value denies the location")));
+            return b;
+        }
         // `annotations/redirect` `Parse`: `temporal-redirect` first (its code outside
         // 300-307 is 302; a URL whose scheme does not start with `http` leaves the location
         // without a redirect), else `permanent-redirect` (its code outside 300-308 is 301).
