@@ -9,10 +9,12 @@
 pub mod docs;
 pub mod examples;
 pub mod locate;
+pub mod parts;
 pub mod registry;
 
 use serde::Serialize;
 
+pub use parts::Part;
 pub use registry::Code;
 
 /// How much a diagnostic matters to the reviewer.

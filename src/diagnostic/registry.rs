@@ -1156,7 +1156,7 @@ registry! {
         "`nginx.ingress.kubernetes.io/ssl-prefer-server-ciphers` is not translated: TLS cipher preference is a Gateway listener setting.";
     NginxSslRedirect = "ingress-nginx/ssl-redirect", Info,
         "The Ingress redirects HTTP to HTTPS (`force-ssl-redirect`, or ingress-nginx's default for TLS hosts unless `ssl-redirect: \"false\"`): the route attaches to the HTTPS listener and a `<route>-ssl-redirect` route on the HTTP listener answers 308.",
-        "The Ingress redirects HTTP to HTTPS (`force-ssl-redirect`, or ingress-nginx's default for TLS hosts unless `ssl-redirect: \"false\"`): the route attaches to the HTTPS listener and a `<route>-ssl-redirect` route on the HTTP listener answers 308.";
+        "The Ingress redirects HTTP to HTTPS (`force-ssl-redirect`, or ingress-nginx's default for TLS hosts unless `ssl-redirect: \"false\"`): the route attaches to the HTTPS listener and a `<route>-ssl-redirect` route on the HTTP listener answers 308. One difference remains: ingress-nginx drops a trailing `/` from the redirect's path unless `preserve-trailing-slash` is set (`lua_ingress.lua` `rewrite`), Gateway API keeps the path as sent, so `http://host/api/` now redirects to `https://host/api/` instead of `https://host/api`; the equivalence check reports those probes as explained by this note.";
     NginxSslRedirectNoHttps = "ingress-nginx/ssl-redirect-no-https", Warning,
         "The Ingress redirects to HTTPS but no HTTPS listener serves the host.",
         "The Ingress redirects to HTTPS but no HTTPS listener serves the host; the route stays on HTTP without a redirect.";

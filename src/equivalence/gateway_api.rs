@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::matching::Matcher;
 use super::probes::{Seeds, Shape};
-use super::{Backend, Decision, Origin, Outcome, Probe, shares};
+use super::{Decision, Origin, Outcome, Probe};
 use crate::config::{Config, Target};
 use crate::index::Index;
 use crate::model::SourceBody;
@@ -212,51 +212,7 @@ impl Model {
                 object,
                 field: String::new(),
             });
-        let outcome = match b.outcome {
-            semantics::Outcome::Backends {
-                backends,
-                path,
-                host,
-            } => {
-                let weighted: Vec<(Backend, u64)> = backends
-                    .into_iter()
-                    .map(|s| {
-                        let backend = if s.name.is_empty() {
-                            // An unresolved reference: its share answers 500.
-                            Backend {
-                                namespace: String::new(),
-                                name: "500 (unresolved backend)".into(),
-                                port: None,
-                            }
-                        } else {
-                            Backend {
-                                namespace: s.namespace,
-                                name: s.name,
-                                port: s.port,
-                            }
-                        };
-                        (backend, s.weight)
-                    })
-                    .collect();
-                Outcome::Forward {
-                    backends: shares(weighted),
-                    path,
-                    host: (!host.eq_ignore_ascii_case(&probe.host)).then_some(host),
-                }
-            }
-            semantics::Outcome::Redirect { status, location } => Outcome::Redirect {
-                status: u32::from(status),
-                location,
-            },
-            semantics::Outcome::Direct { status } | semantics::Outcome::Denied { status, .. } => {
-                Outcome::Respond {
-                    status: u32::from(status),
-                }
-            }
-            semantics::Outcome::NoRoute => Outcome::NotFound,
-            semantics::Outcome::NoListener => Outcome::NoListener,
-            semantics::Outcome::NotModelled { reason } => Outcome::Unmodelled(reason),
-        };
+        let outcome = super::outcome_from_model(b.outcome, &probe.host);
         Decision::new(outcome, origin)
     }
 }

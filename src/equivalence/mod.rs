@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::config::Config;
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Part};
 use crate::index::Index;
 use crate::translate::SourceResult;
 
@@ -297,6 +297,8 @@ pub struct Decision {
     /// The rule's prefix matched only as a string prefix (`/api` taking `/apix`), which
     /// Gateway API's element-wise PathPrefix does not do.
     pub string_prefix: bool,
+    /// Other objects that took part (index positions: a canary Ingress).
+    pub also: Vec<usize>,
 }
 
 impl Decision {
@@ -313,7 +315,62 @@ impl Decision {
             outcome,
             origin,
             string_prefix: false,
+            also: Vec::new(),
         }
+    }
+}
+
+/// A behaviour model's outcome as the check compares it: shares in thousandths (an
+/// unresolved backend's share as a 500), the Host only when it was rewritten.
+pub(crate) fn outcome_from_model(
+    outcome: crate::semantics::Outcome,
+    request_host: &str,
+) -> Outcome {
+    use crate::semantics;
+    match outcome {
+        semantics::Outcome::Backends {
+            backends,
+            path,
+            host,
+        } => {
+            let weighted: Vec<(Backend, u64)> = backends
+                .into_iter()
+                .map(|s| {
+                    let backend = if s.name.is_empty() {
+                        // An unresolved reference: its share answers 500.
+                        Backend {
+                            namespace: String::new(),
+                            name: "500 (unresolved backend)".into(),
+                            port: None,
+                        }
+                    } else {
+                        Backend {
+                            namespace: s.namespace,
+                            name: s.name,
+                            port: s.port,
+                        }
+                    };
+                    (backend, s.weight)
+                })
+                .collect();
+            Outcome::Forward {
+                backends: shares(weighted),
+                path,
+                host: (!host.eq_ignore_ascii_case(request_host)).then_some(host),
+            }
+        }
+        semantics::Outcome::Redirect { status, location } => Outcome::Redirect {
+            status: u32::from(status),
+            location,
+        },
+        semantics::Outcome::Direct { status } | semantics::Outcome::Denied { status, .. } => {
+            Outcome::Respond {
+                status: u32::from(status),
+            }
+        }
+        semantics::Outcome::NoRoute => Outcome::NotFound,
+        semantics::Outcome::NoListener => Outcome::NoListener,
+        semantics::Outcome::NotModelled { reason } => Outcome::Unmodelled(reason),
     }
 }
 
@@ -390,7 +447,7 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
     let mut summary = Summary::default();
     let mut hosts_seen = BTreeSet::new();
     // Differences per (object, field): count and first example.
-    let mut differences: BTreeMap<Origin, Difference> = BTreeMap::new();
+    let mut differences: BTreeMap<(Origin, Option<Code>), Difference> = BTreeMap::new();
     for frontend in &frontends {
         let mut seeds = probes::Seeds::default();
         match &frontend.old {
@@ -431,8 +488,44 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                     object: frontend.anchor,
                     field: String::new(),
                 });
-            // One finding per rule: the first probe is its example, the others count.
-            if let Some(entry) = differences.get_mut(&origin) {
+            // The part that differs, and a translator diagnostic at the rule (or, for Ingress
+            // annotations, on the object) that says this part changes.
+            // A probe only a string prefix matches is explained by the string-prefix note, or
+            // by a note that the rule's match became something else (a regex, a
+            // case-sensitive prefix); the string-prefix note explains nothing more.
+            let parts: &[Part] = if old.string_prefix {
+                &[Part::StringPrefix, Part::Routing]
+            } else {
+                parts_of(&old.outcome, &new[0].1.outcome)
+            };
+            // Objects that also took part (a canary Ingress) explain from any field.
+            let also = old
+                .also
+                .iter()
+                .flat_map(|o| explained.get(o).into_iter().flatten());
+            let explanation = explained
+                .get(&origin.object)
+                .into_iter()
+                .flatten()
+                .filter(|(o, _)| overlaps(o, &origin))
+                .chain(also)
+                .filter(|(_, code)| parts.iter().any(|p| code.changes().contains(p)))
+                .min_by_key(|(_, code)| code.severity())
+                .map(|(o, code)| (o.field.clone(), *code))
+                .or_else(|| {
+                    // A host isolated away from the route's listener answers 404 wherever
+                    // the route's rules are; the attachment prediction names the host.
+                    let isolated = matches!(new[0].1.outcome, Outcome::NotFound)
+                        && results.iter().any(|r| {
+                            r.object == origin.object && r.isolated_hosts.contains(&probe.host)
+                        });
+                    isolated.then(|| (String::new(), Code::AttachListenerIsolation))
+                });
+            // One finding per rule and explanation: a difference the rule's notes explain
+            // does not hide another one there that they do not. The first probe is the
+            // example, the others count.
+            let key = (origin, explanation.as_ref().map(|(_, code)| *code));
+            if let Some(entry) = differences.get_mut(&key) {
                 entry.0 += 1;
                 continue;
             }
@@ -453,40 +546,13 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 "{probe}: {} → {}; Gateway API → {new_text}",
                 frontend.old_name, old.outcome
             );
-            // A note about a string prefix explains exactly the probes only a string prefix
-            // matches; other notes explain by topic. An error explains better than a warning.
-            let topics: &[&str] = if old.string_prefix {
-                &["uri.prefix"]
-            } else {
-                topics(&old.outcome, &new[0].1.outcome)
-            };
-            let explanation = explained
-                .get(&origin.object)
-                .into_iter()
-                .flatten()
-                .filter(|(o, _)| {
-                    overlaps(o, &origin)
-                        && about(&o.field, &origin, topics)
-                        && (old.string_prefix || !o.field.ends_with("uri.prefix"))
-                })
-                .min_by_key(|(_, code)| code.severity())
-                .map(|(o, code)| (o.field.clone(), *code))
-                .or_else(|| {
-                    // A host isolated away from the route's listener answers 404 wherever
-                    // the route's rules are; the attachment prediction names the host.
-                    let isolated = matches!(new[0].1.outcome, Outcome::NotFound)
-                        && results.iter().any(|r| {
-                            r.object == origin.object && r.isolated_hosts.contains(&probe.host)
-                        });
-                    isolated.then(|| (String::new(), Code::AttachListenerIsolation))
-                });
-            differences.insert(origin, (1, example, explanation));
+            differences.insert(key, (1, example, explanation));
         }
     }
     summary.hosts = hosts_seen.len();
     let findings = differences
         .into_iter()
-        .map(|(origin, (count, example, explanation))| {
+        .map(|((origin, _), (count, example, explanation))| {
             let more = if count > 1 {
                 format!(" ({count} probes differ; the first is shown)")
             } else {
@@ -519,8 +585,9 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
 /// diagnostic (field, code) that already explains them.
 type Difference = (usize, String, Option<(String, Code)>);
 
-/// Diagnostics that already explain a traffic change at a rule, by object: warnings and
-/// errors of the translators located at a field (not object-wide notes).
+/// Diagnostics that can explain a traffic change at a rule, by object: those of the
+/// translators that say which part of a request's fate changes ([`Code::changes`]) and are
+/// located at a field.
 fn explaining_diagnostics(results: &[SourceResult]) -> BTreeMap<usize, Vec<(Origin, Code)>> {
     let mut out: BTreeMap<usize, Vec<(Origin, Code)>> = BTreeMap::new();
     for r in results {
@@ -528,9 +595,7 @@ fn explaining_diagnostics(results: &[SourceResult]) -> BTreeMap<usize, Vec<(Orig
             let Some(field) = d.location.field.clone() else {
                 continue;
             };
-            if d.severity <= Severity::Warning
-                && matches!(d.code.family(), "istio" | "ingress" | "ingress-nginx")
-            {
+            if !d.code.changes().is_empty() {
                 out.entry(r.object).or_default().push((
                     Origin {
                         object: r.object,
@@ -546,60 +611,62 @@ fn explaining_diagnostics(results: &[SourceResult]) -> BTreeMap<usize, Vec<(Orig
 
 /// Whether a note at `note` is about the rule at `rule`: the same object, and the note lies
 /// within the rule (`spec.http[1].directResponse` for the match `spec.http[1].match[0]`) or
-/// covers it.
+/// covers it; an annotation applies to every rule of its object; a finding that names no
+/// rule (only the object) is about the whole object.
 fn overlaps(note: &Origin, rule: &Origin) -> bool {
     let scope = rule_scope(&rule.field);
     note.object == rule.object
-        && !scope.is_empty()
-        && (contains(&note.field, scope) || contains(scope, &note.field))
+        && (scope.is_empty()
+            || note.field.starts_with("metadata.annotations")
+            || contains(&note.field, scope)
+            || contains(scope, &note.field))
 }
 
-/// The words a note's field must contain to explain a difference between `old` and `new`:
-/// a dropped direct response explains a changed response, not a changed backend.
-fn topics(old: &Outcome, new: &Outcome) -> &'static [&'static str] {
-    const MATCH: &[&str] = &[
-        "match",
-        "uri",
-        "path",
-        "host",
-        "port",
-        "route",
-        "destination",
-        "backend",
-    ];
+/// The parts of a request's fate two different outcomes can differ in: a redirect or a
+/// direct response on one side only is that action, or a match that no longer (or now)
+/// selects the rule; the same backends with another path or host are a rewrite, with other
+/// shares the weights; anything else is routing.
+fn parts_of(old: &Outcome, new: &Outcome) -> &'static [Part] {
     match (old, new) {
+        (Outcome::Respond { .. }, Outcome::Respond { .. }) => &[Part::Response],
         (Outcome::Respond { .. }, _) | (_, Outcome::Respond { .. })
             if !matches!(new, Outcome::Respond { status: 500 }) =>
         {
-            &["directResponse", "fault"]
+            &[Part::Response, Part::Routing]
         }
+        (Outcome::Redirect { .. }, Outcome::Redirect { .. }) => &[Part::Redirect],
         (Outcome::Redirect { .. }, _) | (_, Outcome::Redirect { .. }) => {
-            &["redirect", "tls", "ssl"]
+            &[Part::Redirect, Part::Routing]
+        }
+        (
+            Outcome::Forward {
+                backends: a,
+                path: pa,
+                host: ha,
+            },
+            Outcome::Forward {
+                backends: b,
+                path: pb,
+                host: hb,
+            },
+        ) if a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.backend.name == y.backend.name) =>
+        {
+            if pa != pb || ha != hb {
+                &[Part::Rewrite]
+            } else {
+                &[Part::Weights]
+            }
         }
         (Outcome::Forward { backends: a, .. }, Outcome::Forward { backends: b, .. })
-            if a.len() == b.len()
-                && a.iter()
-                    .zip(b)
-                    .all(|(x, y)| x.backend.name == y.backend.name) =>
+            if a.len() != b.len() =>
         {
-            &["rewrite", "headers", "weight", "canary"]
+            &[Part::Weights]
         }
-        _ => MATCH,
+        _ => &[Part::Routing],
     }
-}
-
-/// Whether the note at `field` is about one of `topics` of the rule at `origin` (a note on
-/// the rule itself is about all of them).
-fn about(field: &str, origin: &Origin, topics: &[&str]) -> bool {
-    let scope = rule_scope(&origin.field);
-    let rest = field
-        .strip_prefix(scope)
-        .unwrap_or(field)
-        .to_ascii_lowercase();
-    rest.is_empty()
-        || topics
-            .iter()
-            .any(|t| rest.contains(&t.to_ascii_lowercase()))
 }
 
 /// The rule a match belongs to: `spec.http[1].match[0]` → `spec.http[1]`.

@@ -11,10 +11,11 @@
 //! `nginx`. One controller serves every IngressClass naming the same `spec.controller`
 //! (`store.go` `ingressClassEventHandler`); a class the repository has no IngressClass for is
 //! taken to be ingress-nginx's default one (`k8s.io/ingress-nginx`). The controller's own
-//! flags and ConfigMap are not in the repository: the model's defaults apply, except that a
-//! class whose Ingresses ask for `ssl-passthrough` is taken to run with
-//! `--enable-ssl-passthrough` (otherwise the annotation would have done nothing, which the
-//! repository's authors evidently did not expect).
+//! flags and ConfigMap are not in the repository: the model's defaults apply, except where
+//! the repository shows the controller was set up for what its Ingresses use: a class whose
+//! Ingresses ask for `ssl-passthrough` runs with `--enable-ssl-passthrough`, and
+//! `annotations-risk-level` is `Critical` (snippets load). Reading the real configuration is
+//! issue #30.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -23,7 +24,7 @@ use serde_json::{Value, json};
 use super::gateway_api::Model as NewModel;
 use super::matching::literal_prefix;
 use super::probes::{Seeds, Shape, UNLISTED_HOST};
-use super::{Backend, Decision, Frontend, OldFrontend, Origin, Outcome, Probe, Scheme, shares};
+use super::{Decision, Frontend, OldFrontend, Origin, Outcome, Probe, Scheme};
 use crate::config::{ANY_INGRESS_CLASS, Config, Dialect};
 use crate::gwapi::Generated;
 use crate::index::Index;
@@ -194,6 +195,12 @@ impl Model {
                     .flags
                     .push("--watch-ingress-without-class".to_string());
             }
+            // The repository's Ingresses use the annotations they do because the controller
+            // loaded them: the risk level is taken as the highest until the controller's
+            // configuration is read (issue #30).
+            controller
+                .config_map
+                .insert("annotations-risk-level".into(), "Critical".into());
             if passthrough.get(&controller_class) == Some(&true) {
                 controller
                     .flags
@@ -324,48 +331,19 @@ impl Model {
             return Decision::new(Outcome::NoListener, None);
         }
         let outcome = match b.outcome {
-            semantics::Outcome::Backends {
-                backends,
-                path,
-                host,
-            } => Outcome::Forward {
-                backends: shares(
-                    backends
-                        .into_iter()
-                        .map(|s| {
-                            (
-                                Backend {
-                                    namespace: s.namespace,
-                                    name: s.name,
-                                    port: s.port,
-                                },
-                                s.weight,
-                            )
-                        })
-                        .collect(),
-                ),
-                path,
-                // The Host reaches the backend unchanged unless `upstream-vhost` names
-                // another.
-                host: (!host.eq_ignore_ascii_case(&probe.host)).then_some(host),
-            },
             semantics::Outcome::Redirect { location, .. } if location.contains('$') => {
                 Outcome::Unmodelled("a redirect with nginx variables".into())
             }
-            semantics::Outcome::Redirect { status, location } => Outcome::Redirect {
-                status: u32::from(status),
-                location,
-            },
-            semantics::Outcome::Direct { status } | semantics::Outcome::Denied { status, .. } => {
-                Outcome::Respond {
-                    status: u32::from(status),
-                }
-            }
-            semantics::Outcome::NoRoute => Outcome::NotFound,
-            semantics::Outcome::NoListener => Outcome::NoListener,
-            semantics::Outcome::NotModelled { reason } => Outcome::Unmodelled(reason),
+            other => super::outcome_from_model(other, &probe.host),
         };
-        Decision::new(outcome, origin)
+        let mut decision = Decision::new(outcome, origin);
+        decision.also = b
+            .matched
+            .iter()
+            .flat_map(|m| &m.also)
+            .filter_map(|o| self.ingresses.get(o.strip_prefix("Ingress ")?).copied())
+            .collect();
+        decision
     }
 
     /// The Ingress rule the model says decided.
