@@ -27,6 +27,7 @@ pub mod scan;
 pub mod semantics;
 pub mod suppress;
 pub mod translate;
+pub mod translated;
 pub mod validate;
 pub mod vcs;
 pub mod walk;

@@ -20,7 +20,7 @@ use crate::index::Index;
 use crate::model::SourceBody;
 use crate::semantics::gateway_api::{Condition, PathKind, Profile, World};
 use crate::semantics::{self, Request};
-use crate::translate::SourceResult;
+use crate::translated::SourceResult;
 
 /// How an implementation orders matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

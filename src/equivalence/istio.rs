@@ -27,13 +27,12 @@ use super::matching::{
 };
 use super::probes::{Seeds, Shape};
 use super::{Backend, Decision, Frontend, OldFrontend, Origin, Outcome, Probe, Scheme, shares};
-use crate::config::Config;
+use crate::config::{Config, DEFAULT_ISTIO_GATEWAY_NAMESPACE};
 use crate::gwapi::Generated;
 use crate::index::Index;
 use crate::model::SourceBody;
 use crate::model::istio::{HttpMatchRequest, HttpRoute, StringMatch, VirtualService};
-use crate::translate::SourceResult;
-use crate::translate::istio::parent_refs::resolve_gateway;
+use crate::translated::SourceResult;
 
 struct Server {
     port: u32,
@@ -282,16 +281,10 @@ impl<'a> Model<'a> {
     pub(crate) fn build(index: &'a Index, config: &Config) -> Self {
         let mut gateways = Vec::new();
         let mut virtual_services = Vec::new();
-        let not_ingress = crate::translate::istio::not_ingress::classify(index, config);
-        let mut proxies = crate::translate::istio::proxy::ProxyFinder::new(index, config);
+        let mut proxy_namespaces: HashMap<BTreeMap<String, String>, String> = HashMap::new();
         for (position, obj) in index.objects.iter().enumerate() {
             match &obj.body {
                 SourceBody::IstioGateway(g) => {
-                    // Egress and Knative gateways stay with Istio: nothing replaces them, and
-                    // their traffic does not change.
-                    if not_ingress.contains_key(&(obj.namespace.clone(), obj.meta.name.clone())) {
-                        continue;
-                    }
                     let servers = g
                         .servers
                         .iter()
@@ -337,7 +330,10 @@ impl<'a> Model<'a> {
                         object: position,
                         namespace: obj.namespace.clone(),
                         name: obj.meta.name.clone(),
-                        proxy_namespace: proxies.of_selector(&g.selector).namespace,
+                        proxy_namespace: proxy_namespaces
+                            .entry(g.selector.clone())
+                            .or_insert_with(|| proxy_namespace(index, config, &g.selector))
+                            .clone(),
                         selector: g.selector.clone(),
                         servers,
                     });
@@ -476,14 +472,11 @@ impl<'a> Model<'a> {
             .iter()
             .enumerate()
             .filter(move |(_, vs)| {
-                crate::translate::istio::parent_refs::exported_to(
-                    vs.raw,
-                    &vs.namespace,
-                    &g.proxy_namespace,
-                ) && vs
-                    .gateways
-                    .iter()
-                    .any(|(ns, name)| ns == &g.namespace && name == &g.name)
+                exported_to(vs.raw, &vs.namespace, &g.proxy_namespace)
+                    && vs
+                        .gateways
+                        .iter()
+                        .any(|(ns, name)| ns == &g.namespace && name == &g.name)
             })
     }
 
@@ -892,6 +885,67 @@ fn add_match_seeds(m: &Match, host: &str, seeds: &mut Seeds) {
             query: sample(&m.query),
         },
     );
+}
+
+/// The Gateway a VirtualService's `gateways` entry names (`pilot/pkg/model/virtualservice.go`
+/// `resolveGatewayName`): `mesh` names none; `ns/name` (`./name`: the VirtualService's own
+/// namespace); the legacy `name.ns` and `name.ns.svc.cluster.local` forms; a short name is in
+/// the VirtualService's namespace.
+fn resolve_gateway(reference: &str, namespace: &str) -> Option<(String, String)> {
+    if reference == "mesh" {
+        return None;
+    }
+    if let Some((ns, name)) = reference.split_once('/') {
+        let ns = if ns == "." { namespace } else { ns };
+        return Some((ns.to_string(), name.to_string()));
+    }
+    match reference.split_once('.') {
+        Some((name, rest)) => {
+            let ns = rest.split('.').next().unwrap_or(rest);
+            Some((ns.to_string(), name.to_string()))
+        }
+        None => Some((namespace.to_string(), reference.to_string())),
+    }
+}
+
+/// Whether a VirtualService is visible to a gateway proxy in `proxy_ns`
+/// (`pilot/pkg/model/push_context.go` `initVirtualServices`, `exportTo`): no `exportTo`
+/// (the mesh default `*`), `*`, the proxy's namespace, or `.` when it is the
+/// VirtualService's own.
+fn exported_to(vs: &VirtualService, vs_ns: &str, proxy_ns: &str) -> bool {
+    vs.export_to.is_empty()
+        || vs
+            .export_to
+            .iter()
+            .any(|e| e == "*" || e == proxy_ns || (e == "." && proxy_ns == vs_ns))
+}
+
+/// The namespace of the gateway proxy a selector picks, which decides what the proxy sees
+/// through `exportTo`: the configured gateway namespace, else that of the workloads in the
+/// repository whose pod labels carry the selector (`istio-system` first when several), else
+/// Istio's default `istio-system` (the proxy installed outside the repository).
+fn proxy_namespace(index: &Index, config: &Config, selector: &BTreeMap<String, String>) -> String {
+    if let Some(ns) = &config.istio_gateway_namespace {
+        return ns.clone();
+    }
+    let mut namespaces: Vec<&str> = index
+        .workloads()
+        .filter_map(|(_, o, s)| match s {
+            crate::model::surrounding::Surrounding::Workload { pod_labels }
+                if !selector.is_empty()
+                    && selector.iter().all(|(k, v)| pod_labels.get(k) == Some(v)) =>
+            {
+                Some(o.namespace.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    namespaces.sort_unstable();
+    namespaces.dedup();
+    if namespaces.is_empty() || namespaces.contains(&DEFAULT_ISTIO_GATEWAY_NAMESPACE) {
+        return DEFAULT_ISTIO_GATEWAY_NAMESPACE.to_string();
+    }
+    namespaces[0].to_string()
 }
 
 #[cfg(test)]

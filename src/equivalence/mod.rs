@@ -24,7 +24,7 @@ use std::fmt;
 use crate::config::Config;
 use crate::diagnostic::{Code, Diagnostic, Part};
 use crate::index::Index;
-use crate::translate::SourceResult;
+use crate::translated::SourceResult;
 
 /// The scheme of a request: the behaviour models' type.
 pub use crate::semantics::Scheme;

@@ -31,7 +31,7 @@ use crate::index::Index;
 use crate::model::SourceBody;
 use crate::semantics::ingress_nginx::{Controller, World};
 use crate::semantics::{self, Request};
-use crate::translate::SourceResult;
+use crate::translated::SourceResult;
 
 /// ingress-nginx's `--controller-class` default.
 const DEFAULT_CONTROLLER: &str = "k8s.io/ingress-nginx";

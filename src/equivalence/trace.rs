@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::index::Index;
 use crate::scan::{Locator, Scan};
 use crate::semantics;
-use crate::translate::SourceResult;
+use crate::translated::SourceResult;
 
 /// Where a side's decision came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -39,6 +39,12 @@ fn references(line: &str) -> Vec<String> {
 }
 
 fn code_graph(src: &Path) -> Graph {
+    code_graph_of(src, true)
+}
+
+/// The graph of product code only: unit-test files (`tests.rs`, or under a `tests/`
+/// directory) left out, since a test may build its input with any stage.
+fn code_graph_of(src: &Path, with_tests: bool) -> Graph {
     let mut graph = Graph::new();
     let mut stack = vec![src.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -55,6 +61,11 @@ fn code_graph(src: &Path) -> Graph {
             let Some(module) = module_of(rel) else {
                 continue;
             };
+            let is_test = rel.file_name().is_some_and(|f| f == "tests.rs")
+                || rel.components().any(|c| c.as_os_str() == "tests");
+            if is_test && !with_tests {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).expect("read source");
             let deps = graph.entry(module.clone()).or_default();
             for line in text.lines() {
@@ -209,4 +220,22 @@ fn the_behaviour_models_reach_no_stage() {
             "semantics reaches {stage}: {reached:?}"
         );
     }
+}
+
+/// The equivalence check must not share the translator's logic (issue #29): a mistake made
+/// while translating would be made again while checking. It reads the translation's results
+/// (`translated`), never `translate` itself; its unit tests may translate their input.
+#[test]
+fn the_equivalence_check_does_not_use_the_translator() {
+    let code = code_graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), false);
+    let deps = code.get("equivalence").cloned().unwrap_or_default();
+    assert!(
+        !deps.contains("translate"),
+        "equivalence refers to translate: {deps:?}"
+    );
+    let semantics = code.get("semantics").cloned().unwrap_or_default();
+    assert!(
+        !semantics.contains("translate"),
+        "semantics refers to translate: {semantics:?}"
+    );
 }

@@ -1,0 +1,46 @@
+//! What translation made of each source object: the data the translator hands to the stages
+//! after it (validation, equivalence, planning). It lives outside `translate` so that the
+//! equivalence check, which must not share the translator's logic, can read the results
+//! without depending on it.
+
+use crate::diagnostic::Diagnostic;
+use crate::gwapi::Generated;
+
+/// What translation made of one source object.
+#[derive(Debug, Clone, Default)]
+pub struct SourceResult {
+    /// Position of the source object in `Index::objects`.
+    pub object: usize,
+    pub generated: Vec<Generated>,
+    pub notes: Vec<Diagnostic>,
+    /// ReferenceGrants the generated objects need; merged by `translate::translate`.
+    pub grants: Vec<GrantRequest>,
+    /// Set when the object was deliberately not translated (e.g. a kustomize patch).
+    pub skipped: Option<String>,
+    /// Hosts the validator's attachment prediction found isolated away from a generated
+    /// route's listener (`attach/listener-isolation`), as data for the equivalence check.
+    pub isolated_hosts: std::collections::BTreeSet<String>,
+}
+
+impl SourceResult {
+    pub fn new(object: usize) -> Self {
+        SourceResult {
+            object,
+            ..Default::default()
+        }
+    }
+}
+
+/// "Objects of `from_kind` in `from_namespace` refer to `to_kind` `to_name` in `to_namespace`":
+/// Gateway API needs a ReferenceGrant in `to_namespace` for that.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GrantRequest {
+    /// `HTTPRoute`, `TLSRoute`, `Gateway`, ...
+    pub from_kind: String,
+    pub from_namespace: String,
+    /// `""` for core (`Service`, `Secret`).
+    pub to_group: String,
+    pub to_kind: String,
+    pub to_namespace: String,
+    pub to_name: String,
+}
