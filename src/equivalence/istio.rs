@@ -226,7 +226,16 @@ impl Match<'_> {
             return Some(false);
         }
         for (name, m) in &self.headers {
-            if !m.test(probe.header(name))? {
+            // Envoy matches the pseudo-headers too: `:method` is the request's method,
+            // `:authority` its Host, `:path` its path.
+            let value = match name.as_str() {
+                ":method" => Some(probe.method.clone()),
+                ":authority" => Some(probe.authority()),
+                ":path" => Some(format!("{}{}", probe.path, probe.query_string())),
+                ":scheme" => Some(probe.scheme.as_str().to_string()),
+                _ => probe.header(name).map(str::to_string),
+            };
+            if !m.test(value.as_deref())? {
                 return Some(false);
             }
         }
@@ -608,6 +617,12 @@ impl<'a> Model<'a> {
         table
     }
 
+    /// How many Istio Gateways the model holds (for the upstream fact tables).
+    #[cfg(test)]
+    pub(crate) fn gateway_count(&self) -> usize {
+        self.gateways.len()
+    }
+
     pub(crate) fn evaluate(&self, gateway: usize, probe: &Probe) -> Decision {
         let mut servers: Vec<((usize, usize), &Server)> = self
             .proxy(gateway)
@@ -737,6 +752,9 @@ impl<'a> Model<'a> {
             let port = match (r.port, r.derive_port.as_deref()) {
                 (Some(p), _) => Some(p),
                 (None, Some("FROM_PROTOCOL_DEFAULT")) => None,
+                // The request's port, shown unless it is the redirect scheme's default
+                // (`http://h/` redirected to https keeps `:80`).
+                (None, Some("FROM_REQUEST_PORT")) => Some(probe.port),
                 // The Host header keeps a non-default port; a default one is not sent.
                 _ => (probe.port != u32::from(probe.scheme.default_port())).then_some(probe.port),
             };
@@ -767,6 +785,33 @@ impl<'a> Model<'a> {
         if route.delegate.is_some() {
             return Outcome::Unmodelled("delegate VirtualService".into());
         }
+        // `route.go` `translateFault`: an abort answers its status instead of routing, for
+        // the percentage of requests it names (a delay only slows the request down).
+        if let Some(abort) = route.fault.as_ref().and_then(|f| f.get("abort")) {
+            let percent = abort
+                .pointer("/percentage/value")
+                .and_then(serde_json::Value::as_f64);
+            let status = abort
+                .get("httpStatus")
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|s| u32::try_from(s).ok());
+            return match (status, percent) {
+                (Some(status), Some(p)) if p >= 100.0 => Outcome::Respond { status },
+                (_, Some(p)) if p <= 0.0 => self.forward(vs, route, uri.as_ref(), probe),
+                _ => Outcome::Unmodelled("a fault abort for part of the requests".into()),
+            };
+        }
+        self.forward(vs, route, uri.as_ref(), probe)
+    }
+
+    /// The request proxied to the route's destinations.
+    fn forward(
+        &self,
+        vs: &VirtualServiceModel,
+        route: &HttpRoute,
+        uri: Option<&Uri>,
+        probe: &Probe,
+    ) -> Outcome {
         if route.route.is_empty() {
             return Outcome::Unmodelled("rule without route, redirect or response".into());
         }
@@ -808,9 +853,32 @@ impl<'a> Model<'a> {
                     .replace_all(&path, envoy_substitution(sub).as_str())
                     .into_owned();
             } else if let Some(u) = rw.uri.as_deref().filter(|u| !u.is_empty()) {
-                path = replace_prefix(&probe.path, uri.as_ref(), u);
+                path = replace_prefix(&probe.path, uri, u);
             }
             host = rw.authority.clone();
+        }
+        // `route.go`: a `Host` or `:authority` set among the request headers rewrites the
+        // host, the route's before its destinations' (which must agree to be one answer).
+        let set_host = |h: Option<&crate::model::istio::Headers>| {
+            h?.request
+                .as_ref()?
+                .set
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("host") || k.as_str() == ":authority")
+                .map(|(_, v)| v.clone())
+        };
+        if host.is_none() {
+            host = set_host(route.headers.as_ref()).or_else(|| {
+                let per: Vec<Option<String>> = route
+                    .route
+                    .iter()
+                    .map(|d| set_host(d.headers.as_ref()))
+                    .collect();
+                per.first()
+                    .cloned()
+                    .flatten()
+                    .filter(|first| per.iter().all(|h| h.as_ref() == Some(first)))
+            });
         }
         Outcome::Forward {
             backends,

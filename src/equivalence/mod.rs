@@ -682,4 +682,6 @@ fn contains(outer: &str, inner: &str) -> bool {
 }
 
 #[cfg(test)]
+mod istio_facts;
+#[cfg(test)]
 mod tests;
