@@ -85,3 +85,60 @@ fn every_difference_in_the_istio_and_ingress_fixtures_is_reported() {
 fn rel(root: &Path, dir: &Path) -> String {
     dir.strip_prefix(root).unwrap_or(dir).display().to_string()
 }
+
+// End to end, translator included (it lives here because the check itself must not reach the
+// translator): an authority match translated into a sibling route is compared with Istio, and
+// the difference is reported at the old rule with the probe and both outcomes.
+#[test]
+fn run_reports_a_difference_at_the_old_rule() {
+    let yaml = "
+apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: istio-system}
+spec:
+  selector: {istio: ingressgateway}
+  servers:
+  - port: {number: 80, name: http, protocol: HTTP}
+    hosts: ['*/*.example.com']
+  - port: {number: 443, name: https, protocol: HTTPS}
+    hosts: ['*/*.example.com']
+    tls: {mode: SIMPLE, credentialName: wildcard}
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop, namespace: shop}
+spec:
+  hosts: [shop.example.com]
+  gateways: [istio-system/gw]
+  http:
+  # The two routes tie on `/checkout` and Gateway API's name order picks `shop` (the
+  # translation does not layer authority routes yet).
+  - match: [{uri: {prefix: /checkout}, authority: {exact: shop.example.com}}]
+    route: [{destination: {host: express, port: {number: 80}}}]
+  - match: [{uri: {prefix: /checkout}}]
+    route: [{destination: {host: checkout, port: {number: 80}}}]
+";
+    let config = Config::default();
+    let s = gateway_migrate::scan::scan_inputs(
+        &[("t.yaml".to_string(), yaml.as_bytes().to_vec())],
+        &config,
+    );
+    let mut results = gateway_migrate::translate::translate(&s.index, &config);
+    gateway_migrate::validate::validate_results(&s.index, &mut results, &config);
+    let found = gateway_migrate::equivalence::run(&s.index, &results, &config);
+    assert!(found.summary.probes > 0);
+    let changed: Vec<_> = found
+        .findings
+        .iter()
+        .filter(|f| f.diagnostic.code == Code::EquivalenceChanged)
+        .collect();
+    assert_eq!(changed.len(), 1, "{:#?}", found.findings);
+    let d = &changed[0].diagnostic;
+    assert_eq!(d.location.field.as_deref(), Some("spec.http[0].match[0]"));
+    assert!(
+        d.message
+            .contains("GET http://shop.example.com/checkout: Istio → shop/express:80"),
+        "{}",
+        d.message
+    );
+}
