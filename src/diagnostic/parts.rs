@@ -32,23 +32,6 @@ pub enum Part {
     Other,
 }
 
-impl Part {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Part::Routing => "routing",
-            Part::Response => "response",
-            Part::Redirect => "redirect",
-            Part::Rewrite => "rewrite",
-            Part::Headers => "headers",
-            Part::Weights => "weights",
-            Part::Access => "access",
-            Part::Tls => "tls",
-            Part::StringPrefix => "string-prefix",
-            Part::Other => "other",
-        }
-    }
-}
-
 impl Code {
     /// The parts of a request's fate this diagnostic reports as changed.
     pub fn changes(self) -> &'static [Part] {

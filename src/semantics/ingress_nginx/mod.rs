@@ -333,12 +333,8 @@ impl World {
                     regex: server.regex_mode,
                     headers: Vec::new(),
                 };
-                if let Some((ns, name, port)) = &location.backend
-                    && let Some(canary) = self
-                        .servers
-                        .iter()
-                        .flat_map(|s| &s.canaries)
-                        .find(|c| c.primary == (ns.clone(), name.clone(), *port))
+                if let Some(upstream) = &location.backend
+                    && let Some(canary) = canary_for(&self.servers, upstream)
                 {
                     for headers in canary.deciding_headers() {
                         points.push(DecisionPoint {
@@ -544,12 +540,7 @@ impl World {
             also: location
                 .backend
                 .as_ref()
-                .and_then(|(ns, name, port)| {
-                    self.servers
-                        .iter()
-                        .flat_map(|s| &s.canaries)
-                        .find(|c| c.primary == (ns.clone(), name.clone(), *port))
-                })
+                .and_then(|upstream| canary_for(&self.servers, upstream))
                 .map(|c| {
                     let i = &self.ingresses[c.ingress];
                     format!("Ingress {}/{}", i.namespace, i.name)
@@ -779,7 +770,12 @@ impl World {
             request_headers: Default::default(),
             response_headers: Default::default(),
         };
-        let backends = match canary_for(&self.servers, &primary) {
+        let upstream = (
+            primary.namespace.clone(),
+            primary.name.clone(),
+            primary.port,
+        );
+        let backends = match canary_for(&self.servers, &upstream) {
             None => vec![primary],
             Some(canary) => match canary.decide(request) {
                 Ok(Some(true)) => vec![Share {
@@ -813,16 +809,14 @@ impl World {
 /// The canary of `primary`'s upstream, wherever it was declared: `mergeAlternativeBackends`
 /// attaches a canary to the upstream (namespace, Service, port), and `balancer.lua` picks
 /// it by upstream, so every location proxying to that upstream splits alike, on any host.
-fn canary_for<'s>(servers: &'s [Server], primary: &Share) -> Option<&'s locations::Canary> {
-    let upstream = (
-        primary.namespace.clone(),
-        primary.name.clone(),
-        primary.port,
-    );
+fn canary_for<'s>(
+    servers: &'s [Server],
+    upstream: &locations::Upstream,
+) -> Option<&'s locations::Canary> {
     servers
         .iter()
         .flat_map(|s| &s.canaries)
-        .find(|c| c.primary == upstream)
+        .find(|c| &c.primary == upstream)
 }
 
 /// The headers nginx.tmpl's location block sets toward every backend: the client address,
