@@ -36,3 +36,14 @@ pub(crate) fn literal_prefix(pattern: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::literal_prefix;
+
+    #[test]
+    fn literal_prefix_stops_at_the_first_operator() {
+        assert_eq!(literal_prefix("/foo/bar/(.+)"), "/foo/bar/");
+        assert_eq!(literal_prefix("^/api/v1?"), "/api/v");
+    }
+}

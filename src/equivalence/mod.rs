@@ -86,16 +86,6 @@ impl Probe {
     pub fn query_string(&self) -> String {
         crate::semantics::query_string(&self.query)
     }
-
-    /// `scheme://authority` followed by `path`: the `Location` of a redirect to the same
-    /// place.
-    fn url(scheme: &str, host: &str, port: Option<u32>, path: &str) -> String {
-        let default = if scheme == "https" { 443 } else { 80 };
-        match port {
-            Some(p) if p != default => format!("{scheme}://{host}:{p}{path}"),
-            _ => format!("{scheme}://{host}{path}"),
-        }
-    }
 }
 
 impl fmt::Display for Probe {
@@ -302,14 +292,6 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// A regex on the way could not be compiled: the outcome is not predicted.
-    pub(crate) fn unmodelled_regex() -> Self {
-        Decision::new(
-            Outcome::Unmodelled("a regex the model cannot compile".into()),
-            None,
-        )
-    }
-
     pub(crate) fn new(outcome: Outcome, origin: Option<Origin>) -> Self {
         Decision {
             outcome,
@@ -681,7 +663,5 @@ fn contains(outer: &str, inner: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
 }
 
-#[cfg(test)]
-mod istio_facts;
 #[cfg(test)]
 mod tests;

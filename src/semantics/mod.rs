@@ -5,6 +5,10 @@
 //! - [`gateway_api`]: Gateway API as specified (listener selection and isolation, attachment,
 //!   hostname intersection, match precedence with its tie-breaks, filters, weights), with a
 //!   [`gateway_api::Profile`] per implementation for what the specification leaves to it.
+//! - [`ingress_nginx`]: ingress-nginx (class ownership, annotation validation, servers and
+//!   locations across Ingresses, canaries, redirects, access checks, certificates).
+//! - [`istio`]: Istio's gateway proxy (servers per selector, VirtualService binding and
+//!   order, delegates, first match, redirects, rewrites, header operations, faults, mirrors).
 //!
 //! *Pure, and independent of the translator: nothing here imports `translate`, so a mistake
 //! made while translating is not made again while checking (the module-graph test enforces
@@ -14,6 +18,8 @@
 pub mod gateway_api;
 pub mod hostname;
 pub mod ingress_nginx;
+pub mod istio;
+pub(crate) mod matcher;
 mod request;
 
 pub use request::{Request, RequestError, Scheme, query_string};

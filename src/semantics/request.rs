@@ -131,6 +131,19 @@ impl Request {
         self
     }
 
+    /// The `Host` header the proxy sees: a `Host` among the headers, else the host with the
+    /// port unless it is the scheme's default.
+    pub fn authority(&self) -> String {
+        if let Some(host) = self.header("host") {
+            return host;
+        }
+        if self.port == self.scheme.default_port() {
+            self.host.clone()
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+
     /// The values of header `name`, joined by `,` as one value (RFC 9110 field lines).
     pub fn header(&self, name: &str) -> Option<String> {
         let values: Vec<&str> = self

@@ -46,6 +46,7 @@ mod scan_corpus;
 mod security_docs;
 mod semantics_gateway_api;
 mod semantics_ingress_nginx;
+mod semantics_istio;
 mod trace_cli;
 mod untrusted;
 mod validate_attachment;

@@ -116,3 +116,14 @@ fn conflicted_listeners_serve_nothing_on_envoy_gateway() {
         Outcome::Backends { .. }
     ));
 }
+
+// Gateway API PathPrefix is element-wise (httproute_types.go, HTTPPathMatch).
+#[test]
+fn path_prefix_is_element_wise() {
+    use super::path_prefix_matches;
+    assert!(path_prefix_matches("/foo", "/foo"));
+    assert!(path_prefix_matches("/foo/", "/foo"));
+    assert!(path_prefix_matches("/foo", "/foo/bar"));
+    assert!(!path_prefix_matches("/foo", "/foobar"));
+    assert!(path_prefix_matches("/", "/anything"));
+}
