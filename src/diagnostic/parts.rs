@@ -27,8 +27,12 @@ pub enum Part {
     Tls,
     /// A prefix that matched as a plain string prefix (`/api` taking `/apix`).
     StringPrefix,
-    /// Something the check does not compare (timeouts, retries, limits, buffers, affinity,
-    /// mirrors): such a diagnostic never explains a compared difference.
+    /// Copies of the request sent elsewhere.
+    Mirrors,
+    /// The request timeout.
+    Timeouts,
+    /// Something the check does not compare (retries, limits, buffers, affinity): such a
+    /// diagnostic never explains a compared difference.
     Other,
 }
 
@@ -207,7 +211,6 @@ impl Code {
             Code::IstioDestinationRuleHost
             | Code::IstioDestinationRuleHostMissing
             | Code::IstioGatewayNameLength
-            | Code::IstioInvalidDuration
             | Code::IstioRetries
             | Code::IstioRetriesDisabled
             | Code::IstioRetryHostSelection
@@ -232,19 +235,14 @@ impl Code {
             | Code::NginxLimitRps
             | Code::NginxLimitWhitelist
             | Code::NginxLoadBalance
-            | Code::NginxMirrorHost
-            | Code::NginxMirrorRequestBody
-            | Code::NginxMirrorTarget
             | Code::NginxModsecurityTransactionId
             | Code::NginxProxyBodySize
             | Code::NginxProxyBufferSize
             | Code::NginxProxyBuffering
             | Code::NginxProxyBuffersNumber
-            | Code::NginxProxyConnectTimeout
             | Code::NginxProxyHttpVersion
             | Code::NginxProxyMaxTempFileSize
             | Code::NginxProxyNextUpstream
-            | Code::NginxProxyNextUpstreamTimeout
             | Code::NginxProxyNextUpstreamTries
             | Code::NginxProxyRequestBuffering
             | Code::NginxSessionCookieChangeOnFailure
@@ -256,11 +254,17 @@ impl Code {
             | Code::NginxSessionCookiePath
             | Code::NginxSessionCookieSamesite
             | Code::NginxSessionCookieSecure
-            | Code::NginxTimeout
-            | Code::NginxTimeoutApproximate
             | Code::NginxUpstreamHashBy
             | Code::NginxUpstreamHashBySubset
             | Code::NginxUpstreamHashBySubsetSize => &[Part::Other],
+            Code::NginxMirrorHost | Code::NginxMirrorRequestBody | Code::NginxMirrorTarget => {
+                &[Part::Mirrors]
+            }
+            Code::IstioInvalidDuration
+            | Code::NginxProxyConnectTimeout
+            | Code::NginxProxyNextUpstreamTimeout
+            | Code::NginxTimeout
+            | Code::NginxTimeoutApproximate => &[Part::Timeouts],
             Code::IstioAutoPassthroughAsPassthrough
             | Code::IstioPassthroughCredential
             | Code::IngressMountNoHttps

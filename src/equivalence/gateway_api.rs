@@ -212,8 +212,22 @@ impl Model {
                 object,
                 field: String::new(),
             });
+        // Gateway API routes carry no access control of their own, and the translator
+        // writes no policy resources yet (issue #31): every request passes.
+        let effects = super::effects::Effects::of(
+            &b,
+            &probe.headers,
+            super::effects::Reads {
+                headers: true,
+                mirrors: true,
+                timeouts: true,
+                access: true,
+            },
+        );
         let outcome = super::outcome_from_model(b.outcome, &probe.host);
-        Decision::new(outcome, origin)
+        let mut decision = Decision::new(outcome, origin);
+        decision.effects = effects;
+        decision
     }
 }
 

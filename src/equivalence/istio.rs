@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 
+use super::effects::{Effects, Reads};
 use super::probes::{Seeds, Shape};
 use super::{Decision, Frontend, OldFrontend, Origin, Outcome, Probe};
 use crate::config::Config;
@@ -108,6 +109,16 @@ impl Model {
             headers: probe.headers.clone(),
         };
         let answer = self.world.answer(gateway, &request);
+        let effects = Effects::of(
+            &answer.behaviour,
+            &request.headers,
+            Reads {
+                headers: true,
+                mirrors: true,
+                timeouts: true,
+                access: false,
+            },
+        );
         let outcome = super::outcome_from_model(answer.behaviour.outcome, &probe.host);
         let mut decision = Decision::new(
             outcome,
@@ -117,6 +128,7 @@ impl Model {
         );
         decision.string_prefix = answer.string_prefix;
         decision.also = answer.also;
+        decision.effects = effects;
         decision
     }
 }

@@ -11,6 +11,7 @@
 //! configuration. `docs/equivalence.md` lists the sources of every rule and what is not
 //! modelled.
 
+pub(crate) mod effects;
 pub(crate) mod gateway_api;
 pub(crate) mod istio;
 pub(crate) mod matching;
@@ -289,6 +290,8 @@ pub struct Decision {
     pub string_prefix: bool,
     /// Other objects that took part (index positions: a canary Ingress).
     pub also: Vec<usize>,
+    /// What happens besides where the request goes, for the parts the side's model reads.
+    pub effects: effects::Effects,
 }
 
 impl Decision {
@@ -298,6 +301,7 @@ impl Decision {
             origin,
             string_prefix: false,
             also: Vec::new(),
+            effects: effects::Effects::default(),
         }
     }
 }
@@ -429,7 +433,8 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
     let mut summary = Summary::default();
     let mut hosts_seen = BTreeSet::new();
     // Differences per (object, field): count and first example.
-    let mut differences: BTreeMap<(Origin, Option<Code>), Difference> = BTreeMap::new();
+    let mut differences: BTreeMap<(Origin, Option<Code>, Option<Part>), Difference> =
+        BTreeMap::new();
     for frontend in &frontends {
         let mut seeds = probes::Seeds::default();
         match &frontend.old {
@@ -458,7 +463,15 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 summary.unmodelled += 1;
                 continue;
             }
-            if new.iter().all(|(_, d)| same(&old.outcome, &d.outcome)) {
+            let same_outcome = new.iter().all(|(_, d)| same(&old.outcome, &d.outcome));
+            // The same destination, but something else about the request differs: the
+            // parts both models read (headers, mirrors, timeout, access checks).
+            let effect_differences = if same_outcome {
+                old.effects.differences(&new[0].1.effects)
+            } else {
+                Vec::new()
+            };
+            if same_outcome && effect_differences.is_empty() {
                 continue;
             }
             summary.differ += 1;
@@ -475,10 +488,12 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
             // A probe only a string prefix matches is explained by the string-prefix note, or
             // by a note that the rule's match became something else (a regex, a
             // case-sensitive prefix); the string-prefix note explains nothing more.
-            let parts: &[Part] = if old.string_prefix {
-                &[Part::StringPrefix, Part::Routing]
+            let parts: Vec<Part> = if !effect_differences.is_empty() {
+                effect_differences.iter().map(|d| d.part).collect()
+            } else if old.string_prefix {
+                vec![Part::StringPrefix, Part::Routing]
             } else {
-                parts_of(&old.outcome, &new[0].1.outcome)
+                parts_of(&old.outcome, &new[0].1.outcome).to_vec()
             };
             // Objects that also took part (a canary Ingress) explain from any field.
             let also = old
@@ -506,7 +521,16 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
             // One finding per rule and explanation: a difference the rule's notes explain
             // does not hide another one there that they do not. The first probe is the
             // example, the others count.
-            let key = (origin, explanation.as_ref().map(|(_, code)| *code));
+            let key = (
+                origin,
+                explanation.as_ref().map(|(_, code)| *code),
+                // Unexplained differences in what happens besides routing get their own
+                // finding, apart from the rule's routing differences.
+                match (&explanation, effect_differences.first()) {
+                    (None, Some(d)) => Some(d.part),
+                    _ => None,
+                },
+            );
             if let Some(entry) = differences.get_mut(&key) {
                 entry.0 += 1;
                 continue;
@@ -524,17 +548,34 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                     parts.join("; ")
                 )
             };
-            let example = format!(
-                "{probe}: {} → {}; Gateway API → {new_text}",
-                frontend.old_name, old.outcome
-            );
+            let example = if effect_differences.is_empty() {
+                format!(
+                    "{probe}: {} → {}; Gateway API → {new_text}",
+                    frontend.old_name, old.outcome
+                )
+            } else {
+                let side = |text: fn(&effects::EffectDifference) -> &str| {
+                    effect_differences
+                        .iter()
+                        .map(|d| format!("{}: {}", d.what, text(d)))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                format!(
+                    "{probe}: {} → {}, {}; Gateway API → {new_text}, {}",
+                    frontend.old_name,
+                    old.outcome,
+                    side(|d| &d.old),
+                    side(|d| &d.new)
+                )
+            };
             differences.insert(key, (1, example, explanation));
         }
     }
     summary.hosts = hosts_seen.len();
     let findings = differences
         .into_iter()
-        .map(|((origin, _), (count, example, explanation))| {
+        .map(|((origin, _, _), (count, example, explanation))| {
             let more = if count > 1 {
                 format!(" ({count} probes differ; the first is shown)")
             } else {

@@ -320,6 +320,18 @@ impl Model {
             headers: probe.headers.clone(),
         };
         let b = instance.world.behaviour(&request, None);
+        // The model reads access checks; header edits, mirrors and timeouts it leaves to
+        // `unevaluated`, so they are not compared.
+        let effects = super::effects::Effects::of(
+            &b,
+            &request.headers,
+            super::effects::Reads {
+                headers: false,
+                mirrors: false,
+                timeouts: false,
+                access: true,
+            },
+        );
         let origin = self.origin(&b);
         // A host served with the controller's self-signed certificate fails every client
         // that checks certificates: not served over HTTPS.
@@ -337,6 +349,7 @@ impl Model {
             other => super::outcome_from_model(other, &probe.host),
         };
         let mut decision = Decision::new(outcome, origin);
+        decision.effects = effects;
         decision.also = b
             .matched
             .iter()

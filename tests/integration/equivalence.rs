@@ -142,3 +142,74 @@ spec:
         d.message
     );
 }
+
+// The parts besides routing that both models read (issue #29): a faithful translation of
+// header operations, a partial mirror and a timeout (route.go: header operations, mirror
+// percentage, route timeout; Gateway API HTTPHeaderFilter, RequestMirror percent, timeouts)
+// compares equal on every probe, so no false alarm; the same objects with the translated
+// timeout changed by hand are an `equivalence/changed` error naming the timeout on both
+// sides.
+#[test]
+fn headers_mirrors_and_timeouts_are_compared() {
+    let istio = "
+apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: istio-system}
+spec:
+  selector: {istio: ingressgateway}
+  servers:
+  - port: {number: 80, name: http, protocol: HTTP}
+    hosts: ['*/shop.example.com']
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop, namespace: shop}
+spec:
+  hosts: [shop.example.com]
+  gateways: [istio-system/gw]
+  http:
+  - timeout: 5s
+    mirror: {host: shadow, port: {number: 80}}
+    mirrorPercentage: {value: 25}
+    headers:
+      request: {set: {x-env: prod}, add: {x-trace: 'on'}, remove: [x-debug]}
+      response: {set: {cache-control: no-store}, remove: [server]}
+    route: [{destination: {host: api, port: {number: 80}}}]
+";
+    let config = Config::default();
+    let run = |yaml: &str, timeout: Option<&str>| {
+        let s = gateway_migrate::scan::scan_inputs(
+            &[("t.yaml".to_string(), yaml.as_bytes().to_vec())],
+            &config,
+        );
+        let mut results = gateway_migrate::translate::translate(&s.index, &config);
+        for r in &mut results {
+            for g in &mut r.generated {
+                if let (gateway_migrate::gwapi::Generated::HttpRoute(route), Some(t)) = (g, timeout)
+                    && let Some(rule) = route.spec.rules.first_mut()
+                    && let Some(timeouts) = rule.timeouts.as_mut()
+                {
+                    timeouts.request = Some(t.to_string());
+                }
+            }
+        }
+        gateway_migrate::validate::validate_results(&s.index, &mut results, &config);
+        gateway_migrate::equivalence::run(&s.index, &results, &config)
+    };
+    let faithful = run(istio, None);
+    assert!(faithful.summary.probes > 0);
+    assert_eq!(faithful.summary.differ, 0, "{:#?}", faithful.findings);
+    let slower = run(istio, Some("30s"));
+    let changed: Vec<_> = slower
+        .findings
+        .iter()
+        .filter(|f| f.diagnostic.code == Code::EquivalenceChanged)
+        .collect();
+    assert_eq!(changed.len(), 1, "{:#?}", slower.findings);
+    let message = &changed[0].diagnostic.message;
+    assert!(
+        message.contains("request timeout: 5000ms; Gateway API")
+            && message.contains("request timeout: 30000ms"),
+        "{message}"
+    );
+}

@@ -747,7 +747,10 @@ impl World {
                 .mirror_percentage
                 .as_ref()
                 .and_then(|p| p.value)
-                .or(http.mirror_percent.map(f64::from));
+                .or(http.mirror_percent.map(f64::from))
+                // The proto field's own name: Istio's CRD schema lists it too, and protojson
+                // reads it.
+                .or_else(|| http.extra.get("mirror_percent").and_then(Value::as_f64));
             mirror(d, percent);
         }
         for m in &http.mirrors {
