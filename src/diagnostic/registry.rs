@@ -307,8 +307,11 @@ registry! {
         "A header value looks like an Envoy `%VARIABLE%` formatter, which Gateway API does not define.",
         "A header value looks like an Envoy `%VARIABLE%` formatter, which Gateway API does not define; copied literally.";
     IstioHostHeader = "istio/host-header", Warning,
-        "Setting Host through a header modifier is not portable.",
-        "Setting Host through a header modifier is not portable; use `rewrite.authority`.";
+        "A destination's `Host` header operation is kept as a header entry, which does not rewrite the host.",
+        "Istio rewrites the host for a destination whose request header operations set `Host` or `:authority` (route.go `processWeightedDestination`). Gateway API has no per-backend host rewrite: the entry is kept in the backend's header modifier, where implementations refuse or ignore it, so that backend now sees the client's host. Move the authority to the route (`rewrite.authority`, written as URLRewrite `hostname`) if every destination can share it.";
+    IstioHostHeaderRewrite = "istio/host-header-rewrite", Info,
+        "`Host` or `:authority` set by a route's header operations becomes the URLRewrite hostname.",
+        "Istio rewrites the host when a route's request header operations set (or add) `Host` or `:authority` and `rewrite.authority` is unset (route.go `TranslateHeadersOperations`); Gateway API's way to rewrite the host is the URLRewrite filter's `hostname`, which is written instead of a header modifier entry (implementations refuse or ignore `Host` there).";
     IstioHttpsRedirect = "istio/https-redirect", Info,
         "`httpsRedirect` becomes an HTTPRoute with a 301 https RequestRedirect bound by sectionName to the plaintext listeners.",
         "`httpsRedirect` becomes an HTTPRoute with a 301 https RequestRedirect bound by sectionName to the plaintext listeners.";

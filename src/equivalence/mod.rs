@@ -517,6 +517,21 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                             r.object == origin.object && r.isolated_hosts.contains(&probe.host)
                         });
                     isolated.then(|| (String::new(), Code::AttachListenerIsolation))
+                })
+                .or_else(|| {
+                    // Istio Gateways sharing a proxy become separate Gateways with their own
+                    // addresses: when a client reaching one of them gets the old answer,
+                    // which one it reaches is the split `istio/shared-selector` reports.
+                    let split = matches!(frontend.old, OldFrontend::Istio(_))
+                        && frontend.gateways.len() > 1
+                        && effect_differences.is_empty()
+                        && frontend.gateways.iter().any(|g| {
+                            new_model
+                                .evaluate(std::slice::from_ref(g), &probe)
+                                .iter()
+                                .all(|(_, d)| same(&old.outcome, &d.outcome))
+                        });
+                    split.then(|| (String::new(), Code::IstioSharedSelector))
                 });
             // One finding per rule and explanation: a difference the rule's notes explain
             // does not hide another one there that they do not. The first probe is the

@@ -47,6 +47,7 @@ mod security_docs;
 mod semantics_gateway_api;
 mod semantics_ingress_nginx;
 mod semantics_istio;
+mod semantics_istio_review;
 mod trace_cli;
 mod untrusted;
 mod validate_attachment;

@@ -78,7 +78,8 @@ struct Server {
     scheme: Scheme,
     /// `(namespace filter, host)`: `None` for `*/host` and plain `host`.
     hosts: Vec<(Option<String>, String)>,
-    /// Hosts written without a namespace (`httpsRedirect` creates a virtual host for them).
+    /// Hosts without a namespace, or with `*/` (`httpsRedirect` makes their virtual hosts,
+    /// existing or new, redirect).
     plain_hosts: Vec<String>,
     https_redirect: bool,
     /// The Secret `credentialName` names, in the proxy's namespace.
@@ -225,19 +226,13 @@ impl World {
                 });
             }
         }
-        // Delegates: VirtualServices without hosts, by `(namespace, name)`. Admission
-        // refuses a delegate with `gateways`, `tls` or `tcp` (`pkg/config/validation/
-        // validation.go` `ValidateVirtualService`) or one that delegates again
-        // (`virtualservice.go` `validateHTTPRoute`): such an object never exists in the
-        // cluster, and its roots' entries find no delegate.
+        // Delegates: VirtualServices without hosts, by `(namespace, name)`; one admission
+        // refuses never exists, and its roots' entries find no delegate.
         let mut delegates: HashMap<(&str, &str), (usize, &VirtualService)> = HashMap::new();
         for (position, obj) in objects.iter().enumerate() {
             if let SourceBody::VirtualService(vs) = &obj.body
                 && vs.hosts.is_empty()
-                && vs.gateways.is_empty()
-                && vs.tls.is_empty()
-                && vs.tcp.is_empty()
-                && vs.http.iter().all(|h| h.delegate.is_none())
+                && refused_by_admission(vs).is_none()
             {
                 delegates
                     .entry((obj.namespace.as_str(), obj.meta.name.as_str()))
@@ -248,6 +243,7 @@ impl World {
         for (position, obj) in objects.iter().enumerate() {
             if let SourceBody::VirtualService(vs) = &obj.body
                 && !vs.hosts.is_empty()
+                && refused_by_admission(vs).is_none()
             {
                 virtual_services.push(virtual_service(
                     position,
@@ -261,15 +257,23 @@ impl World {
         // Creation time is unknown offline: objects applied together share a second, and
         // Istio then orders by name, then namespace.
         virtual_services.sort_by(|a, b| (&a.name, &a.namespace).cmp(&(&b.name, &b.namespace)));
+        // A proxy's Gateways in Istio's order (`initGateways`, `sortConfigByCreationTime`:
+        // creation time, then name, then namespace): its route configurations take the
+        // servers, and so the VirtualServices' routes, Gateway by Gateway in that order.
         let proxies = (0..gateways.len())
             .map(|g| {
                 let selector = &gateways[g].selector;
                 if selector.is_empty() {
                     return vec![g];
                 }
-                (0..gateways.len())
+                let mut members: Vec<usize> = (0..gateways.len())
                     .filter(|&i| &gateways[i].selector == selector)
-                    .collect()
+                    .collect();
+                members.sort_by(|&a, &b| {
+                    (&gateways[a].name, &gateways[a].namespace)
+                        .cmp(&(&gateways[b].name, &gateways[b].namespace))
+                });
+                members
             })
             .collect();
         World {
@@ -303,17 +307,33 @@ impl World {
             .is_some_and(|g| !g.servers.is_empty())
     }
 
-    /// The VirtualServices bound to a Gateway that the proxy can see, in Istio's order.
-    fn bound(&self, gateway: usize) -> impl Iterator<Item = (usize, &VirtualServiceModel)> {
+    /// The VirtualServices bound to a Gateway that the proxy can see, in Istio's order
+    /// (`push_context.go` `VirtualServicesForGateway`, from `initVirtualServices`' indexes):
+    /// those of the proxy's namespace exported to it, then those of other namespaces
+    /// exported to it by name, then the public ones; creation order within each.
+    fn bound(&self, gateway: usize) -> Vec<(usize, &VirtualServiceModel)> {
         let g = &self.gateways[gateway];
         let key = format!("{}/{}", g.namespace, g.name);
-        self.virtual_services
+        let mut out: Vec<(usize, &VirtualServiceModel)> = self
+            .virtual_services
             .iter()
             .enumerate()
-            .filter(move |(_, vs)| {
+            .filter(|(_, vs)| {
                 exported_to(&vs.export_to, &vs.namespace, &g.proxy_namespace)
                     && vs.gateways.contains(&key)
             })
+            .collect();
+        let bucket = |vs: &VirtualServiceModel| {
+            if vs.export_to.is_empty() || vs.export_to.iter().any(|e| e == "*") {
+                2
+            } else if vs.namespace == g.proxy_namespace {
+                0
+            } else {
+                1
+            }
+        };
+        out.sort_by_key(|(i, vs)| (bucket(vs), *i));
+        out
     }
 
     /// The listeners (`scheme`, port) of `gateway`'s proxy.
@@ -552,13 +572,15 @@ impl World {
             return answer;
         };
         if *require_tls && request.scheme == Scheme::Http {
+            // Envoy `createSslRedirectPath`: `https://` and the Host header as sent, port
+            // included.
             answer.behaviour.outcome = Outcome::Redirect {
                 status: 301,
-                location: Request::url(
-                    "https",
-                    &vhost_name,
-                    None,
-                    &format!("{}{}", request.path, request.query_string()),
+                location: format!(
+                    "https://{}{}{}",
+                    authority,
+                    request.path,
+                    request.query_string()
                 ),
             };
             return answer;
@@ -631,33 +653,46 @@ impl World {
                 .scheme
                 .clone()
                 .unwrap_or_else(|| request.scheme.as_str().to_string());
-            let authority = request.authority();
-            let (request_host, host_port) = hostname::split_authority(&authority);
-            let host = r
-                .authority
-                .clone()
-                .unwrap_or_else(|| request_host.to_string());
-            // The port of the Location: the redirect's own (unless it is the scheme's
-            // default); none for FROM_PROTOCOL_DEFAULT; else a port the Host header names,
-            // kept as written even when it is the default (Istio's integration suite,
-            // `redirect_request_port`), else the connection's port unless it is the default
-            // of the redirect's scheme (FROM_REQUEST_PORT) or of the request's.
-            let written = host_port
-                .filter(|_| r.authority.is_none())
-                .map(str::to_string);
+            // route.go `ApplyRedirect`: a redirect code Envoy has no action for leaves the
+            // route without one, and Envoy refuses the whole route configuration.
+            if let Some(code) = r.redirect_code
+                && !matches!(code, 0 | 301 | 302 | 303 | 307 | 308)
+            {
+                b.outcome = Outcome::NotModelled {
+                    reason: format!(
+                        "redirect code {code}: Istio writes a route without action, which Envoy refuses with the port's whole route configuration"
+                    ),
+                };
+                return b;
+            }
+            // The port Istio gives Envoy (`port_redirect`): the redirect's `port`, or for
+            // FROM_REQUEST_PORT the server's port, none when it is the scheme's default.
             let default_of = |scheme: &str| if scheme == "https" { 443 } else { 80 };
-            let port = match (r.port, r.derive_port.as_deref()) {
-                (Some(p), _) => (p != default_of(&scheme)).then(|| p.to_string()),
-                (None, Some("FROM_PROTOCOL_DEFAULT")) => None,
-                (None, Some("FROM_REQUEST_PORT")) => written.or_else(|| {
-                    (u32::from(request.port) != default_of(&scheme))
-                        .then(|| request.port.to_string())
-                }),
-                _ => written.or_else(|| {
-                    (request.port != request.scheme.default_port())
-                        .then(|| request.port.to_string())
-                }),
+            let port_redirect = match (r.port, r.derive_port.as_deref()) {
+                (Some(p), _) => Some(p),
+                (None, Some("FROM_REQUEST_PORT")) => Some(u32::from(request.port)),
+                _ => None,
+            }
+            .filter(|&p| p != 0 && p != default_of(&scheme));
+            // Envoy `newUri`: the redirect's host with only `port_redirect`; else the Host
+            // header, whose port `processRequestHost` drops when a port is set or when the
+            // scheme changes and it was the old scheme's default, then `port_redirect`.
+            let authority = request.authority();
+            let host = match &r.authority {
+                Some(a) => a.clone(),
+                None => {
+                    let (name, port) = hostname::split_authority(&authority);
+                    let drop_port = port_redirect.is_some()
+                        || (scheme != request.scheme.as_str()
+                            && port
+                                .is_some_and(|p| p == request.scheme.default_port().to_string()));
+                    match port {
+                        Some(p) if !drop_port => format!("{name}:{p}"),
+                        _ => name.to_string(),
+                    }
+                }
             };
+            let port = port_redirect.map(|p| p.to_string());
             let path = match (&r.uri, &r.prefix_rewrite) {
                 (Some(u), _) if !u.is_empty() => u.clone(),
                 (_, Some(p)) if !p.is_empty() => replace_prefix(&request.path, uri.as_ref(), p),
@@ -699,7 +734,14 @@ impl World {
                 b.unevaluated.push(("fault.delay".into(), delay.clone()));
             }
             if let Some(abort) = fault.get("abort") {
-                let percent = abort.pointer("/percentage/value").and_then(Value::as_f64);
+                // `translateFault` reads `percentage` only (an abort without one aborts
+                // nothing), as parts per million rounded down (`translatePercentToFractional
+                // Percent`).
+                let percent = abort
+                    .pointer("/percentage/value")
+                    .and_then(Value::as_f64)
+                    .map(|p| (p * 10_000.0).floor() / 10_000.0)
+                    .or(Some(0.0));
                 let status = abort
                     .get("httpStatus")
                     .and_then(Value::as_u64)
@@ -844,13 +886,15 @@ impl World {
         }
         // `route.go`: a `Host` or `:authority` set among the request headers rewrites the
         // host, the route's before its destinations' (which must agree to be one answer).
+        // `TranslateHeadersOperations`: an authority among `set`, else among `add`.
         let set_host = |h: Option<&crate::model::istio::Headers>| {
-            h?.request
-                .as_ref()?
-                .set
-                .iter()
-                .find(|(k, _)| is_host_header(k))
-                .map(|(_, v)| v.clone())
+            let ops = h?.request.as_ref()?;
+            let find = |m: &BTreeMap<String, String>| {
+                m.iter()
+                    .find(|(k, _)| is_host_header(k))
+                    .map(|(_, v)| v.clone())
+            };
+            find(&ops.set).or_else(|| find(&ops.add))
         };
         if host.is_none() {
             host = set_host(http.headers.as_ref()).or_else(|| {
@@ -864,6 +908,18 @@ impl World {
                     .flatten()
                     .filter(|first| per.iter().all(|h| h.as_ref() == Some(first)))
             });
+            // `processWeightedDestination`: a destination's own authority applies to its
+            // share only, which one answer cannot say.
+            let per: Vec<Option<String>> = http
+                .route
+                .iter()
+                .map(|d| set_host(d.headers.as_ref()))
+                .collect();
+            if host.is_none() && per.iter().any(Option::is_some) {
+                return Outcome::NotModelled {
+                    reason: "destinations that rewrite the host differently".into(),
+                };
+            }
         }
         Outcome::Backends {
             backends,
@@ -879,26 +935,41 @@ fn is_host_header(name: &str) -> bool {
     name.eq_ignore_ascii_case("host") || name == ":authority"
 }
 
-/// Istio's header operations as edits; a `Host`/`:authority` set rewrites the host instead
-/// (route.go), so it is not an edit.
+/// Istio's header operations as edits; a `Host`/`:authority` rewrites the host instead
+/// (route.go), so it is not an edit. Envoy removes first, then sets, then adds
+/// (`header_parser.cc` `evaluateHeaders`); [`HeaderEdits`] applies set, add, remove, so a
+/// name both removed and set or added is written as set, not removed.
 fn header_edits(ops: Option<&HeaderOperations>) -> HeaderEdits {
     let Some(ops) = ops else {
         return HeaderEdits::default();
     };
-    HeaderEdits {
-        set: ops
-            .set
-            .iter()
-            .filter(|(k, _)| !is_host_header(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-        add: ops
-            .add
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-        remove: ops.remove.clone(),
+    let removed = |name: &str| ops.remove.iter().any(|r| r.eq_ignore_ascii_case(name));
+    let mut set: Vec<(String, String)> = ops
+        .set
+        .iter()
+        .filter(|(k, _)| !is_host_header(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut add = Vec::new();
+    for (k, v) in ops.add.iter().filter(|(k, _)| !is_host_header(k)) {
+        let also_set = set.iter().any(|(s, _)| s.eq_ignore_ascii_case(k));
+        if removed(k) && !also_set {
+            // Removed, then added: the added value alone.
+            set.push((k.clone(), v.clone()));
+        } else {
+            add.push((k.clone(), v.clone()));
+        }
     }
+    let remove = ops
+        .remove
+        .iter()
+        .filter(|r| {
+            !set.iter().any(|(s, _)| s.eq_ignore_ascii_case(r))
+                && !add.iter().any(|(a, _)| a.eq_ignore_ascii_case(r))
+        })
+        .cloned()
+        .collect();
+    HeaderEdits { set, add, remove }
 }
 
 /// The server as the model needs it; `None` for what is not HTTP routing.
@@ -924,11 +995,16 @@ fn server(s: &crate::model::istio::Server, namespace: &str) -> Option<Server> {
         label: s.name.clone().unwrap_or_else(|| format!("port {number}")),
         scheme,
         hosts,
+        // `sanitizeServerHostNamespace`: `*/host` is `host` (`*/*` is `*`); `ns/host` keeps
+        // its namespace and never names a virtual host of its own.
         plain_hosts: s
             .hosts
             .iter()
-            .filter(|h| !h.contains('/'))
-            .map(|h| h.to_ascii_lowercase())
+            .filter_map(|h| match h.split_once('/') {
+                None => Some(h.to_ascii_lowercase()),
+                Some(("*", rest)) => Some(rest.to_ascii_lowercase()),
+                Some(_) => None,
+            })
             .collect(),
         https_redirect: s
             .tls
@@ -941,6 +1017,34 @@ fn server(s: &crate::model::istio::Server, namespace: &str) -> Option<Server> {
                 .or_else(|| t.credential_names.first().cloned())
         }),
     })
+}
+
+/// Why Istio's validating webhook refuses a VirtualService (`pkg/config/validation/
+/// validation.go` `ValidateVirtualService`, `virtualservice.go` `validateHTTPRoute`): such an
+/// object is never stored, so it routes nothing. The rules read so far: a delegate (no
+/// `hosts`) with `gateways`, `tls` or `tcp`, or with an entry that delegates again; a
+/// redirect code outside 3xx (`validateHTTPRedirect`).
+pub fn refused_by_admission(vs: &VirtualService) -> Option<String> {
+    if vs.hosts.is_empty() {
+        if !vs.gateways.is_empty() {
+            return Some("a delegate VirtualService must have no gateways".into());
+        }
+        if !vs.tls.is_empty() || !vs.tcp.is_empty() {
+            return Some("a delegate VirtualService must have no tls or tcp routes".into());
+        }
+        if vs.http.iter().any(|h| h.delegate.is_some()) {
+            return Some("a delegate HTTP route cannot delegate again".into());
+        }
+    }
+    for h in &vs.http {
+        if let Some(code) = h.redirect.as_ref().and_then(|r| r.redirect_code)
+            && code != 0
+            && !(300..=399).contains(&code)
+        {
+            return Some(format!("{code} is not a valid redirect code (3xx)"));
+        }
+    }
+    None
 }
 
 /// A VirtualService with hosts, its delegates merged in.
@@ -1416,6 +1520,35 @@ mod tests {
         assert_eq!(replace_prefix("/api", Some(&Uri::Exact), "/v2"), "/v2");
         assert_eq!(replace_prefix("/foo", None, "/v2/"), "/v2/foo");
         assert_eq!(envoy_substitution(r"/\2"), "/${2}");
+    }
+
+    // Envoy header_parser.cc evaluateHeaders: remove, then overwrite, then append.
+    #[test]
+    fn header_operations_remove_before_they_set_and_add() {
+        let ops = HeaderOperations {
+            set: [("x-a".to_string(), "1".to_string())].into(),
+            add: [
+                ("x-b".to_string(), "2".to_string()),
+                ("x-a".to_string(), "3".to_string()),
+            ]
+            .into(),
+            remove: vec!["X-A".into(), "x-b".into(), "x-c".into()],
+            ..Default::default()
+        };
+        let sent = header_edits(Some(&ops)).apply(&[
+            ("x-a".into(), "old".into()),
+            ("x-b".into(), "old".into()),
+            ("x-c".into(), "old".into()),
+        ]);
+        let value = |n: &str| -> Vec<&str> {
+            sent.iter()
+                .filter(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+                .collect()
+        };
+        assert_eq!(value("x-a"), ["1", "3"]);
+        assert_eq!(value("x-b"), ["2"]);
+        assert!(value("x-c").is_empty());
     }
 
     #[test]

@@ -10,21 +10,51 @@ use crate::translate::istio::unknown;
 /// Gateway API allows 16 entries per set/add/remove list.
 const MAX_ENTRIES: usize = 16;
 
+/// Where header operations sit: a route's rewrite the host with `Host`/`:authority`
+/// (written as the URLRewrite hostname by the caller), a destination's stay header entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Level {
+    Route,
+    Destination,
+}
+
+/// Whether a header name is the host (`Host`, `:authority`).
+fn is_authority(name: &str) -> bool {
+    name.eq_ignore_ascii_case("host") || name == ":authority"
+}
+
+/// The host a route's request header operations rewrite to, and the field that says so:
+/// Istio's `TranslateHeadersOperations` takes `Host`/`:authority` from `set`, else from
+/// `add`.
+pub(super) fn authority(headers: &Headers, path: &str) -> Option<(String, String)> {
+    let ops = headers.request.as_ref()?;
+    for (op, list) in [("set", &ops.set), ("add", &ops.add)] {
+        if let Some((name, value)) = list.iter().find(|(n, v)| is_authority(n) && !v.is_empty()) {
+            return Some((
+                value.clone(),
+                format!("{path}.request.{op}{}", key_step(name)),
+            ));
+        }
+    }
+    None
+}
+
 /// The header-modifier filters for `headers` (route level or per destination).
 pub(super) fn filters(
     headers: &Headers,
     path: &str,
+    level: Level,
     notes: &mut Vec<Diagnostic>,
 ) -> Vec<HttpRouteFilter> {
     unknown::report(&headers.extra, path, notes);
     let mut out = Vec::new();
     if let Some(req) = &headers.request
-        && let Some(f) = modifier(req, &format!("{path}.request"), notes)
+        && let Some(f) = modifier(req, &format!("{path}.request"), level, notes)
     {
         out.push(HttpRouteFilter::request_header_modifier(f));
     }
     if let Some(resp) = &headers.response
-        && let Some(f) = modifier(resp, &format!("{path}.response"), notes)
+        && let Some(f) = modifier(resp, &format!("{path}.response"), Level::Destination, notes)
     {
         out.push(HttpRouteFilter::response_header_modifier(f));
     }
@@ -34,6 +64,7 @@ pub(super) fn filters(
 fn modifier(
     ops: &HeaderOperations,
     path: &str,
+    level: Level,
     notes: &mut Vec<Diagnostic>,
 ) -> Option<HttpHeaderFilter> {
     unknown::report(&ops.extra, path, notes);
@@ -42,6 +73,10 @@ fn modifier(
     for (list, target, op) in [(&ops.set, &mut f.set, "set"), (&ops.add, &mut f.add, "add")] {
         for (name, value) in list {
             let field = format!("{path}.{op}{}", key_step(name));
+            if level == Level::Route && is_authority(name) {
+                // The caller writes it as the URLRewrite hostname (`authority`).
+                continue;
+            }
             if !valid_header_name(name) {
                 notes.push(
                     Diagnostic::new(
@@ -121,7 +156,12 @@ mod tests {
     fn conflict_messages(ops: serde_json::Value) -> Vec<String> {
         let ops: HeaderOperations = serde_json::from_value(ops).unwrap();
         let mut notes = Vec::new();
-        modifier(&ops, "spec.http[0].headers.request", &mut notes);
+        modifier(
+            &ops,
+            "spec.http[0].headers.request",
+            Level::Route,
+            &mut notes,
+        );
         notes
             .into_iter()
             .filter(|n| n.code == Code::IstioHeaderConflict)

@@ -83,7 +83,16 @@ pub(super) fn translate(r: &HttpRedirect, path: &str, notes: &mut Vec<Diagnostic
     f.status_code = Some(if [301, 302, 303, 307, 308].contains(&code) {
         code
     } else {
-        notes.push(Diagnostic::new(Code::IstioRedirectCode, format!("redirect code {code} is not one Gateway API allows (301, 302, 303, 307, 308); 301 written instead")).at(format!("{path}.redirectCode")));
+        // What Istio did with it (validation.go `validateHTTPRedirect`, route.go
+        // `ApplyRedirect`): a code outside 3xx is refused with the whole VirtualService;
+        // another 3xx leaves the route without action, which Envoy refuses with the
+        // port's route configuration. Neither ever answered with the code.
+        let istio = if (300..=399).contains(&code) {
+            "Istio wrote a route without action for it, which Envoy refuses with every route of the port"
+        } else {
+            "Istio's admission refuses the whole VirtualService for it, so it never routed anything"
+        };
+        notes.push(Diagnostic::new(Code::IstioRedirectCode, format!("redirect code {code} is not one Gateway API allows (301, 302, 303, 307, 308); 301 written instead ({istio})")).at(format!("{path}.redirectCode")));
         301
     });
     if r.redirect_code.is_none() {

@@ -61,25 +61,7 @@ pub(super) fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic
         path: PathRewrite::None,
     };
     if let Some(auth) = &rw.authority {
-        let host = auth
-            .split(':')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        if crate::translate::istio::hosts::hostname_problem(&host).is_some() || host.contains('*') {
-            notes.push(
-                Diagnostic::new(
-                    Code::IstioRewriteAuthority,
-                    format!("rewrite authority '{auth}' is not a precise hostname; dropped"),
-                )
-                .at(format!("{path}.authority")),
-            );
-        } else {
-            if host.len() != auth.len() {
-                notes.push(Diagnostic::new(Code::IstioRewriteAuthorityPort, "the port of the rewritten authority is dropped (URLRewrite hostname has no port)").at(format!("{path}.authority")));
-            }
-            out.hostname = Some(host);
-        }
+        out.hostname = hostname(auth, &format!("{path}.authority"), notes);
     }
     if let Some(uri) = &rw.uri {
         out.path = PathRewrite::Uri(uri.clone());
@@ -109,6 +91,36 @@ pub(super) fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic
         }
     }
     out
+}
+
+/// An authority Istio rewrites the host to, as a URLRewrite hostname: without its port
+/// (noted), or `None` when it is not a precise hostname (noted at `field`).
+pub(super) fn hostname(auth: &str, field: &str, notes: &mut Vec<Diagnostic>) -> Option<String> {
+    let host = auth
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if crate::translate::istio::hosts::hostname_problem(&host).is_some() || host.contains('*') {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioRewriteAuthority,
+                format!("rewrite authority '{auth}' is not a precise hostname; dropped"),
+            )
+            .at(field.to_string()),
+        );
+        return None;
+    }
+    if host.len() != auth.len() {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioRewriteAuthorityPort,
+                "the port of the rewritten authority is dropped (URLRewrite hostname has no port)",
+            )
+            .at(field.to_string()),
+        );
+    }
+    Some(host)
 }
 
 /// The URLRewrite filter for a rule, if any.

@@ -91,7 +91,12 @@ pub(super) fn translate(
 
     let mut filters: Vec<HttpRouteFilter> = Vec::new();
     if let Some(h) = &http.headers {
-        filters.extend(headers::filters(h, &format!("{path}.headers"), notes));
+        filters.extend(headers::filters(
+            h,
+            &format!("{path}.headers"),
+            headers::Level::Route,
+            notes,
+        ));
     }
     if let Some(c) = &http.cors_policy
         && let Some(f) = cors::filter(c, &format!("{path}.corsPolicy"), notes)
@@ -163,6 +168,25 @@ pub(super) fn translate(
                     replacement,
                 } => PathMode::StripPrefix(prefix, replacement),
             };
+        }
+    }
+
+    // route.go: without `rewrite.authority`, a `Host`/`:authority` among the route's request
+    // header operations rewrites the host (a redirect ignores both).
+    if url_hostname.is_none()
+        && redirect_filter.is_none()
+        && let Some(h) = &http.headers
+        && let Some((host, field)) = headers::authority(h, &format!("{path}.headers"))
+    {
+        url_hostname = rewrite::hostname(&host, &field, notes);
+        if let Some(written) = &url_hostname {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioHostHeaderRewrite,
+                    format!("the host is rewritten to '{written}' (URLRewrite hostname), as Istio does for a Host set through header operations"),
+                )
+                .at(field),
+            );
         }
     }
 
@@ -363,7 +387,12 @@ fn destinations(
             continue;
         };
         if let Some(h) = &d.headers {
-            b.filters = headers::filters(h, &format!("{field}.headers"), notes);
+            b.filters = headers::filters(
+                h,
+                &format!("{field}.headers"),
+                headers::Level::Destination,
+                notes,
+            );
         }
         resolved.push((b, d.weight));
     }
