@@ -36,6 +36,26 @@ pub enum Part {
     Other,
 }
 
+impl Part {
+    /// The part's name in `trace`'s differences (`routing`, `headers`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Routing => "routing",
+            Part::Response => "response",
+            Part::Redirect => "redirect",
+            Part::Rewrite => "rewrite",
+            Part::Headers => "headers",
+            Part::Weights => "weights",
+            Part::Access => "access",
+            Part::Tls => "tls",
+            Part::StringPrefix => "string-prefix",
+            Part::Mirrors => "mirrors",
+            Part::Timeouts => "timeouts",
+            Part::Other => "other",
+        }
+    }
+}
+
 impl Code {
     /// The parts of a request's fate this diagnostic reports as changed.
     pub fn changes(self) -> &'static [Part] {

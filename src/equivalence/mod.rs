@@ -435,6 +435,7 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
     // Differences per (object, field): count and first example.
     let mut differences: BTreeMap<(Origin, Option<Code>, Option<Part>), Difference> =
         BTreeMap::new();
+    let mut split_candidates = BTreeMap::new();
     for frontend in &frontends {
         let mut seeds = probes::Seeds::default();
         match &frontend.old {
@@ -517,21 +518,6 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                             r.object == origin.object && r.isolated_hosts.contains(&probe.host)
                         });
                     isolated.then(|| (String::new(), Code::AttachListenerIsolation))
-                })
-                .or_else(|| {
-                    // Istio Gateways sharing a proxy become separate Gateways with their own
-                    // addresses: when a client reaching one of them gets the old answer,
-                    // which one it reaches is the split `istio/shared-selector` reports.
-                    let split = matches!(frontend.old, OldFrontend::Istio(_))
-                        && frontend.gateways.len() > 1
-                        && effect_differences.is_empty()
-                        && frontend.gateways.iter().any(|g| {
-                            new_model
-                                .evaluate(std::slice::from_ref(g), &probe)
-                                .iter()
-                                .all(|(_, d)| same(&old.outcome, &d.outcome))
-                        });
-                    split.then(|| (String::new(), Code::IstioSharedSelector))
                 });
             // One finding per rule and explanation: a difference the rule's notes explain
             // does not hide another one there that they do not. The first probe is the
@@ -584,7 +570,37 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                     side(|d| &d.new)
                 )
             };
+            // Istio Gateways sharing a proxy become separate Gateways with their own
+            // addresses; a finding no note explains is checked once, on its first probe,
+            // for being that split (below).
+            if key.1.is_none()
+                && key.2.is_none()
+                && matches!(frontend.old, OldFrontend::Istio(_))
+                && frontend.gateways.len() > 1
+            {
+                split_candidates
+                    .insert(key.clone(), (frontend, probe.clone(), old.outcome.clone()));
+            }
             differences.insert(key, (1, example, explanation));
+        }
+    }
+    // When a client reaching one of the Gateways gets the old answer, which one it reaches is
+    // the split `istio/shared-selector` reports: the finding is explained by it.
+    for (key, (frontend, probe, old)) in split_candidates {
+        let split = frontend.gateways.iter().any(|g| {
+            new_model
+                .evaluate(std::slice::from_ref(g), &probe)
+                .iter()
+                .all(|(_, d)| same(&old, &d.outcome))
+        });
+        if split && let Some((count, example, _)) = differences.remove(&key) {
+            let explained_key = (key.0, Some(Code::IstioSharedSelector), None);
+            let entry = differences.entry(explained_key).or_insert((
+                0,
+                example,
+                Some((String::new(), Code::IstioSharedSelector)),
+            ));
+            entry.0 += count;
         }
     }
     summary.hosts = hosts_seen.len();

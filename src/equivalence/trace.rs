@@ -195,6 +195,7 @@ pub fn trace(
         });
         (
             decision.outcome.clone(),
+            decision.effects.clone(),
             TraceSide {
                 model: "Gateway API".to_string(),
                 entry,
@@ -204,19 +205,28 @@ pub fn trace(
         )
     });
     let mut differences = Vec::new();
-    if let (Some((_, d)), Some((new_outcome, _))) = (chosen, &new)
-        && !same(&d.outcome, new_outcome)
-    {
-        differences.push(TraceDifference {
-            part: "routing".to_string(),
-            old: d.outcome.to_string(),
-            new: new_outcome.to_string(),
-        });
+    if let (Some((_, d)), Some((new_outcome, new_effects, _))) = (chosen, &new) {
+        if !same(&d.outcome, new_outcome) {
+            differences.push(TraceDifference {
+                part: "routing".to_string(),
+                old: d.outcome.to_string(),
+                new: new_outcome.to_string(),
+            });
+        } else {
+            // The same place: the parts both models read, as the check compares them.
+            differences.extend(d.effects.differences(new_effects).into_iter().map(|e| {
+                TraceDifference {
+                    part: e.part.name().to_string(),
+                    old: format!("{}: {}", e.what, e.old),
+                    new: format!("{}: {}", e.what, e.new),
+                }
+            }));
+        }
     }
     Trace {
         request: probe.to_string(),
         old,
-        new: new.map(|(_, side)| side),
+        new: new.map(|(_, _, side)| side),
         differences,
     }
 }

@@ -126,3 +126,53 @@ fn a_malformed_request_is_a_usage_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("http:// or https://"), "{stderr}");
 }
+
+/// When both sides reach the same backend, `differences` lists the parts both models read:
+/// Istio sends a header with an empty value (route.go header operations), which Gateway API
+/// cannot carry (the translator drops it, `istio/empty-header-value`).
+#[test]
+fn a_lost_header_is_a_headers_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("istio.yaml"),
+        "apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: istio-system}
+spec:
+  selector: {istio: ingressgateway}
+  servers:
+  - port: {number: 80, name: http, protocol: HTTP}
+    hosts: ['*/shop.example.com']
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop, namespace: shop}
+spec:
+  hosts: [shop.example.com]
+  gateways: [istio-system/gw]
+  http:
+  - headers:
+      request: {set: {x-empty: '', x-env: prod}}
+    route: [{destination: {host: web, port: {number: 80}}}]
+",
+    )
+    .unwrap();
+    let path = dir.path().to_string_lossy().into_owned();
+    let (_, t, stderr) = trace(
+        &[&path, "--request", "GET http://shop.example.com/"],
+        root(),
+    );
+    assert_eq!(t["old"]["behaviour"]["kind"], "backends", "{t} {stderr}");
+    assert_eq!(t["new"]["behaviour"]["kind"], "backends", "{t}");
+    let differences = t["differences"].as_array().unwrap();
+    assert_eq!(differences.len(), 1, "{t}");
+    assert_eq!(differences[0]["part"], "headers");
+    assert_eq!(
+        differences[0]["old"],
+        "request headers the backend gets: x-empty: \"\""
+    );
+    assert_eq!(
+        differences[0]["new"],
+        "request headers the backend gets: nothing more"
+    );
+}
