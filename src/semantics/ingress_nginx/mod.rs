@@ -32,6 +32,7 @@
 
 mod annotations;
 mod locations;
+pub mod settings;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
