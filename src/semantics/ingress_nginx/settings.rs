@@ -184,8 +184,15 @@ pub fn markdown() -> String {
             (false, true) => "not read yet",
             (false, false) => "no effect on answers",
         };
-        let mark = if SPECIAL_CASED_KEYS.contains(&name) { " †" } else { "" };
-        format!("| `{name}`{mark} | {default} | {} | {status} |\n", effect.name())
+        let mark = if SPECIAL_CASED_KEYS.contains(&name) {
+            " †"
+        } else {
+            ""
+        };
+        format!(
+            "| `{name}`{mark} | {default} | {} | {status} |\n",
+            effect.name()
+        )
     };
     let modelled_settings = SETTINGS
         .iter()
