@@ -197,6 +197,9 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
                 type_: doc.get("type").and_then(Value::as_str).map(str::to_string),
             }),
             "Namespace" => SourceBody::Namespace,
+            "ConfigMap" => {
+                return Ok(surrounding::decode(api_version, kind, doc).map(SourceBody::Surrounding));
+            }
             _ => return Ok(None),
         }
     } else if api_version.starts_with("gateway.networking.k8s.io/")

@@ -162,6 +162,7 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>, defer
         }
         if deferral == Deferral::Workloads
             && !is_kustomization
+            && !prefilter::may_run_nginx_controller(piece)
             && let Some(group_kind) = prefilter::apps_workload(piece)
         {
             load.deferred.push(DeferredWorkload {
@@ -243,6 +244,8 @@ impl FileLoad {
                         | SourceBody::IngressClass(_)
                         | SourceBody::Surrounding(
                             Surrounding::Workload { .. }
+                                | Surrounding::NginxController { .. }
+                                | Surrounding::ConfigMap { .. }
                                 | Surrounding::Certificate { .. }
                                 | Surrounding::ServiceEntry { .. }
                                 | Surrounding::Crd { .. }

@@ -31,6 +31,9 @@ pub(crate) const RELEVANT_KINDS: &[&str] = &[
 /// Whether a document may hold an object of a relevant kind (or a `List` of them).
 pub(crate) fn needs_parse(doc: &[u8]) -> bool {
     match top_level_kind(doc) {
+        // Repositories hold many ConfigMaps; only ingress-nginx's controller ConfigMap
+        // matters, and its text names nginx (name, labels or keys), checked loosely.
+        Some(kind) if kind == "ConfigMap" => contains(doc, b"nginx"),
         Some(kind) => {
             RELEVANT_KINDS.contains(&kind.as_str())
                 || crate::model::surrounding::is_read_kind(&kind)
@@ -74,6 +77,12 @@ pub(crate) fn apps_workload(doc: &[u8]) -> Option<String> {
         .strip_prefix("apps/")
         .filter(|v| !v.is_empty() && !v.contains('/'))
         .map(|_| format!("apps/{kind}"))
+}
+
+/// Whether a workload document may run ingress-nginx's controller (its image or binary
+/// name appears): such a workload is parsed at once rather than deferred.
+pub(crate) fn may_run_nginx_controller(doc: &[u8]) -> bool {
+    contains(doc, b"ingress-nginx/controller") || contains(doc, b"nginx-ingress-controller")
 }
 
 /// The API group of a `CustomResourceDefinition` document, read from its `spec.group` line
@@ -159,7 +168,10 @@ mod tests {
 
     #[test]
     fn skips_irrelevant_kinds_and_keeps_unknown_shapes() {
-        assert!(!needs_parse(b"apiVersion: apps/v1\nkind: ConfigMap\n"));
+        assert!(!needs_parse(b"apiVersion: v1\nkind: ConfigMap\n"));
+        assert!(needs_parse(
+            b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ingress-nginx-controller\n"
+        ));
         assert!(needs_parse(b"apiVersion: v1\nkind: List\nitems: []\n"));
         assert!(needs_parse(b"{\"kind\": \"Service\"}"));
         assert!(!needs_parse(b"# just a comment\n"));

@@ -53,6 +53,29 @@ pub enum Surrounding {
     /// A `CustomResourceDefinition`: its API group (read without a parse,
     /// `load::prefilter::crd_group`).
     Crd { group: String },
+    /// A workload running ingress-nginx's controller (its image is
+    /// `…/ingress-nginx/controller`, or it runs `/nginx-ingress-controller`): the arguments
+    /// of that container, flags included.
+    NginxController { args: Vec<String> },
+    /// A ConfigMap that may configure ingress-nginx (its text names nginx): its data.
+    ConfigMap { data: BTreeMap<String, String> },
+}
+
+/// The arguments of the container that runs ingress-nginx's controller, if one does.
+fn nginx_controller_args(doc: &Value) -> Option<Vec<String>> {
+    let containers = doc.pointer("/spec/template/spec/containers")?.as_array()?;
+    containers.iter().find_map(|c| {
+        let image = c.get("image").and_then(Value::as_str).unwrap_or("");
+        let args = strings(c.get("args"));
+        let runs = image.contains("ingress-nginx/controller")
+            || args
+                .first()
+                .is_some_and(|a| a.ends_with("/nginx-ingress-controller"))
+            || strings(c.get("command"))
+                .iter()
+                .any(|a| a.ends_with("/nginx-ingress-controller"));
+        runs.then_some(args)
+    })
 }
 
 fn labels(v: Option<&Value>) -> BTreeMap<String, String> {
@@ -78,8 +101,18 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
     let spec = doc.get("spec");
     let at = |p: &str| doc.pointer(p);
     match (group, kind) {
-        ("apps", "Deployment" | "StatefulSet" | "DaemonSet") => Some(Surrounding::Workload {
-            pod_labels: labels(at("/spec/template/metadata/labels")),
+        ("apps", "Deployment" | "StatefulSet" | "DaemonSet") => {
+            Some(match nginx_controller_args(doc) {
+                Some(args) => Surrounding::NginxController { args },
+                None => Surrounding::Workload {
+                    pod_labels: labels(at("/spec/template/metadata/labels")),
+                },
+            })
+        }
+        // Only a ConfigMap that names nginx can configure ingress-nginx's controller (as the
+        // load stage's prefilter judges documents; a `List` item reaches here unfiltered).
+        ("", "ConfigMap") if doc.to_string().contains("nginx") => Some(Surrounding::ConfigMap {
+            data: labels(at("/data")),
         }),
         (
             "security.istio.io"
@@ -150,7 +183,8 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
 }
 
 /// Kinds [`decode`] reads besides [`ISTIO_POLICY_KINDS`].
-const OTHER_KINDS: [&str; 7] = [
+const OTHER_KINDS: [&str; 8] = [
+    "ConfigMap",
     "Deployment",
     "StatefulSet",
     "DaemonSet",
@@ -186,6 +220,18 @@ mod tests {
         ));
         let r = serde_json::json!({"spec": {"strategy": {"canary": {}}}});
         assert!(decode("argoproj.io/v1alpha1", "Rollout", &r).is_none());
+        // ingress-nginx's controller: by image, or by the binary it runs (the chart's args).
+        let c = serde_json::json!({"spec": {"template": {"spec": {"containers": [
+            {"name": "sidecar", "image": "busybox"},
+            {"name": "controller", "image": "example.com/mirror/controller:v1",
+             "args": ["/nginx-ingress-controller", "--configmap=$(POD_NAMESPACE)/cm"]}]}}}});
+        assert!(matches!(decode("apps/v1", "Deployment", &c),
+            Some(Surrounding::NginxController { args }) if args.len() == 2));
+        let m = serde_json::json!({"metadata": {"name": "ingress-nginx-controller"}, "data": {"ssl-redirect": "false"}});
+        assert!(matches!(decode("v1", "ConfigMap", &m),
+            Some(Surrounding::ConfigMap { data }) if data.get("ssl-redirect").map(String::as_str) == Some("false")));
+        let other = serde_json::json!({"metadata": {"name": "app-settings"}, "data": {"a": "b"}});
+        assert!(decode("v1", "ConfigMap", &other).is_none());
         let e = serde_json::json!({"spec": {"hosts": ["api.example.com"], "location": "MESH_INTERNAL"}});
         assert!(matches!(
             decode("networking.istio.io/v1", "ServiceEntry", &e),

@@ -435,11 +435,13 @@ impl World {
             "use-http2",
             "global-allowed-response-headers",
         ];
-        if let Some(key) = self
-            .controller
-            .config_map
-            .keys()
-            .find(|k| !settings_read.contains(&k.as_str()))
+        // A setting that can change the answer and that the model does not read: the answer
+        // is not predicted (logging and performance settings, and keys ingress-nginx does
+        // not know, change nothing; `settings.rs`).
+        if let Some(key) =
+            self.controller.config_map.keys().find(|k| {
+                !settings_read.contains(&k.as_str()) && settings::setting_changes_answers(k)
+            })
         {
             return not_modelled(format!("ConfigMap key {key}"));
         }
@@ -457,7 +459,7 @@ impl World {
         ];
         if let Some(flag) = self.controller.flags.iter().find(|f| {
             let name = f.split_once('=').map_or(f.as_str(), |(n, _)| n);
-            !FLAGS_READ.contains(&name)
+            !FLAGS_READ.contains(&name) && settings::flag_changes_answers(name)
         }) {
             return not_modelled(format!("controller flag {flag}"));
         }

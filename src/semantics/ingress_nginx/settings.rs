@@ -114,6 +114,25 @@ impl Effect {
     }
 }
 
+/// Whether a ConfigMap key can change a request's answer (it is not a logging, metrics or
+/// performance setting). Unknown keys do not: `ReadConfig` ignores them.
+pub(crate) fn setting_changes_answers(key: &str) -> bool {
+    SETTINGS
+        .iter()
+        .find(|s| s.key == key)
+        .is_some_and(|s| s.effect.changes_answers())
+}
+
+/// Whether a flag can change a request's answer. Flags classed `Other` set up the process
+/// (API server, leader election, status, webhooks, ports of its own endpoints) and are taken
+/// not to; those of them the model reads (`--http-port`, `--annotations-prefix`) it reads.
+pub(crate) fn flag_changes_answers(name: &str) -> bool {
+    FLAGS
+        .iter()
+        .find(|f| f.name == name)
+        .is_some_and(|f| f.effect.changes_answers() && f.effect != Effect::Other)
+}
+
 /// The ConfigMap keys the behaviour model reads (`mod.rs`, `locations.rs`); a test checks the
 /// list against the model's source, so the generated table cannot claim more than it does.
 pub(crate) const MODELLED_SETTINGS: &[&str] = &[
@@ -164,7 +183,7 @@ pub fn markdown() -> String {
         "",
     ]
     .join("\n");
-    let row = |name: &str, default: &str, effect: Effect, modelled: bool| {
+    let row = |name: &str, default: &str, effect: Effect, modelled: bool, changes: bool| {
         let default = if default.is_empty() {
             "".to_string()
         } else if default.len() > 40 {
@@ -179,7 +198,7 @@ pub fn markdown() -> String {
         } else {
             format!("`{}`", default.replace('|', "\\|"))
         };
-        let status = match (modelled, effect.changes_answers()) {
+        let status = match (modelled, changes) {
             (true, _) => "modelled",
             (false, true) => "not read yet",
             (false, false) => "no effect on answers",
@@ -210,6 +229,7 @@ pub fn markdown() -> String {
             s.default,
             s.effect,
             MODELLED_SETTINGS.contains(&s.key),
+            setting_changes_answers(s.key),
         ));
     }
     let modelled_flags = FLAGS
@@ -228,6 +248,7 @@ pub fn markdown() -> String {
             f.default,
             f.effect,
             MODELLED_FLAGS.contains(&f.name),
+            flag_changes_answers(f.name),
         ));
     }
     out
