@@ -37,8 +37,21 @@ impl Effects {
     /// The parts `reads` names, from a model's answer to `request_headers`. Only a
     /// forwarded request has them.
     pub fn of(b: &Behaviour, request_headers: &[(String, String)], reads: Reads) -> Effects {
+        // Access checks stand in the way of any answer the proxy gives after them (a 404 of
+        // the host's default location included); the other parts only of a forwarded one.
+        let access = || {
+            let mut a: Vec<String> = b.access.iter().map(describe_access).collect();
+            a.sort();
+            a.dedup();
+            a
+        };
         let Outcome::Backends { backends, .. } = &b.outcome else {
-            return Effects::default();
+            return Effects {
+                access: (reads.access
+                    && matches!(b.outcome, Outcome::NoRoute | Outcome::Direct { .. }))
+                .then(access),
+                ..Effects::default()
+            };
         };
         // The route's edits, then the only backend's own (with several, each backend's
         // edits apply to its share alone and are not compared).
@@ -93,12 +106,7 @@ impl Effects {
                     .and_then(duration_ms)
                     .filter(|ms| *ms > 0)
             }),
-            access: reads.access.then(|| {
-                let mut a: Vec<String> = b.access.iter().map(describe_access).collect();
-                a.sort();
-                a.dedup();
-                a
-            }),
+            access: reads.access.then(access),
         }
     }
 

@@ -88,6 +88,14 @@ impl Seeds {
 
     fn probes_within(&self, budget: usize) -> (Vec<Probe>, usize) {
         let mut concrete: BTreeSet<String> = self.hosts.keys().map(|p| sample_host(p)).collect();
+        // Under each wildcard also a host two labels deep: Gateway API's and Envoy's `*.`
+        // cover any depth, ingress-nginx's rule hosts exactly one label.
+        concrete.extend(
+            self.hosts
+                .keys()
+                .filter_map(|p| p.strip_prefix("*."))
+                .map(|suffix| format!("gm-probe.gm-deep.{suffix}")),
+        );
         concrete.insert(UNLISTED_HOST.to_string());
         // Exact patterns are looked up; only wildcards are tried against every host.
         let wildcards: Vec<(&String, &HostSeeds)> = self
@@ -212,7 +220,7 @@ mod tests {
     }
 
     #[test]
-    fn wildcards_get_a_host_under_them_and_an_unlisted_host_is_probed() {
+    fn wildcards_get_hosts_one_and_two_labels_under_them_and_an_unlisted_host_is_probed() {
         let mut seeds = Seeds::default();
         seeds.listener(Scheme::Http, 80);
         seeds.path("*.example.com", "/a");
@@ -229,7 +237,12 @@ mod tests {
         let hosts: BTreeSet<&str> = probes.iter().map(|p| p.host.as_str()).collect();
         assert_eq!(
             hosts,
-            BTreeSet::from(["gm-probe.example.com", UNLISTED_HOST, "shop.example.com"])
+            BTreeSet::from([
+                "gm-probe.example.com",
+                "gm-probe.gm-deep.example.com",
+                UNLISTED_HOST,
+                "shop.example.com"
+            ])
         );
         // The wildcard's paths apply to the exact host under it too.
         assert!(

@@ -47,6 +47,7 @@ mod scan_corpus;
 mod security_docs;
 mod semantics_gateway_api;
 mod semantics_ingress_nginx;
+mod semantics_ingress_nginx_review;
 mod semantics_istio;
 mod semantics_istio_review;
 mod trace_cli;

@@ -142,11 +142,14 @@ pub(crate) struct Server {
     pub(crate) locations: Vec<Location>,
     pub(crate) regex_mode: bool,
     pub(crate) canaries: Vec<Canary>,
+    /// `server-alias` names, as written in `server_name` (exact, `*.` wildcards, `~regex`).
+    pub(crate) aliases: Vec<String>,
 }
 
 impl Server {
     fn new(host: &str) -> Server {
         Server {
+            aliases: Vec::new(),
             host: host.to_string(),
             tls: false,
             certificate: None,
@@ -156,6 +159,21 @@ impl Server {
             regex_mode: false,
             canaries: Vec::new(),
         }
+    }
+
+    /// nginx's automatic redirect (`ngx_http_core_find_static_location`, `auto_redirect`, set
+    /// by `proxy_pass` in a location whose name ends in `/`): a request for a prefix or exact
+    /// location's name without its trailing slash, when no location has that name, is
+    /// answered `301` to the name with the slash (controller.go quotes the rule above
+    /// `updateServerLocations`). Regex locations do not redirect.
+    pub(crate) fn auto_redirects(&self, uri: &str) -> bool {
+        !self.regex_mode
+            && uri != "/"
+            && self
+                .locations
+                .iter()
+                .any(|l| l.path.strip_suffix('/') == Some(uri))
+            && !self.locations.iter().any(|l| l.path == uri)
     }
 
     /// nginx's location for `uri`.
@@ -210,6 +228,31 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
             }
         }
     };
+    // controller.go `createUpstreams`: Ingresses are read in order and the first to name a
+    // Service creates its upstream; a canary creating it marks it `NoServer`, and
+    // `getBackendServers` then skips every location of every Ingress that uses it (an
+    // upstream bug: kubernetes/ingress-nginx#8004, #10729).
+    let mut seen: std::collections::HashSet<Upstream> = std::collections::HashSet::new();
+    let mut no_server: std::collections::HashSet<Upstream> = std::collections::HashSet::new();
+    for ing in ingresses {
+        for rule in list(&ing.spec, "rules") {
+            for p in rule
+                .pointer("/http/paths")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(u) = p
+                    .get("backend")
+                    .and_then(|b| upstream_of(&ing.namespace, b))
+                    && seen.insert(u.clone())
+                    && ing.is_canary()
+                {
+                    no_server.insert(u);
+                }
+            }
+        }
+    }
     for (i, ing) in ingresses.iter().enumerate() {
         if ing.is_canary() {
             continue;
@@ -240,6 +283,17 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                 server
                     .locations
                     .push(root(Some(i), default_backend.clone()));
+            }
+            // controller.go `createServers`: the first Ingress of the host with aliases
+            // gives them (the others' are ignored).
+            if server.aliases.is_empty()
+                && let Some(aliases) = ing.annotation("server-alias")
+            {
+                server.aliases = aliases
+                    .split(',')
+                    .map(|a| a.trim().to_ascii_lowercase())
+                    .filter(|a| !a.is_empty())
+                    .collect();
             }
             if server.app_root.is_none() {
                 // `annotations/rewrite`: an app-root that is not a path (an absolute URL) is
@@ -272,6 +326,9 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                 let backend = p
                     .get("backend")
                     .and_then(|b| upstream_of(&ing.namespace, b));
+                if backend.as_ref().is_some_and(|b| no_server.contains(b)) {
+                    continue;
+                }
                 let target = ing.annotation("rewrite-target").map(str::to_string);
                 let location = Location {
                     rewrite: target.clone().filter(|t| !t.is_empty() && t != &path),
@@ -359,6 +416,11 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
     }
     for (i, ing) in ingresses.iter().enumerate().filter(|(_, i)| i.is_canary()) {
         add_canary(&mut servers, i, ing);
+    }
+    // An alias that is another server's host is dropped (`createServers`).
+    let hosts: Vec<String> = servers.iter().map(|s| s.host.clone()).collect();
+    for server in &mut servers {
+        server.aliases.retain(|a| !hosts.contains(a));
     }
     for server in &mut servers {
         // controller.go: by path, then by length, longest first (stable).

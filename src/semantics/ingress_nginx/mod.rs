@@ -301,16 +301,62 @@ impl World {
 
     /// The server `server_name` gives the request's host: exact, then the longest leading
     /// wildcard, then the catch-all.
+    ///
+    /// nginx's `server_name` order: exact names (hosts and aliases), then the longest
+    /// leading `*.` wildcard alias (any depth), then regexes in order: a wildcard rule host,
+    /// which `template.go` `buildServerName` writes as `~^(?<subdomain>[\w-]+)\.rest$`
+    /// (exactly one label), and `~` aliases; then the catch-all.
     fn server_for(&self, host: &str) -> Option<&Server> {
-        self.servers
-            .iter()
-            .filter(|s| s.host != "_" && hostname::matches(&s.host, host))
-            .max_by_key(|s| hostname::specificity(&s.host))
+        let named = || self.servers.iter().filter(|s| s.host != "_");
+        named()
+            .find(|s| s.host == host || s.aliases.iter().any(|a| a == host))
+            .or_else(|| {
+                named()
+                    .flat_map(|s| s.aliases.iter().map(move |a| (s, a)))
+                    .filter(|(_, a)| a.starts_with("*.") && hostname::matches(a, host))
+                    .max_by_key(|(_, a)| a.len())
+                    .map(|(s, _)| s)
+            })
+            .or_else(|| {
+                named().find(|s| {
+                    s.host.strip_prefix("*.").is_some_and(|rest| {
+                        host.strip_suffix(rest)
+                            .and_then(|h| h.strip_suffix('.'))
+                            .is_some_and(|label| {
+                                !label.is_empty()
+                                    && label
+                                        .chars()
+                                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                            })
+                    }) || s.aliases.iter().any(|a| {
+                        a.strip_prefix('~')
+                            .and_then(|re| regex::Regex::new(re.trim()).ok())
+                            .is_some_and(|re| re.is_match(host))
+                    })
+                })
+            })
             .or_else(|| self.servers.iter().find(|s| s.host == "_"))
     }
 
     fn prefix(&self) -> String {
         self.controller.annotations_prefix()
+    }
+
+    /// The CA Secret of the first Ingress of `host` (in the controller's order) that asks
+    /// for client certificates (`auth-tls-secret`).
+    fn server_client_ca(&self, host: &str) -> Option<String> {
+        self.ingresses
+            .iter()
+            .filter(|i| !i.is_canary())
+            .filter(|i| {
+                i.spec
+                    .get("rules")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .any(|r| r.get("host").and_then(Value::as_str) == Some(host))
+            })
+            .find_map(|i| i.annotation("auth-tls-secret").map(str::to_string))
     }
 
     /// Where the answer can change: every server's host (`None`: the catch-all server, for
@@ -434,6 +480,7 @@ impl World {
             "annotations-risk-level",
             "use-http2",
             "global-allowed-response-headers",
+            "use-port-in-redirects",
         ];
         // A setting that can change the answer and that the model does not read: the answer
         // is not predicted (logging and performance settings, and keys ingress-nginx does
@@ -477,7 +524,9 @@ impl World {
         if request.port != self.controller.port(request.scheme) {
             return Behaviour::of(Outcome::NoListener);
         }
-        let Some(server) = self.server_for(&request.host) else {
+        // nginx's `ngx_http_validate_host` drops a trailing dot before the server lookup.
+        let host = request.host.trim_end_matches('.');
+        let Some(server) = self.server_for(host) else {
             return Behaviour::of(Outcome::NoRoute);
         };
         // `from-to-www-redirect`: a server for the other spelling of the host, when no
@@ -517,12 +566,41 @@ impl World {
         if tls.is_some() && server.passthrough && self.controller.flag("--enable-ssl-passthrough") {
             return not_modelled("ssl-passthrough (the TLS stream goes to the backend)".into());
         }
-        let Some(location) = server.choose(&request.path) else {
+        // Locations are chosen on the normalised URI (`ngx_http_parse_complex_uri`:
+        // percent-decoded, slashes merged, dot segments resolved); the backend still gets
+        // the request's URI unless a rewrite replaces it.
+        let uri = normalised_uri(&request.path);
+        if server.auto_redirects(&uri) {
+            let mut b = Behaviour::of(Outcome::Redirect {
+                status: 301,
+                location: format!(
+                    "{}://{}{uri}/{}",
+                    request.scheme.as_str(),
+                    host,
+                    request.query_string()
+                ),
+            });
+            b.tls = tls;
+            return b;
+        }
+        let Some(location) = server.choose(&uri) else {
             let mut b = Behaviour::of(Outcome::NoRoute);
             b.tls = tls;
             return b;
         };
         let mut b = self.location_behaviour(server, location, request, client, forwarded);
+        // controller.go `getBackendServers`: the first Ingress of the host with a client
+        // certificate check sets it on the server (nginx.tmpl `ssl_verify_client` in the
+        // server block), so every HTTPS request to the host must present one.
+        if request.scheme == Scheme::Https
+            && !matches!(b.outcome, Outcome::NotModelled { .. })
+            && let Some(secret) = self.server_client_ca(&server.host)
+        {
+            let check = AccessCheck::ClientCertificate { secret };
+            if !b.access.contains(&check) {
+                b.access.push(check);
+            }
+        }
         b.tls = tls;
         b.matched = Some(Matched {
             gateway: format!("IngressClass {}", self.controller.class),
@@ -619,6 +697,11 @@ impl World {
                 .filter(|c| (300..=max).contains(c))
                 .unwrap_or(default)
         };
+        // `use-port-in-redirects` (annotation, else the ConfigMap key): redirects carry the
+        // port (nginx.tmpl `port_in_redirect`; lua_ingress.lua's HTTPS redirect).
+        let use_port = ingress
+            .and_then(|i| i.flag("use-port-in-redirects"))
+            .unwrap_or_else(|| self.controller.setting_bool("use-port-in-redirects", false));
         if let Some(url) = annotation("temporal-redirect") {
             if url
                 .split_once(':')
@@ -630,9 +713,22 @@ impl World {
                 });
             }
         } else if let Some(url) = annotation("permanent-redirect") {
+            // `return 301 /new;`: nginx makes a relative target absolute (`absolute_redirect`
+            // is on unless `relative-redirects`; `server_name_in_redirect off`: the request's
+            // host; `port_in_redirect` only with `use-port-in-redirects`).
+            let location = if url.starts_with('/') {
+                let port = if use_port && request.port != request.scheme.default_port() {
+                    format!(":{}", request.port)
+                } else {
+                    String::new()
+                };
+                format!("{}://{}{port}{url}", request.scheme.as_str(), request.host)
+            } else {
+                url.to_string()
+            };
             return Behaviour::of(Outcome::Redirect {
                 status: code("permanent-redirect-code", 301, 308),
-                location: url.to_string(),
+                location,
             });
         }
         // HTTP to HTTPS (lua_ingress.lua `force_ssl_redirect`, after the location's returns).
@@ -669,9 +765,14 @@ impl World {
                 {
                     uri.pop();
                 }
+                let port = if use_port {
+                    format!(":{}", self.controller.port(Scheme::Https))
+                } else {
+                    String::new()
+                };
                 return Behaviour::of(Outcome::Redirect {
                     status,
-                    location: format!("https://{}{uri}", forwarded_host(request, forwarded)),
+                    location: format!("https://{}{port}{uri}", forwarded_host(request, forwarded)),
                 });
             }
         }
@@ -746,7 +847,7 @@ impl World {
         };
         let mut path = request.path.clone();
         if let Some(target) = &location.rewrite {
-            match locations::rewrite(&location.path, target, &request.path) {
+            match locations::rewrite(&location.path, target, &normalised_uri(&request.path)) {
                 Some(p) => path = p,
                 None => return not_modelled(format!("rewrite of {:?}", location.path)),
             }
@@ -878,6 +979,43 @@ fn forwarded_host(request: &Request, forwarded: bool) -> String {
 }
 
 /// `$request_uri`: the path and the query as sent.
+/// The URI nginx matches locations against: `%XX` decoded, `//` merged (`merge_slashes` on),
+/// `.` and `..` segments resolved (`ngx_http_parse_complex_uri`).
+fn normalised_uri(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = path.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            decoded.push(b);
+            i += 3;
+            continue;
+        }
+        decoded.push(bytes[i]);
+        i += 1;
+    }
+    let decoded = String::from_utf8_lossy(&decoded);
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in decoded.split('/').skip(1) {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            s => segments.push(s),
+        }
+    }
+    let mut out = format!("/{}", segments.join("/"));
+    let last = decoded.rsplit('/').next().unwrap_or("");
+    if out != "/" && (decoded.ends_with('/') || last == "." || last == "..") {
+        out.push('/');
+    }
+    out
+}
+
 fn request_uri(request: &Request) -> String {
     format!("{}{}", request.path, request.query_string())
 }

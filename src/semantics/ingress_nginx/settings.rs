@@ -143,6 +143,7 @@ pub(crate) const MODELLED_SETTINGS: &[&str] = &[
     "no-tls-redirect-locations",
     "ssl-redirect",
     "use-forwarded-headers",
+    "use-port-in-redirects",
 ];
 
 /// The controller flags the behaviour model reads, checked the same way.
