@@ -11,7 +11,7 @@
 //! `nginx`. One controller serves every IngressClass naming the same `spec.controller`
 //! (`store.go` `ingressClassEventHandler`); a class the repository has no IngressClass for is
 //! taken to be ingress-nginx's default one (`k8s.io/ingress-nginx`). A controller the
-//! repository installs runs with its own flags and ConfigMap ([`installed_controllers`]).
+//! repository installs runs with its own flags and ConfigMap (`Index::nginx_controller`).
 //! Otherwise its configuration is not in the repository: the model's defaults apply, except
 //! where the repository shows the controller was set up for what its Ingresses use: a class
 //! whose Ingresses ask for `ssl-passthrough` runs with `--enable-ssl-passthrough`, and
@@ -30,13 +30,12 @@ use crate::config::{ANY_INGRESS_CLASS, Config, Dialect};
 use crate::gwapi::Generated;
 use crate::index::Index;
 use crate::model::SourceBody;
-use crate::model::surrounding::Surrounding;
 use crate::semantics::ingress_nginx::{Controller, World};
 use crate::semantics::{self, Request};
 use crate::translated::SourceResult;
 
 /// ingress-nginx's `--controller-class` default.
-const DEFAULT_CONTROLLER: &str = "k8s.io/ingress-nginx";
+const DEFAULT_CONTROLLER: &str = crate::index::DEFAULT_NGINX_CONTROLLER;
 /// The legacy class annotation and the default-class marker.
 const LEGACY_CLASS: &str = "kubernetes.io/ingress.class";
 const DEFAULT_CLASS: &str = "ingressclass.kubernetes.io/is-default-class";
@@ -70,57 +69,6 @@ fn class_of(v: &Value, default_class: Option<&str>) -> Option<String> {
                 .map(str::to_string)
         })
         .or_else(|| default_class.map(str::to_string))
-}
-
-/// An ingress-nginx controller the repository installs: its flags and ConfigMap data.
-struct Installed {
-    flags: Vec<String>,
-    config: BTreeMap<String, String>,
-}
-
-/// The ingress-nginx controllers the repository installs, by `--controller-class`: the
-/// workload's container arguments (`pkg/flags/flags.go`: `--configmap` names the ConfigMap
-/// as `namespace/name`; the chart writes `$(POD_NAMESPACE)`, the workload's namespace) and
-/// that ConfigMap's data. Two controllers of one class: the first read.
-fn installed_controllers(index: &Index) -> BTreeMap<String, Installed> {
-    let mut config_maps: HashMap<(&str, &str), &BTreeMap<String, String>> = HashMap::new();
-    for obj in &index.objects {
-        if let SourceBody::Surrounding(Surrounding::ConfigMap { data }) = &obj.body {
-            config_maps
-                .entry((obj.namespace.as_str(), obj.meta.name.as_str()))
-                .or_insert(data);
-        }
-    }
-    let mut out = BTreeMap::new();
-    for obj in &index.objects {
-        let SourceBody::Surrounding(Surrounding::NginxController { args }) = &obj.body else {
-            continue;
-        };
-        let flags: Vec<String> = args
-            .iter()
-            .filter(|a| a.starts_with("--"))
-            .map(|a| a.replace("$(POD_NAMESPACE)", &obj.namespace))
-            .collect();
-        let value = |name: &str| {
-            flags
-                .iter()
-                .rev()
-                .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
-        };
-        let class = value("--controller-class")
-            .unwrap_or(DEFAULT_CONTROLLER)
-            .to_string();
-        let config = value("--configmap")
-            .and_then(|r| r.split_once('/'))
-            .and_then(|(ns, name)| config_maps.get(&(ns, name)))
-            .map(|d| (*d).clone())
-            .unwrap_or_default();
-        out.entry(class).or_insert(Installed {
-            flags: flags.clone(),
-            config,
-        });
-    }
-    out
 }
 
 impl Model {
@@ -220,7 +168,6 @@ impl Model {
                 .push(position);
             jsons.entry(controller).or_default().push(v);
         }
-        let installed = installed_controllers(index);
         let mut instances = BTreeMap::new();
         for (controller_class, mut objects) in jsons {
             let mut names = classes.remove(&controller_class).unwrap_or_default();
@@ -241,7 +188,7 @@ impl Model {
                 objects.push(ic);
             }
             let mut controller = Controller::new(names.first().map_or("nginx", String::as_str));
-            if let Some(found) = installed.get(&controller_class) {
+            if let Some(found) = index.nginx_controller(&controller_class) {
                 // The repository installs this controller: its own flags and ConfigMap, no
                 // assumption.
                 controller.flags = found.flags.clone();

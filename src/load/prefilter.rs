@@ -82,7 +82,8 @@ pub(crate) fn apps_workload(doc: &[u8]) -> Option<String> {
 /// Whether a workload document may run ingress-nginx's controller (its image or binary
 /// name appears): such a workload is parsed at once rather than deferred.
 pub(crate) fn may_run_nginx_controller(doc: &[u8]) -> bool {
-    contains(doc, b"ingress-nginx/controller") || contains(doc, b"nginx-ingress-controller")
+    contains(doc, b"nginx-ingress-controller")
+        || (contains(doc, b"ingress-nginx") && contains(doc, b"/controller"))
 }
 
 /// The API group of a `CustomResourceDefinition` document, read from its `spec.group` line

@@ -53,8 +53,8 @@ pub enum Surrounding {
     /// A `CustomResourceDefinition`: its API group (read without a parse,
     /// `load::prefilter::crd_group`).
     Crd { group: String },
-    /// A workload running ingress-nginx's controller (its image is
-    /// `…/ingress-nginx/controller`, or it runs `/nginx-ingress-controller`): the arguments
+    /// A workload running ingress-nginx's controller (its image is ingress-nginx's
+    /// `controller`, or it runs `/nginx-ingress-controller`): the arguments
     /// of that container, flags included.
     NginxController { args: Vec<String> },
     /// A ConfigMap that may configure ingress-nginx (its text names nginx): its data.
@@ -67,7 +67,11 @@ fn nginx_controller_args(doc: &Value) -> Option<Vec<String>> {
     containers.iter().find_map(|c| {
         let image = c.get("image").and_then(Value::as_str).unwrap_or("");
         let args = strings(c.get("args"));
-        let runs = image.contains("ingress-nginx/controller")
+        // `registry.k8s.io/ingress-nginx/controller:v1.15.1`, or a mirror of it.
+        let segments: Vec<&str> = image.split('/').collect();
+        let runs = segments
+            .windows(2)
+            .any(|w| w[0] == "ingress-nginx" && w[1].starts_with("controller"))
             || args
                 .first()
                 .is_some_and(|a| a.ends_with("/nginx-ingress-controller"))

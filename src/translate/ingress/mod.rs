@@ -165,7 +165,21 @@ fn plan(
             );
             return plan;
         }
-        nginx::apply(&mut plan, &ann, config);
+        // The controller that served the class (its IngressClass's `spec.controller`, else
+        // ingress-nginx's default), and the ConfigMap the repository gives it, if any.
+        let controller_class = plan
+            .class
+            .name
+            .as_deref()
+            .and_then(|name| {
+                index
+                    .ingress_classes()
+                    .find(|(o, _)| o.meta.name == name)
+                    .and_then(|(_, c)| c.controller.clone())
+            })
+            .unwrap_or_else(|| crate::index::DEFAULT_NGINX_CONTROLLER.to_string());
+        let settings = index.nginx_controller(&controller_class).map(|c| &c.config);
+        nginx::apply(&mut plan, &ann, config, settings);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
         plan.result.notes.push(Diagnostic::new(

@@ -93,8 +93,25 @@ pub(crate) fn field(key: &str) -> String {
 /// Applies every family to the plan. Order matters: passthrough replaces everything;
 /// the protocol decides the route kind; paths are reinterpreted before rewrites and
 /// redirects are attached; canary settings are read last (merged by [`canary::merge`]).
-pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, config: &Config) {
-    plan.ssl_redirect_default = true;
+///
+/// `settings` is the controller's ConfigMap when the repository installs it: its
+/// `ssl-redirect` and `force-ssl-redirect` are the defaults the annotations override
+/// (`internal/ingress/annotations/sslredirect`… fall back to the ConfigMap's values; defaults
+/// `true` and `false`, `config.go` `NewDefault`).
+pub(crate) fn apply(
+    plan: &mut IngressPlan,
+    ann: &Annotations,
+    config: &Config,
+    settings: Option<&std::collections::BTreeMap<String, String>>,
+) {
+    let setting = |key: &str, default: bool| {
+        settings
+            .and_then(|s| s.get(key))
+            .and_then(|v| parse_bool(v.trim()))
+            .unwrap_or(default)
+    };
+    plan.ssl_redirect_default = setting("ssl-redirect", true);
+    plan.force_ssl_redirect = setting("force-ssl-redirect", false);
     if ann.is_empty() {
         return;
     }

@@ -136,8 +136,14 @@ fn code(
 }
 
 pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
-    plan.force_ssl_redirect = ann.flag("force-ssl-redirect") == Some(true);
+    // The annotation overrides the controller's ConfigMap value (already on the plan).
+    plan.force_ssl_redirect = ann
+        .flag("force-ssl-redirect")
+        .unwrap_or(plan.force_ssl_redirect);
     plan.ssl_redirect_disabled = ann.flag("ssl-redirect") == Some(false);
+    if ann.flag("ssl-redirect") == Some(true) {
+        plan.ssl_redirect_default = true;
+    }
     redirect_all(plan, ann);
     app_root(plan, ann);
 }
