@@ -507,7 +507,15 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 .flatten()
                 .filter(|(o, _)| overlaps(o, &origin))
                 .chain(also)
-                .filter(|(_, code)| parts.iter().any(|p| code.changes().contains(p)))
+                // An outcome difference is one of its parts; differences besides routing are
+                // each a change of their own, so a note must say all of them changed.
+                .filter(|(_, code)| {
+                    if effect_differences.is_empty() {
+                        parts.iter().any(|p| code.changes().contains(p))
+                    } else {
+                        parts.iter().all(|p| code.changes().contains(p))
+                    }
+                })
                 .min_by_key(|(_, code)| code.severity())
                 .map(|(o, code)| (o.field.clone(), *code))
                 .or_else(|| {
