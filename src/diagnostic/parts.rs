@@ -180,6 +180,7 @@ impl Code {
             Code::IstioPolicyPorts
             | Code::IstioPolicyWorkload
             | Code::NginxAllowlistSourceRange
+            | Code::NginxControllerAccess
             | Code::NginxAuthCacheDuration
             | Code::NginxAuthCacheKey
             | Code::NginxAuthMethod

@@ -779,6 +779,9 @@ registry! {
     NginxAllowlistSourceRange = "ingress-nginx/allowlist-source-range", Error,
         "`nginx.ingress.kubernetes.io/allowlist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).",
         "`nginx.ingress.kubernetes.io/allowlist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).";
+    NginxControllerAccess = "ingress-nginx/controller-access", Error,
+        "The controller's ConfigMap restricts every Ingress (allow-list, deny-list, blocked ranges or global external auth); not translated, so the routes are open.",
+        "The ingress-nginx controller the repository installs has a ConfigMap key that applies an access check to every location: `whitelist-source-range` and `denylist-source-range` (used where an Ingress has no annotation of its own, `ipallowlist`/`ipdenylist` `Parse`), `block-cidrs` (an http-level `deny`), `global-auth-url` (external auth for every location without its own `auth-url`, unless `enable-global-auth: \"false\"`). Gateway API routes carry no access control and the tool writes no policy resource for it yet, so after the migration those requests are no longer checked. Add the implementation's policy (Envoy Gateway SecurityPolicy, Istio AuthorizationPolicy) before cutting over.";
     NginxAppRoot = "ingress-nginx/app-root", Info,
         "`app-root`: an `Exact /` rule redirects (302) to the application root, as ingress-nginx does.",
         "`app-root`: an `Exact /` rule redirects (302) to the application root, as ingress-nginx does.";

@@ -481,6 +481,9 @@ impl World {
             "use-http2",
             "global-allowed-response-headers",
             "use-port-in-redirects",
+            "whitelist-source-range",
+            "denylist-source-range",
+            "global-auth-url",
         ];
         // A setting that can change the answer and that the model does not read: the answer
         // is not predicted (logging and performance settings, and keys ingress-nginx does
@@ -632,8 +635,8 @@ impl World {
         b
     }
 
-    fn location_behaviour(
-        &self,
+    fn location_behaviour<'w>(
+        &'w self,
         server: &Server,
         location: &Location,
         request: &Request,
@@ -796,9 +799,15 @@ impl World {
             }
         }
         // Access lists (`allowlist-source-range`, formerly `whitelist-`; `denylist-`).
-        let allow =
-            annotation("allowlist-source-range").or_else(|| annotation("whitelist-source-range"));
-        for (list, deny_inside) in [(annotation("denylist-source-range"), true), (allow, false)] {
+        // `ipallowlist`/`ipdenylist` `Parse`: without the annotation, the ConfigMap's
+        // `whitelist-source-range`/`denylist-source-range` (the default backend's) apply.
+        let set = |v: Option<&'w str>| v.filter(|v| !v.trim().is_empty());
+        let allow = annotation("allowlist-source-range")
+            .or_else(|| annotation("whitelist-source-range"))
+            .or_else(|| set(self.controller.setting("whitelist-source-range")));
+        let deny = annotation("denylist-source-range")
+            .or_else(|| set(self.controller.setting("denylist-source-range")));
+        for (list, deny_inside) in [(deny, true), (allow, false)] {
             let Some(list) = list else { continue };
             let Some(ip) = client else {
                 // The client address is not known: the check is recorded, not decided.
@@ -823,6 +832,14 @@ impl World {
         // Authentication: recorded, not decided (it depends on the credentials sent and on
         // another service's answer).
         if let Some(url) = annotation("auth-url") {
+            access.push(AccessCheck::ExternalAuth {
+                url: url.to_string(),
+            });
+        } else if let Some(url) = set(self.controller.setting("global-auth-url"))
+            && ingress.and_then(|i| i.flag("enable-global-auth")) != Some(false)
+        {
+            // template.go `shouldApplyGlobalAuth`: a location without its own auth-url, unless
+            // its Ingress turns global auth off.
             access.push(AccessCheck::ExternalAuth {
                 url: url.to_string(),
             });

@@ -138,12 +138,15 @@ pub(crate) fn flag_changes_answers(name: &str) -> bool {
 pub(crate) const MODELLED_SETTINGS: &[&str] = &[
     "annotations-risk-level",
     "block-cidrs",
+    "denylist-source-range",
+    "global-auth-url",
     "force-ssl-redirect",
     "http-redirect-code",
     "no-tls-redirect-locations",
     "ssl-redirect",
     "use-forwarded-headers",
     "use-port-in-redirects",
+    "whitelist-source-range",
 ];
 
 /// The controller flags the behaviour model reads, checked the same way.

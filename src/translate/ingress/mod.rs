@@ -180,6 +180,7 @@ fn plan(
             .unwrap_or_else(|| crate::index::DEFAULT_NGINX_CONTROLLER.to_string());
         let settings = index.nginx_controller(&controller_class).map(|c| &c.config);
         nginx::apply(&mut plan, &ann, config, settings);
+        nginx::note_controller_access(&mut plan, &ann, settings);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
         plan.result.notes.push(Diagnostic::new(

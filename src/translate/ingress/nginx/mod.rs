@@ -85,6 +85,51 @@ pub(crate) fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
+/// The controller ConfigMap's access checks that reach this Ingress's locations, each an
+/// error: Gateway API routes carry none. `whitelist-`/`denylist-source-range` apply where the
+/// Ingress has no annotation of its own (`ipallowlist`/`ipdenylist` `Parse`), `block-cidrs`
+/// everywhere (an http-level `deny`), `global-auth-url` where the Ingress has no `auth-url`
+/// and does not set `enable-global-auth: "false"` (template.go `shouldApplyGlobalAuth`).
+pub(crate) fn note_controller_access(
+    plan: &mut IngressPlan,
+    ann: &Annotations,
+    settings: Option<&std::collections::BTreeMap<String, String>>,
+) {
+    let Some(settings) = settings else {
+        return;
+    };
+    let own_allow =
+        ann.get("allowlist-source-range").is_some() || ann.get("whitelist-source-range").is_some();
+    let applies = |key: &str| match key {
+        "whitelist-source-range" => !own_allow,
+        "denylist-source-range" => ann.get("denylist-source-range").is_none(),
+        "global-auth-url" => {
+            ann.get("auth-url").is_none() && ann.flag("enable-global-auth") != Some(false)
+        }
+        _ => true,
+    };
+    for key in [
+        "whitelist-source-range",
+        "denylist-source-range",
+        "block-cidrs",
+        "global-auth-url",
+    ] {
+        let Some(value) = settings.get(key).filter(|v| !v.trim().is_empty()) else {
+            continue;
+        };
+        if !applies(key) {
+            continue;
+        }
+        plan.result.notes.push(
+            crate::diagnostic::Diagnostic::new(
+                crate::diagnostic::Code::NginxControllerAccess,
+                format!("the controller's ConfigMap sets {key}: {value:?}, which checks every request to this Ingress; Gateway API routes carry no access control, so the migrated routes are open (not translated)"),
+            )
+            .at("spec".to_string()),
+        );
+    }
+}
+
 /// The note field of an annotation.
 pub(crate) fn field(key: &str) -> String {
     format!("metadata.annotations[\"{PREFIX}{key}\"]")
