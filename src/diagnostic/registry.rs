@@ -217,8 +217,8 @@ registry! {
         "A delegate VirtualService's rules were inlined into the root (Gateway API has no delegation).",
         "A delegate VirtualService's rules were inlined into the root (Gateway API has no delegation); the delegate itself generates nothing.";
     IstioDelegateNested = "istio/delegate-nested", Error,
-        "A delegate that delegates again (Istio does not support it).",
-        "A delegate that delegates again (Istio does not support it); the entry is dropped.";
+        "A delegate Istio's admission refuses (it delegates again, or has gateways, TLS or TCP routes); the root's entry is dropped.",
+        "Istio's validating webhook refuses a delegate VirtualService (one without hosts) that delegates again or lists gateways, TLS or TCP routes (`pkg/config/validation/validation.go` `ValidateVirtualService`, `virtualservice.go` `validateHTTPRoute`), so it is never stored, and Istio drops the root entry that names it (`mergeVirtualServices`). The root entry is dropped, none of the delegate's rules are inlined; fix the delegate if its routes were meant to be served.";
     IstioDelegateNotFound = "istio/delegate-not-found", Error,
         "The delegate VirtualService is not in the repository.",
         "The delegate VirtualService is not in the repository; the entry is translated without it.";

@@ -14,7 +14,11 @@ pub(super) fn translate(
 ) -> SourceResult {
     let mut result = SourceResult::new(position);
     if let Some((root_ns, root_name)) = ctx.delegate_root(&obj.namespace, obj.name()) {
-        result.notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate VirtualService: its rules are inlined into the routes of {root_ns}/{root_name}; no separate route")));
+        match crate::semantics::istio::refused_by_admission(vs) {
+            // Reported at the root's entry too (`istio/delegate-nested`).
+            Some(why) => result.notes.push(Diagnostic::new(Code::IstioDelegateNested, format!("delegate VirtualService refused by Istio's admission ({why}): it never existed, and {root_ns}/{root_name} gets none of its rules"))),
+            None => result.notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate VirtualService: its rules are inlined into the routes of {root_ns}/{root_name}; no separate route"))),
+        }
         return result;
     }
     unknown::report(&vs.extra, "spec", &mut result.notes);

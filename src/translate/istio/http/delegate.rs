@@ -31,19 +31,23 @@ pub(super) fn flatten(
             out.push((path, own));
             continue;
         };
+        // Istio's admission refuses a delegate that delegates again or has gateways, TLS or
+        // TCP routes (validation.go `ValidateVirtualService`, virtualservice.go
+        // `validateHTTPRoute`): it never exists, and Istio drops the root entry
+        // (`mergeVirtualServices`), so nothing of it is inlined.
+        if let Some(why) = crate::semantics::istio::refused_by_admission(delegate) {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioDelegateNested,
+                    format!("delegate {ns}/{name} is refused by Istio's admission ({why}), so it never existed and this entry routed nothing; the entry is dropped"),
+                )
+                .at(format!("{path}.delegate")),
+            );
+            continue;
+        }
         notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate {ns}/{name} inlined: its {} rules replace this entry, with the root's match conditions added (Gateway API has no route delegation)", delegate.http.len())).at(format!("{path}.delegate")));
         for (j, dh) in delegate.http.iter().enumerate() {
             let dpath = format!("{path}.delegate({ns}/{name}).http[{j}]");
-            if dh.delegate.is_some() {
-                notes.push(
-                    Diagnostic::new(
-                        Code::IstioDelegateNested,
-                        "a delegate that delegates again is not supported by Istio; entry dropped",
-                    )
-                    .at(dpath),
-                );
-                continue;
-            }
             let mut merged = dh.clone();
             merged.matches = merge(&http.matches, &dh.matches);
             qualify_short_hosts(&mut merged, &ns, &ctx.config.cluster_domain);
