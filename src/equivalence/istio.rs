@@ -77,21 +77,16 @@ impl Model {
         }
         for point in self.world.decision_points(gateway) {
             seeds.host(&point.host);
-            let plain =
-                point.method.is_none() && point.headers.is_empty() && point.query.is_empty();
-            if plain {
-                seeds.path(&point.host, &point.path);
-            } else {
-                seeds.shape(
-                    &point.host,
-                    Shape {
-                        path: point.path,
-                        method: point.method,
-                        headers: point.headers,
-                        query: point.query,
-                    },
-                );
-            }
+            // `Seeds::shape` keeps a shape without conditions as a plain path.
+            seeds.shape(
+                &point.host,
+                Shape {
+                    path: point.path,
+                    method: point.method,
+                    headers: point.headers,
+                    query: point.query,
+                },
+            );
         }
     }
 

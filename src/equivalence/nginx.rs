@@ -193,39 +193,26 @@ impl Model {
                 // assumption.
                 controller.flags = found.flags.clone();
                 controller.config_map = found.config.clone();
-                let default_certificate = controller
-                    .flags
-                    .iter()
-                    .any(|f| f.starts_with("--default-ssl-certificate"));
-                let world = World::new(&objects, &config.default_namespace, controller);
-                instances.insert(
-                    controller_class.clone(),
-                    Instance {
-                        world,
-                        members: members.remove(&controller_class).unwrap_or_default(),
-                        default_certificate,
-                    },
-                );
-                continue;
-            }
-            controller
-                .flags
-                .push(format!("--controller-class={controller_class}"));
-            if classless.get(&controller_class) == Some(&true) {
+            } else {
                 controller
                     .flags
-                    .push("--watch-ingress-without-class".to_string());
-            }
-            // The repository's Ingresses use the annotations they do because the controller
-            // loaded them: the risk level is taken as the highest until the controller's
-            // configuration is known (issue #30).
-            controller
-                .config_map
-                .insert("annotations-risk-level".into(), "Critical".into());
-            if passthrough.get(&controller_class) == Some(&true) {
+                    .push(format!("--controller-class={controller_class}"));
+                if classless.get(&controller_class) == Some(&true) {
+                    controller
+                        .flags
+                        .push("--watch-ingress-without-class".to_string());
+                }
+                // The repository's Ingresses use the annotations they do because the
+                // controller loaded them: the risk level is taken as the highest until the
+                // controller's configuration is known (issue #30).
                 controller
-                    .flags
-                    .push("--enable-ssl-passthrough".to_string());
+                    .config_map
+                    .insert("annotations-risk-level".into(), "Critical".into());
+                if passthrough.get(&controller_class) == Some(&true) {
+                    controller
+                        .flags
+                        .push("--enable-ssl-passthrough".to_string());
+                }
             }
             let default_certificate = controller
                 .flags

@@ -468,48 +468,32 @@ impl World {
     /// What ingress-nginx does with `request`; `source` is the client address, when known.
     pub fn behaviour(&self, request: &Request, source: Option<IpAddr>) -> Behaviour {
         let not_modelled = |reason: String| Behaviour::of(Outcome::NotModelled { reason });
-        let settings_read = [
-            "ssl-redirect",
-            "force-ssl-redirect",
-            "http-redirect-code",
-            "use-forwarded-headers",
-            "no-tls-redirect-locations",
-            "block-cidrs",
-            "service-upstream",
-            "allow-snippet-annotations",
-            "annotations-risk-level",
-            "use-http2",
-            "global-allowed-response-headers",
-            "use-port-in-redirects",
-            "whitelist-source-range",
-            "denylist-source-range",
-            "global-auth-url",
-        ];
+        // Keys the model reads (`settings.rs`), and keys that cannot change what it answers
+        // for the requests it models.
+        let settings_read = |key: &str| {
+            settings::MODELLED_SETTINGS.contains(&key)
+                || [
+                    "service-upstream",
+                    "allow-snippet-annotations",
+                    "use-http2",
+                    "global-allowed-response-headers",
+                ]
+                .contains(&key)
+        };
         // A setting that can change the answer and that the model does not read: the answer
         // is not predicted (logging and performance settings, and keys ingress-nginx does
         // not know, change nothing; `settings.rs`).
-        if let Some(key) =
-            self.controller.config_map.keys().find(|k| {
-                !settings_read.contains(&k.as_str()) && settings::setting_changes_answers(k)
-            })
+        if let Some(key) = self
+            .controller
+            .config_map
+            .keys()
+            .find(|k| !settings_read(k) && settings::setting_changes_answers(k))
         {
             return not_modelled(format!("ConfigMap key {key}"));
         }
-        const FLAGS_READ: &[&str] = &[
-            "--watch-ingress-without-class",
-            "--ingress-class",
-            "--ingress-class-by-name",
-            "--controller-class",
-            "--disable-catch-all",
-            "--http-port",
-            "--https-port",
-            "--annotations-prefix",
-            "--enable-ssl-passthrough",
-            "--default-ssl-certificate",
-        ];
         if let Some(flag) = self.controller.flags.iter().find(|f| {
             let name = f.split_once('=').map_or(f.as_str(), |(n, _)| n);
-            !FLAGS_READ.contains(&name) && settings::flag_changes_answers(name)
+            !settings::MODELLED_FLAGS.contains(&name) && settings::flag_changes_answers(name)
         }) {
             return not_modelled(format!("controller flag {flag}"));
         }
