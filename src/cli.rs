@@ -316,6 +316,12 @@ pub struct TranslateArgs {
     /// gatewayClassName of generated Gateways [default: istio, or `gatewayClassName`].
     #[arg(long, value_name = "NAME")]
     pub gateway_class: Option<String>,
+    /// How the ingress-nginx controller was configured, as `kubectl get cm,deploy -o yaml`
+    /// prints its ConfigMap (and workload): `CLASS=FILE` for the controller of IngressClass
+    /// CLASS, `FILE` for every controller nothing else describes (repeatable; replaces
+    /// `controllers.<class>` of the configuration; see docs/controllers.md).
+    #[arg(long, value_name = "[CLASS=]FILE")]
+    pub controller_config: Vec<String>,
     /// Treat references to objects outside the repository as errors [default: off, or
     /// `strict`].
     #[arg(long)]
@@ -722,6 +728,17 @@ fn load_config_file(
     }
     if translate.strict {
         config.strict = true;
+    }
+    for given in &translate.controller_config {
+        let (class, file) = match given.split_once('=') {
+            Some((class, file)) if !class.is_empty() && !class.contains('/') => (class, file),
+            _ => (crate::config::ANY_INGRESS_CLASS, given.as_str()),
+        };
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("--controller-config: cannot read {file}"))?;
+        let read = crate::controllers::read_controller_file(&text)
+            .map_err(|e| anyhow::anyhow!("--controller-config {file}: {e}"))?;
+        config.controllers.insert(class.to_string(), read);
     }
     if let Some(repo) = repo {
         if let Some(suffix) = &repo.output_suffix {

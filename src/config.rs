@@ -96,6 +96,35 @@ pub struct IngressClassConfig {
     pub dialect: Option<Dialect>,
 }
 
+/// `controllers.<class>`: how the ingress-nginx controller serving an IngressClass was
+/// configured, when the repository does not install it (or says it differently).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ControllerConfig {
+    /// The controller ConfigMap's `data` (values may be written as YAML booleans or numbers).
+    #[serde(deserialize_with = "scalar_strings")]
+    pub config_map: std::collections::BTreeMap<String, String>,
+    /// The controller's command-line flags, each `--name` or `--name=value`.
+    pub flags: Vec<String>,
+}
+
+/// A map of scalars read as strings, as a ConfigMap's `data` is: `true` is `"true"`.
+fn scalar_strings<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<std::collections::BTreeMap<String, String>, D::Error> {
+    let raw: std::collections::BTreeMap<String, serde_json::Value> = Deserialize::deserialize(d)?;
+    raw.into_iter()
+        .map(|(k, v)| match v {
+            serde_json::Value::String(s) => Ok((k, s)),
+            serde_json::Value::Bool(_) | serde_json::Value::Number(_) => Ok((k, v.to_string())),
+            serde_json::Value::Null => Ok((k, String::new())),
+            _ => Err(serde::de::Error::custom(format!(
+                "configMap.{k}: a ConfigMap value is a string, not a list or map"
+            ))),
+        })
+        .collect()
+}
+
 /// Where Istio's default ingress gateway runs.
 pub const DEFAULT_ISTIO_GATEWAY_NAMESPACE: &str = "istio-system";
 
@@ -128,6 +157,10 @@ pub struct Config {
     /// Per IngressClass (`*`: Ingresses without a class and classes not listed): the
     /// controller that served it and the `gatewayClassName` that will.
     pub ingress_classes: std::collections::BTreeMap<String, IngressClassConfig>,
+    /// Per IngressClass: the ingress-nginx controller's ConfigMap data and flags, replacing
+    /// what the repository says about that class's controller (`--controller-config` adds
+    /// entries).
+    pub controllers: std::collections::BTreeMap<String, ControllerConfig>,
     /// mount mode: extra file or directory (relative to the root) holding the Gateways to
     /// mount onto, in addition to those found by the scan.
     pub mount_gateways: Option<String>,
@@ -227,6 +260,7 @@ impl Default for Config {
             ingress_gateway_namespace: None,
             ingress_gateway_name: None,
             ingress_classes: std::collections::BTreeMap::new(),
+            controllers: std::collections::BTreeMap::new(),
             mount_gateways: None,
             require_hostname: false,
             keep_load_balancer: false,

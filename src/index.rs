@@ -31,18 +31,14 @@ pub struct Index {
     other_surrounding_positions: Vec<usize>,
     /// The ingress-nginx controllers the repository installs, by `--controller-class`.
     nginx_controllers: BTreeMap<String, NginxController>,
+    /// `controllers."*"`: the configuration of every other ingress-nginx controller.
+    any_nginx_controller: Option<NginxController>,
 }
 
-/// An ingress-nginx controller the repository installs: its flags (with `$(POD_NAMESPACE)`
-/// expanded) and the data of the ConfigMap its `--configmap` names.
-#[derive(Debug, Clone, Default)]
-pub struct NginxController {
-    pub flags: Vec<String>,
-    pub config: BTreeMap<String, String>,
-}
+use crate::controllers::NginxController;
 
 /// ingress-nginx's `--controller-class` default (`pkg/flags/flags.go`).
-pub(crate) const DEFAULT_NGINX_CONTROLLER: &str = "k8s.io/ingress-nginx";
+pub(crate) const DEFAULT_NGINX_CONTROLLER: &str = crate::controllers::DEFAULT_NGINX_CONTROLLER;
 
 /// Index buckets. Gateway API kinds are keyed by their kind name.
 const ISTIO_GATEWAY: &str = "istio/Gateway";
@@ -140,13 +136,17 @@ impl Index {
             }
         }
         index.objects = objects;
-        index.nginx_controllers = nginx_controllers(&index.objects);
+        index.nginx_controllers = crate::controllers::nginx_controllers(&index.objects, config);
+        index.any_nginx_controller = crate::controllers::any_nginx_controller(config);
         index
     }
 
-    /// The ingress-nginx controller the repository installs for `controller_class`.
+    /// The ingress-nginx controller serving `controller_class`, when the repository or the
+    /// configuration describes it (`None`: its defaults are assumed).
     pub fn nginx_controller(&self, controller_class: &str) -> Option<&NginxController> {
-        self.nginx_controllers.get(controller_class)
+        self.nginx_controllers
+            .get(controller_class)
+            .or(self.any_nginx_controller.as_ref())
     }
 
     fn lookup(&self, bucket: &str, namespace: &str, name: &str) -> Option<&SourceObject> {
@@ -357,50 +357,6 @@ fn kustomize_namespaces(kustomizations: &[Kustomization]) -> BTreeMap<String, St
         .collect()
 }
 
-/// The ingress-nginx controllers among `objects`, by `--controller-class`: each workload's
-/// controller container arguments (`pkg/flags/flags.go`: `--configmap` names the ConfigMap as
-/// `namespace/name`; the Helm chart writes `$(POD_NAMESPACE)`, the workload's namespace) and
-/// that ConfigMap's data. Two controllers of one class: the first read.
-fn nginx_controllers(objects: &[SourceObject]) -> BTreeMap<String, NginxController> {
-    let mut config_maps: BTreeMap<(&str, &str), &BTreeMap<String, String>> = BTreeMap::new();
-    for obj in objects {
-        if let SourceBody::Surrounding(Surrounding::ConfigMap { data }) = &obj.body {
-            config_maps
-                .entry((obj.namespace.as_str(), obj.meta.name.as_str()))
-                .or_insert(data);
-        }
-    }
-    let mut out = BTreeMap::new();
-    for obj in objects {
-        let SourceBody::Surrounding(Surrounding::NginxController { args }) = &obj.body else {
-            continue;
-        };
-        let flags: Vec<String> = args
-            .iter()
-            .filter(|a| a.starts_with("--"))
-            .map(|a| a.replace("$(POD_NAMESPACE)", &obj.namespace))
-            .collect();
-        let value = |name: &str| {
-            flags
-                .iter()
-                .rev()
-                .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
-        };
-        let class = value("--controller-class")
-            .unwrap_or(DEFAULT_NGINX_CONTROLLER)
-            .to_string();
-        let config = value("--configmap")
-            .and_then(|r| r.split_once('/'))
-            .and_then(|(ns, name)| config_maps.get(&(ns, name)))
-            .map(|d| (*d).clone())
-            .unwrap_or_default();
-        out.entry(class).or_insert(NginxController {
-            flags: flags.clone(),
-            config,
-        });
-    }
-    out
-}
 #[cfg(test)]
 mod tests {
     use super::*;

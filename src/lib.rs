@@ -7,6 +7,7 @@
 pub mod bulk;
 pub mod cli;
 pub mod config;
+pub mod controllers;
 pub mod diagnostic;
 pub mod equivalence;
 pub mod fuzz;

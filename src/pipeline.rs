@@ -93,6 +93,9 @@ pub struct Outcome {
     pub builds: Vec<crate::render::BuildReport>,
     /// The routing equivalence counts (`None` with `--no-equivalence`).
     pub equivalence: Option<crate::equivalence::Summary>,
+    /// The ingress-nginx controllers the Ingresses were served by, and where each one's
+    /// configuration came from.
+    pub controllers: Vec<crate::controllers::ControllerUse>,
 }
 
 impl Outcome {
@@ -183,6 +186,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         None,
     );
     let mut results = translate::translate(&scan.index, &config);
+    let controllers = translate::nginx_controllers_in_use(&scan.index, &config);
     if root.is_some() {
         plan::skip_patch_documents(&scan.index, &mut results);
     }
@@ -400,6 +404,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         suppressed: applied.suppressed,
         builds: rendered.builds,
         equivalence: equivalence_summary,
+        controllers,
     })
 }
 

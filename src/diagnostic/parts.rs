@@ -240,6 +240,9 @@ impl Code {
             | Code::IngressClassAnnotation
             | Code::IngressClassChoice
             | Code::IngressNoClass
+            | Code::NginxAnnotationPrefix
+            | Code::NginxControllerConfigAssumed
+            | Code::NginxSslPassthroughDisabled
             | Code::NginxAffinity
             | Code::NginxAffinityCanaryBehavior
             | Code::NginxAffinityMode

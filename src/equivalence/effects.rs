@@ -6,6 +6,9 @@
 use crate::diagnostic::Part;
 use crate::semantics::{AccessCheck, Behaviour, HeaderEdits, Outcome};
 
+/// The HSTS response header.
+const STS: &str = "strict-transport-security";
+
 /// Headers a response gains (name, value) and the names it loses.
 type ResponseEdits = (Vec<(String, String)>, Vec<String>);
 
@@ -27,7 +30,10 @@ pub struct Effects {
 /// Which parts a side's model reads.
 #[derive(Debug, Clone, Copy)]
 pub struct Reads {
-    pub headers: bool,
+    /// The request headers the backend gets.
+    pub request_headers: bool,
+    /// The headers the response gains or loses.
+    pub response_headers: bool,
     pub mirrors: bool,
     pub timeouts: bool,
     pub access: bool,
@@ -36,7 +42,14 @@ pub struct Reads {
 impl Effects {
     /// The parts `reads` names, from a model's answer to `request_headers`. Only a
     /// forwarded request has them.
-    pub fn of(b: &Behaviour, request_headers: &[(String, String)], reads: Reads) -> Effects {
+    /// `secure`: the request came over TLS. `Strict-Transport-Security` on a plain-HTTP
+    /// answer is left out: browsers ignore it there (RFC 6797 section 8.1).
+    pub fn of(
+        b: &Behaviour,
+        request_headers: &[(String, String)],
+        secure: bool,
+        reads: Reads,
+    ) -> Effects {
         // Access checks stand in the way of any answer the proxy gives after them (a 404 of
         // the host's default location included); the other parts only of a forwarded one.
         let access = || {
@@ -75,6 +88,10 @@ impl Effects {
                 gained = e.apply(&gained);
                 lost.extend(e.remove.iter().map(|n| n.to_ascii_lowercase()));
             }
+            if !secure {
+                gained.retain(|(n, _)| !n.eq_ignore_ascii_case(STS));
+                lost.retain(|n| !n.eq_ignore_ascii_case(STS));
+            }
             lost.retain(|n| !gained.iter().any(|(g, _)| g.eq_ignore_ascii_case(n)));
             lost.sort();
             lost.dedup();
@@ -85,8 +102,8 @@ impl Effects {
             edits.push(&one.response_headers);
         }
         Effects {
-            request_headers: reads.headers.then(|| lower(sent)),
-            response_headers: reads.headers.then(|| response(&edits)),
+            request_headers: reads.request_headers.then(|| lower(sent)),
+            response_headers: reads.response_headers.then(|| response(&edits)),
             mirrors: reads.mirrors.then(|| {
                 let mut m: Vec<(String, u32)> = b
                     .mirrors

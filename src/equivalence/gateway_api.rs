@@ -217,8 +217,10 @@ impl Model {
         let effects = super::effects::Effects::of(
             &b,
             &probe.headers,
+            probe.scheme == super::Scheme::Https,
             super::effects::Reads {
-                headers: true,
+                request_headers: true,
+                response_headers: true,
                 mirrors: true,
                 timeouts: true,
                 access: true,

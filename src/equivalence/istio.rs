@@ -107,8 +107,10 @@ impl Model {
         let effects = Effects::of(
             &answer.behaviour,
             &request.headers,
+            request.scheme == crate::semantics::Scheme::Https,
             Reads {
-                headers: true,
+                request_headers: true,
+                response_headers: true,
                 mirrors: true,
                 timeouts: true,
                 access: false,

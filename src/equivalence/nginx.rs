@@ -11,12 +11,13 @@
 //! `nginx`. One controller serves every IngressClass naming the same `spec.controller`
 //! (`store.go` `ingressClassEventHandler`); a class the repository has no IngressClass for is
 //! taken to be ingress-nginx's default one (`k8s.io/ingress-nginx`). A controller the
-//! repository installs runs with its own flags and ConfigMap (`Index::nginx_controller`).
-//! Otherwise its configuration is not in the repository: the model's defaults apply, except
-//! where the repository shows the controller was set up for what its Ingresses use: a class
-//! whose Ingresses ask for `ssl-passthrough` runs with `--enable-ssl-passthrough`, and
-//! `annotations-risk-level` is `Critical` (snippets load). Helm values and configuration
-//! given outside the repository are issue #30.
+//! repository installs (manifests or a Helm release) or the configuration describes runs with
+//! its own flags and ConfigMap (`Index::nginx_controller`, `controllers`). Otherwise its
+//! configuration is not known: the model's defaults apply, except where the repository shows
+//! the controller was set up for what its Ingresses use: a class whose Ingresses ask for
+//! `ssl-passthrough` runs with `--enable-ssl-passthrough`, and `annotations-risk-level` is
+//! `Critical` (snippets load); the translator names the assumption
+//! (`ingress-nginx/controller-config-assumed`).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -189,9 +190,18 @@ impl Model {
             }
             let mut controller = Controller::new(names.first().map_or("nginx", String::as_str));
             if let Some(found) = index.nginx_controller(&controller_class) {
-                // The repository installs this controller: its own flags and ConfigMap, no
-                // assumption.
+                // The repository installs this controller, or the configuration describes
+                // it: its own flags and ConfigMap, no assumption.
                 controller.flags = found.flags.clone();
+                if !controller
+                    .flags
+                    .iter()
+                    .any(|f| f.starts_with("--controller-class="))
+                {
+                    controller
+                        .flags
+                        .push(format!("--controller-class={controller_class}"));
+                }
                 controller.config_map = found.config.clone();
             } else {
                 controller
@@ -328,13 +338,16 @@ impl Model {
             headers: probe.headers.clone(),
         };
         let b = instance.world.behaviour(&request, None);
-        // The model reads access checks; header edits, mirrors and timeouts it leaves to
-        // `unevaluated`, so they are not compared.
+        // The model reads access checks and the response headers nginx adds itself (HSTS);
+        // the request headers it forwards, mirrors and timeouts it leaves to `unevaluated`,
+        // so they are not compared.
         let effects = super::effects::Effects::of(
             &b,
             &request.headers,
+            request.scheme == Scheme::Https,
             super::effects::Reads {
-                headers: false,
+                request_headers: false,
+                response_headers: true,
                 mirrors: false,
                 timeouts: false,
                 access: true,

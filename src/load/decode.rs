@@ -82,6 +82,12 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 
+    if let Some(values) = crate::controllers::chart_values(&api_version, &kind, &doc) {
+        push_chart_release(values, &api_version, &kind, &doc, source, out);
+        if kind == "HelmRelease" {
+            return;
+        }
+    }
     if (api_version.starts_with("kustomize.toolkit.fluxcd.io/")
         || api_version.starts_with("argoproj.io/"))
         && kind != "Rollout"
@@ -149,6 +155,63 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
         naming_scope: String::new(),
         meta,
         body,
+    }))));
+}
+
+/// A Helm release of the ingress-nginx chart: the release itself (its values, in the namespace
+/// it installs into), and the IngressClass the chart creates (`controller-ingressclass.yaml`),
+/// so that the Ingresses naming that class find its controller as they would in the cluster.
+fn push_chart_release(
+    values: Value,
+    api_version: &str,
+    kind: &str,
+    doc: &Value,
+    source: &SourceRef,
+    out: &mut Vec<Result<Decoded, DecodeError>>,
+) {
+    let Ok(mut meta) = doc
+        .get("metadata")
+        .cloned()
+        .map(serde_json::from_value::<ObjectMeta>)
+        .transpose()
+        .map(Option::unwrap_or_default)
+    else {
+        return;
+    };
+    let target = ["/spec/targetNamespace", "/spec/destination/namespace"]
+        .iter()
+        .find_map(|p| doc.pointer(p).and_then(Value::as_str))
+        .filter(|ns| !ns.is_empty());
+    if let Some(ns) = target {
+        meta.namespace = Some(ns.to_string());
+    }
+    if let Some((name, controller, is_default)) = crate::controllers::chart_ingress_class(&values) {
+        out.push(Ok(Decoded::Object(Box::new(SourceObject {
+            source: source.clone(),
+            api_version: "networking.k8s.io/v1".into(),
+            kind: "IngressClass".into(),
+            namespace: String::new(),
+            naming_scope: String::new(),
+            meta: ObjectMeta {
+                name,
+                ..ObjectMeta::default()
+            },
+            body: SourceBody::IngressClass(IngressClass {
+                controller: Some(controller),
+                is_default,
+            }),
+        }))));
+    }
+    out.push(Ok(Decoded::Object(Box::new(SourceObject {
+        source: source.clone(),
+        api_version: api_version.to_string(),
+        kind: kind.to_string(),
+        namespace: meta.namespace.clone().unwrap_or_default(),
+        naming_scope: String::new(),
+        meta,
+        body: SourceBody::Surrounding(crate::model::surrounding::Surrounding::NginxHelmRelease {
+            values,
+        }),
     }))));
 }
 

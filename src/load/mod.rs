@@ -246,6 +246,7 @@ impl FileLoad {
                             Surrounding::Workload { .. }
                                 | Surrounding::NginxController { .. }
                                 | Surrounding::ConfigMap { .. }
+                                | Surrounding::NginxHelmRelease { .. }
                                 | Surrounding::Certificate { .. }
                                 | Surrounding::ServiceEntry { .. }
                                 | Surrounding::Crd { .. }

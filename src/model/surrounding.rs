@@ -59,6 +59,9 @@ pub enum Surrounding {
     NginxController { args: Vec<String> },
     /// A ConfigMap that may configure ingress-nginx (its text names nginx): its data.
     ConfigMap { data: BTreeMap<String, String> },
+    /// A Helm release of the `ingress-nginx` chart (Flux `HelmRelease`, Argo CD
+    /// `Application`): the values it gives the chart (`controllers::chart_values`).
+    NginxHelmRelease { values: Value },
 }
 
 /// The arguments of the container that runs ingress-nginx's controller, if one does.
@@ -187,8 +190,9 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
 }
 
 /// Kinds [`decode`] reads besides [`ISTIO_POLICY_KINDS`].
-const OTHER_KINDS: [&str; 8] = [
+const OTHER_KINDS: [&str; 9] = [
     "ConfigMap",
+    "HelmRelease",
     "Deployment",
     "StatefulSet",
     "DaemonSet",

@@ -38,6 +38,10 @@ pub struct Report {
     /// Diagnostics a suppression accepted: not in `diagnostics`, not counted in
     /// `summary.notes`, listed for audit.
     pub suppressed: Vec<SuppressedDiagnostic>,
+    /// The ingress-nginx controllers the Ingresses were served by: where each one's
+    /// configuration came from, or the defaults assumed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<crate::controllers::ControllerUse>,
 }
 
 /// A diagnostic a suppression accepted.
@@ -384,6 +388,7 @@ impl Report {
                 .collect(),
             files,
             suppressed,
+            controllers: outcome.controllers.clone(),
         }
     }
 

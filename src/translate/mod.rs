@@ -15,6 +15,15 @@ use crate::index::Index;
 
 pub use crate::translated::{GrantRequest, SourceResult};
 
+/// The ingress-nginx controllers the index's Ingresses were served by, with the configuration
+/// the translation used for each (`controllers`).
+pub fn nginx_controllers_in_use(
+    index: &Index,
+    config: &Config,
+) -> Vec<crate::controllers::ControllerUse> {
+    ingress::controllers_in_use(index, config)
+}
+
 /// Translates every Istio and Ingress object of the index.
 pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     use crate::model::SourceBody;

@@ -227,6 +227,7 @@ fn assemble(
             },
         ],
         suppressed: Vec::new(),
+        controllers: Vec::new(),
     }
 }
 

@@ -18,7 +18,8 @@
 //!   in `errors.IsValidationError` no longer recognises). [`OnInvalid`] records, per key, what
 //!   the parser does, read from each package's `Parse`.
 //! - Validation can be switched off with the controller flag `--enable-annotation-validation=false`
-//!   (`parser.EnableAnnotationValidation`); [`rejection`] models the default (on).
+//!   (`parser.EnableAnnotationValidation`); [`rejection`] models the default (on), and the world
+//!   keeps only its risk verdict when the flag is off.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;

@@ -116,6 +116,17 @@ impl Controller {
     }
 }
 
+/// The risk level ingress-nginx declares for an annotation (short key or alias):
+/// `Low`, `Medium`, `High` or `Critical`; `None` for a key it does not know.
+pub(crate) fn annotation_risk(key: &str) -> Option<&'static str> {
+    annotations::spec(key).map(|s| match s.risk {
+        annotations::Risk::Low => "Low",
+        annotations::Risk::Medium => "Medium",
+        annotations::Risk::High => "High",
+        annotations::Risk::Critical => "Critical",
+    })
+}
+
 /// Go's `strconv.ParseBool`, which ingress-nginx's annotation and flag parsers use.
 pub(crate) fn parse_bool(value: &str) -> Option<bool> {
     match value {
@@ -236,6 +247,10 @@ impl World {
             }
         }
         let prefix = controller.annotations_prefix();
+        let validating = controller
+            .flag_value("--enable-annotation-validation")
+            .and_then(parse_bool)
+            != Some(false);
         let max_risk = annotations::risk_from_setting(
             controller
                 .setting("annotations-risk-level")
@@ -265,8 +280,10 @@ impl World {
             // `annotations.go` `Extract`: an annotation above the risk level, or a value its
             // validator refuses (where the parser passes the error on), and `syncIngress`
             // ignores the whole Ingress.
+            // `--enable-annotation-validation=false` (`parser.EnableAnnotationValidation`)
+            // leaves only the risk check (which `rejection` runs first).
             if annotations::rejection(&annotations, prefix.trim_end_matches('/'), max_risk)
-                .is_some()
+                .is_some_and(|r| validating || matches!(r, annotations::Rejection::TooRisky { .. }))
             {
                 continue;
             }
@@ -467,6 +484,51 @@ impl World {
 
     /// What ingress-nginx does with `request`; `source` is the client address, when known.
     pub fn behaviour(&self, request: &Request, source: Option<IpAddr>) -> Behaviour {
+        let mut b = self.answer(request, source);
+        // lua_ingress.lua `header`, every location's header filter: on a connection to
+        // nginx's HTTPS port, the HSTS header (its certificate check is never called, so it
+        // holds for every host).
+        if request.scheme == Scheme::Https
+            && !matches!(b.outcome, Outcome::NotModelled { .. } | Outcome::NoListener)
+            && let Some(value) = self.hsts()
+        {
+            b.response_headers
+                .set
+                .push(("Strict-Transport-Security".into(), value));
+        }
+        b
+    }
+
+    /// The HSTS header value (`hsts`, `hsts-max-age`, `hsts-include-subdomains`,
+    /// `hsts-preload`; `config.go` `NewDefault`: on, one year, subdomains, no preload).
+    fn hsts(&self) -> Option<String> {
+        // mapstructure's weak decoding: empty is false, unreadable keeps the default.
+        let on = |value: Option<&str>, default: bool| match value {
+            None => default,
+            Some("") => false,
+            Some(v) => parse_bool(v).unwrap_or(default),
+        };
+        if !on(self.controller.setting("hsts"), true) {
+            return None;
+        }
+        let subdomains = on(self.controller.setting("hsts-include-subdomains"), true);
+        let preload = on(self.controller.setting("hsts-preload"), false);
+        Some(format!(
+            "max-age={}{}{}",
+            self.controller
+                .setting("hsts-max-age")
+                .unwrap_or("31536000"),
+            if subdomains {
+                "; includeSubDomains"
+            } else {
+                ""
+            },
+            if preload { "; preload" } else { "" },
+        ))
+    }
+
+    /// [`World::behaviour`] before the response headers every answer gets.
+    fn answer(&self, request: &Request, source: Option<IpAddr>) -> Behaviour {
         let not_modelled = |reason: String| Behaviour::of(Outcome::NotModelled { reason });
         // Keys the model reads (`settings.rs`), and keys that cannot change what it answers
         // for the requests it models.

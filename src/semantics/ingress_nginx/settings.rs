@@ -133,6 +133,16 @@ pub(crate) fn flag_changes_answers(name: &str) -> bool {
         .is_some_and(|f| f.effect.changes_answers() && f.effect != Effect::Other)
 }
 
+/// The default of a ConfigMap key or (with its `--`) a flag, as written in a ConfigMap or on
+/// a command line; `None` for a name ingress-nginx does not have.
+pub fn default_of(name: &str) -> Option<&'static str> {
+    if name.starts_with("--") {
+        FLAGS.iter().find(|f| f.name == name).map(|f| f.default)
+    } else {
+        SETTINGS.iter().find(|s| s.key == name).map(|s| s.default)
+    }
+}
+
 /// The ConfigMap keys the behaviour model reads (`mod.rs`, `locations.rs`); a test checks the
 /// list against the model's source, so the generated table cannot claim more than it does.
 pub(crate) const MODELLED_SETTINGS: &[&str] = &[
@@ -141,6 +151,10 @@ pub(crate) const MODELLED_SETTINGS: &[&str] = &[
     "denylist-source-range",
     "global-auth-url",
     "force-ssl-redirect",
+    "hsts",
+    "hsts-include-subdomains",
+    "hsts-max-age",
+    "hsts-preload",
     "http-redirect-code",
     "no-tls-redirect-locations",
     "ssl-redirect",
@@ -155,6 +169,7 @@ pub(crate) const MODELLED_FLAGS: &[&str] = &[
     "--controller-class",
     "--default-ssl-certificate",
     "--disable-catch-all",
+    "--enable-annotation-validation",
     "--enable-ssl-passthrough",
     "--http-port",
     "--https-port",

@@ -90,6 +90,15 @@ impl ClassInfo {
         }
     }
 
+    /// The ingress-nginx controller class that served the class: its IngressClass's
+    /// `spec.controller`, else ingress-nginx's default.
+    pub(crate) fn nginx_controller_class(&self) -> String {
+        match &self.dialect_from {
+            Evidence::Controller(c) => c.clone(),
+            _ => crate::controllers::DEFAULT_NGINX_CONTROLLER.to_string(),
+        }
+    }
+
     /// Whether ingress-nginx annotations took effect on the Ingress.
     pub(crate) fn reads_nginx_annotations(&self) -> bool {
         self.dialect == Some(Dialect::IngressNginx)
@@ -139,7 +148,7 @@ impl ClassInfo {
 }
 
 /// A class name as a YAML key in the hint (`"*"` needs quotes).
-fn yaml_key(class: &str) -> String {
+pub(crate) fn yaml_key(class: &str) -> String {
     if class
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_')

@@ -97,7 +97,8 @@ pub(crate) fn emit(plan: &mut IngressPlan, att: &PlanAttachments, names: &mut Na
             &format!("{}-default-backend", plan.name),
             names::MAX_NAME,
         );
-        push_http(plan, name, None, a.http_and_https(), &[rule]);
+        let rules = with_hsts(plan, &[rule], a);
+        push_http(plan, name, None, a.http_and_https(), &rules);
     }
 }
 
@@ -185,8 +186,9 @@ fn http_routes(
     };
     let base = base_name(plan, host);
     if !main_parents.is_empty() {
-        let route_names = chunk_names(plan, "HTTPRoute", &base, host.rules.len(), names);
-        for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
+        let rules = with_hsts(plan, &host.rules, a);
+        let route_names = chunk_names(plan, "HTTPRoute", &base, rules.len(), names);
+        for (chunk, name) in rules.chunks(MAX_RULES).zip(route_names) {
             push_http(plan, name, h, main_parents.clone(), chunk);
         }
     }
@@ -194,6 +196,26 @@ fn http_routes(
         ssl_redirect_route(plan, host, a, &base, names);
     }
 }
+
+/// `rules` with ingress-nginx's `Strict-Transport-Security` header on their responses when
+/// the routes are served over HTTPS (`IngressPlan::hsts`). On a route attached to the HTTP
+/// listener too, the header also reaches plain-HTTP answers, where browsers ignore it (RFC
+/// 6797 section 8.1).
+fn with_hsts(plan: &IngressPlan, rules: &[Rule], a: &Attachment) -> Vec<Rule> {
+    let mut rules = rules.to_vec();
+    if let Some(value) = plan.hsts.as_ref().filter(|_| !a.https.is_empty()) {
+        for r in &mut rules {
+            r.response_set_headers.push(gwapi::HttpHeader {
+                name: STS.into(),
+                value: value.clone(),
+            });
+        }
+    }
+    rules
+}
+
+/// The response header HSTS is sent in.
+const STS: &str = "Strict-Transport-Security";
 
 /// The route on the HTTP listener that answers 308 to https for the whole host: ingress-nginx
 /// redirects every location of a host with a certificate (the root location included, so
@@ -297,7 +319,8 @@ fn grpc_routes(
     } else {
         chunk_names(plan, "GRPCRoute", &base, host.rules.len(), names)
     };
-    for (chunk, name) in host.rules.chunks(MAX_RULES).zip(route_names) {
+    let rules = with_hsts(plan, &host.rules, a);
+    for (chunk, name) in rules.chunks(MAX_RULES).zip(route_names) {
         let mut notes = Vec::new();
         let spec = GrpcRouteSpec {
             parent_refs: parents.clone(),

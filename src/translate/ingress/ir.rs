@@ -25,6 +25,8 @@ pub(crate) struct Rule {
     pub rewrite_host: Option<String>,
     pub redirect: Option<HttpRequestRedirectFilter>,
     pub set_headers: Vec<HttpHeader>,
+    /// Headers set on the response the client gets.
+    pub response_set_headers: Vec<HttpHeader>,
     pub cors: Option<HttpCorsFilter>,
     pub timeouts: Option<HttpRouteTimeouts>,
     /// The match is not an nginx location (`app-root`'s `Exact /`, a strip-prefix rewrite's
@@ -113,6 +115,9 @@ pub(crate) struct IngressPlan {
     /// `use-regex` or `rewrite-target`: ingress-nginx then matches every path of the Ingress's
     /// hosts — in every Ingress — as a regex.
     pub regex_paths: bool,
+    /// The `Strict-Transport-Security` value ingress-nginx adds to every HTTPS answer (the
+    /// controller's `hsts*` keys; `None` with `hsts: "false"` or outside ingress-nginx).
+    pub hsts: Option<String>,
     /// Set for canary Ingresses (merged into their primary by `nginx::canary`).
     pub canary: Option<super::nginx::canary::Canary>,
     pub result: SourceResult,

@@ -51,6 +51,7 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         plans.push(p);
     }
     note_class_choices(&mut plans, config);
+    note_assumed_controllers(&mut plans, index);
     nginx::servers::drop_shadowed_paths(&mut plans);
     nginx::canary::merge(&mut plans);
     nginx::servers::apply(&mut plans);
@@ -143,12 +144,27 @@ fn plan(
         ssl_redirect_disabled: false,
         ssl_redirect_default: false,
         regex_paths: false,
+        hsts: None,
         canary: None,
         result,
     };
     if plan.class.reads_nginx_annotations() {
-        let ann = nginx::Annotations::of(ing);
-        if let Some((key, value, rule)) = nginx::validation::rejection(&ann) {
+        // The controller that served the class (its IngressClass's `spec.controller`, else
+        // ingress-nginx's default), as the repository or the configuration describes it.
+        let controller = nginx::ControllerView {
+            known: index.nginx_controller(&plan.class.nginx_controller_class()),
+        };
+        let prefix = controller.annotations_prefix();
+        let mut ann = nginx::Annotations::of(ing, &prefix);
+        let first_note = plan.result.notes.len();
+        if !nginx::controller_gate(&mut plan, ing, &mut ann, &controller) {
+            return plan;
+        }
+        // `--enable-annotation-validation=false` (`parser.EnableAnnotationValidation`): values
+        // are no longer checked, so none rejects the Ingress.
+        let validating = !controller.flag_is_false("--enable-annotation-validation");
+        if let Some((key, value, rule)) = nginx::validation::rejection(&ann).filter(|_| validating)
+        {
             // ingress-nginx never loads the Ingress: nothing of it is served.
             plan.hosts.clear();
             plan.default_backend = None;
@@ -163,24 +179,13 @@ fn plan(
                 )
                 .at(nginx::field(&key)),
             );
+            nginx::relabel_prefix(&mut plan.result.notes[first_note..], &prefix);
             return plan;
         }
-        // The controller that served the class (its IngressClass's `spec.controller`, else
-        // ingress-nginx's default), and the ConfigMap the repository gives it, if any.
-        let controller_class = plan
-            .class
-            .name
-            .as_deref()
-            .and_then(|name| {
-                index
-                    .ingress_classes()
-                    .find(|(o, _)| o.meta.name == name)
-                    .and_then(|(_, c)| c.controller.clone())
-            })
-            .unwrap_or_else(|| crate::index::DEFAULT_NGINX_CONTROLLER.to_string());
-        let settings = index.nginx_controller(&controller_class).map(|c| &c.config);
+        let settings = controller.settings();
         nginx::apply(&mut plan, &ann, config, settings);
         nginx::note_controller_access(&mut plan, &ann, settings);
+        nginx::relabel_prefix(&mut plan.result.notes[first_note..], &prefix);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {
         plan.result.notes.push(Diagnostic::new(
@@ -202,6 +207,77 @@ fn note_class_choices(plans: &mut [IngressPlan], config: &Config) {
         if let Some(note) = plan.class.choice_note(config.ingress_mode) {
             plan.result.notes.push(note);
         }
+    }
+}
+
+/// The ingress-nginx controllers the Ingresses of the index were served by, one per class
+/// whose ingress-nginx annotations take effect, with the configuration the translation used.
+pub(crate) fn controllers_in_use(
+    index: &Index,
+    config: &Config,
+) -> Vec<crate::controllers::ControllerUse> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for obj in &index.objects {
+        let SourceBody::Ingress(ing) = &obj.body else {
+            continue;
+        };
+        if index.is_patch_file(&obj.source.file) {
+            continue;
+        }
+        let class = class::resolve(index, config, ing, &mut Vec::new());
+        if !class.reads_nginx_annotations() || !seen.insert(class.name.clone()) {
+            continue;
+        }
+        let controller = class.nginx_controller_class();
+        let known = index.nginx_controller(&controller);
+        out.push(crate::controllers::ControllerUse::new(
+            class.name, controller, known,
+        ));
+    }
+    out
+}
+
+/// Names, once per class (on its first Ingress), the defaults assumed for an ingress-nginx
+/// controller neither the repository nor the configuration describes.
+fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index) {
+    let mut seen = BTreeSet::new();
+    for plan in plans {
+        if !plan.class.reads_nginx_annotations() || !seen.insert(plan.class.name.clone()) {
+            continue;
+        }
+        let controller = plan.class.nginx_controller_class();
+        if index.nginx_controller(&controller).is_some() {
+            continue;
+        }
+        let subject = match &plan.class.name {
+            Some(n) => format!("IngressClass {n}"),
+            None => "Ingresses without a class".into(),
+        };
+        let key = plan
+            .class
+            .name
+            .as_deref()
+            .unwrap_or(crate::config::ANY_INGRESS_CLASS);
+        let assumed = crate::controllers::assumed_defaults()
+            .map(|(name, value)| match (value, name.starts_with("--")) {
+                ("", true) => format!("{name} unset"),
+                ("", false) => format!("{name}=\"\""),
+                _ => format!("{name}={value}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut d = Diagnostic::new(
+            Code::NginxControllerConfigAssumed,
+            format!(
+                "{subject}: the ingress-nginx controller serving it ({controller}) is not installed by the repository and not described by the configuration, so its defaults are assumed: {assumed}; confirm them, or give its ConfigMap and flags with controllers.{} in .gateway-migrate.yaml or --controller-config",
+                class::yaml_key(key)
+            ),
+        );
+        if let Some(field) = &plan.class.field {
+            d = d.at(field.clone());
+        }
+        plan.result.notes.push(d);
     }
 }
 

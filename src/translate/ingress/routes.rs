@@ -352,6 +352,14 @@ pub(crate) fn render_http(rules: &[Rule]) -> Vec<HttpRouteRule> {
                     ..Default::default()
                 }));
             }
+            if !r.response_set_headers.is_empty() {
+                filters.push(HttpRouteFilter::response_header_modifier(
+                    HttpHeaderFilter {
+                        set: r.response_set_headers.clone(),
+                        ..Default::default()
+                    },
+                ));
+            }
             if let Some(redirect) = &r.redirect {
                 filters.push(HttpRouteFilter::request_redirect(redirect.clone()));
             } else if r.rewrite_path.is_some() || r.rewrite_host.is_some() {
@@ -454,6 +462,14 @@ pub(crate) fn render_grpc(rules: &[Rule], notes: &mut Vec<Diagnostic>) -> Vec<Gr
                 set: r.set_headers.clone(),
                 ..Default::default()
             }));
+        }
+        if !r.response_set_headers.is_empty() {
+            filters.push(HttpRouteFilter::response_header_modifier(
+                HttpHeaderFilter {
+                    set: r.response_set_headers.clone(),
+                    ..Default::default()
+                },
+            ));
         }
         out.push(GrpcRouteRule {
             matches,

@@ -30,18 +30,25 @@ pub(crate) struct Annotations {
 }
 
 impl Annotations {
-    pub(crate) fn of(ing: &Ingress) -> Self {
+    /// The annotations under `prefix` (with its trailing `/`): [`PREFIX`] unless the
+    /// controller runs with `--annotations-prefix`.
+    pub(crate) fn of(ing: &Ingress, prefix: &str) -> Self {
         let map = ing
             .metadata
             .annotations
             .iter()
             .flatten()
             .filter_map(|(k, v)| {
-                k.strip_prefix(PREFIX)
+                k.strip_prefix(prefix)
                     .map(|short| (short.to_string(), v.trim().to_string()))
             })
             .collect();
         Annotations { map }
+    }
+
+    /// Drops an annotation the controller did not act on.
+    pub(crate) fn remove(&mut self, key: &str) -> Option<String> {
+        self.map.remove(key)
     }
 
     /// Annotations from `(short key, value)` pairs (tests).
@@ -83,6 +90,144 @@ pub(crate) fn parse_bool(text: &str) -> Option<bool> {
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
         _ => None,
     }
+}
+
+/// The controller that served an Ingress, as the translation reads it: its flags and
+/// ConfigMap when the repository or the configuration describes it (`known`), else
+/// ingress-nginx's defaults, with the annotations the Ingress uses taken to have loaded (the
+/// assumption `ingress-nginx/controller-config-assumed` names).
+pub(crate) struct ControllerView<'a> {
+    pub(crate) known: Option<&'a crate::controllers::NginxController>,
+}
+
+impl<'a> ControllerView<'a> {
+    /// The value of `--name=value` (the last one given wins, as with Go's `flag`).
+    fn flag_value(&self, name: &str) -> Option<&'a str> {
+        self.known?
+            .flags
+            .iter()
+            .rev()
+            .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
+    }
+
+    /// A boolean flag: given bare, or with a value `strconv.ParseBool` reads as true.
+    pub(crate) fn flag(&self, name: &str) -> bool {
+        self.known
+            .is_some_and(|k| k.flags.iter().any(|f| f == name))
+            || self.flag_value(name).and_then(parse_bool) == Some(true)
+    }
+
+    /// A boolean flag explicitly turned off (`--name=false`).
+    pub(crate) fn flag_is_false(&self, name: &str) -> bool {
+        self.flag_value(name).and_then(parse_bool) == Some(false)
+    }
+
+    /// `--annotations-prefix` with its trailing `/` (`pkg/flags/flags.go`, default
+    /// `nginx.ingress.kubernetes.io`).
+    pub(crate) fn annotations_prefix(&self) -> String {
+        match self.flag_value("--annotations-prefix") {
+            Some(p) if !p.is_empty() => format!("{p}/"),
+            _ => PREFIX.to_string(),
+        }
+    }
+
+    /// The ConfigMap's data when known.
+    pub(crate) fn settings(&self) -> Option<&'a BTreeMap<String, String>> {
+        self.known.map(|k| &k.config)
+    }
+
+    /// A ConfigMap key's value when known and set.
+    pub(crate) fn setting(&self, key: &str) -> Option<&'a str> {
+        self.settings()?.get(key).map(String::as_str)
+    }
+}
+
+/// What the controller's configuration does to this Ingress's annotations before any is
+/// translated: those under another prefix than `--annotations-prefix` were never read; with a
+/// known configuration, `ssl-passthrough` does nothing without `--enable-ssl-passthrough`
+/// (`internal/ingress/controller/controller.go` builds passthrough backends only when
+/// `IsSSLPassthroughEnabled`) and snippets are removed unless `allow-snippet-annotations`
+/// (`controller.go` `dropSnippetDirectives`). Returns `false` when the controller refused the
+/// whole Ingress for an annotation above `annotations-risk-level`.
+pub(crate) fn controller_gate(
+    plan: &mut IngressPlan,
+    ing: &Ingress,
+    ann: &mut Annotations,
+    controller: &ControllerView,
+) -> bool {
+    let prefix = controller.annotations_prefix();
+    if prefix != PREFIX {
+        let ignored: Vec<&str> = ing
+            .metadata
+            .annotations
+            .iter()
+            .flatten()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| k.starts_with(PREFIX))
+            .collect();
+        if !ignored.is_empty() {
+            plan.result.notes.push(crate::diagnostic::Diagnostic::new(
+                crate::diagnostic::Code::NginxAnnotationPrefix,
+                format!(
+                    "the controller reads annotations under {prefix} (--annotations-prefix), so {} had no effect and {} not translated",
+                    ignored.join(", "),
+                    if ignored.len() == 1 { "is" } else { "are" }
+                ),
+            ));
+        }
+    }
+    if controller.known.is_none() {
+        return true;
+    }
+    if let Some((key, risk)) =
+        validation::too_risky(ann, controller.setting("annotations-risk-level"))
+    {
+        plan.hosts.clear();
+        plan.default_backend = None;
+        plan.tls.clear();
+        plan.result.notes.push(
+            crate::diagnostic::Diagnostic::new(
+                crate::diagnostic::Code::NginxIngressRejected,
+                format!(
+                    "{prefix}{key} is a {risk} risk annotation, above the controller's annotations-risk-level ({}): ingress-nginx rejects the whole Ingress, so it served none of its paths and nothing is translated",
+                    controller.setting("annotations-risk-level").unwrap_or(validation::DEFAULT_RISK_LEVEL)
+                ),
+            )
+            .at(format!("metadata.annotations[\"{prefix}{key}\"]")),
+        );
+        return false;
+    }
+    if ann.flag("ssl-passthrough") == Some(true) && !controller.flag("--enable-ssl-passthrough") {
+        ann.remove("ssl-passthrough");
+        plan.result.notes.push(
+            crate::diagnostic::Diagnostic::new(
+                crate::diagnostic::Code::NginxSslPassthroughDisabled,
+                "the controller runs without --enable-ssl-passthrough, so ssl-passthrough had no effect: TLS ended at nginx and the Ingress was served as an ordinary one, as it is translated",
+            )
+            .at(format!("metadata.annotations[\"{prefix}ssl-passthrough\"]")),
+        );
+    }
+    let snippets_allowed = controller
+        .setting("allow-snippet-annotations")
+        .is_some_and(|v| parse_bool(v.trim()) == Some(true));
+    if !snippets_allowed {
+        let snippets: Vec<String> = ann
+            .keys()
+            .filter(|k| k.ends_with("-snippet"))
+            .map(str::to_string)
+            .collect();
+        for key in snippets {
+            ann.remove(&key);
+            plan.result.notes.push(
+                crate::diagnostic::Diagnostic::new(
+                    crate::diagnostic::Code::NginxSnippetDropped,
+                    format!("the controller's allow-snippet-annotations is off, so it removed {key} before use: it had no effect and is not translated"),
+                )
+                .at(format!("metadata.annotations[\"{prefix}{key}\"]")),
+            );
+        }
+    }
+    true
 }
 
 /// The controller ConfigMap's access checks that reach this Ingress's locations, each an
@@ -130,6 +275,51 @@ pub(crate) fn note_controller_access(
     }
 }
 
+/// Notes name annotations under [`PREFIX`]; under a controller with another
+/// `--annotations-prefix` they name the keys the Ingress really has.
+pub(crate) fn relabel_prefix(notes: &mut [crate::diagnostic::Diagnostic], prefix: &str) {
+    if prefix == PREFIX {
+        return;
+    }
+    for n in notes {
+        if n.code == crate::diagnostic::Code::NginxAnnotationPrefix {
+            continue;
+        }
+        n.message = n.message.replace(PREFIX, prefix);
+        if let Some(field) = &mut n.location.field {
+            *field = field.replace(PREFIX, prefix);
+        }
+    }
+}
+
+/// The `Strict-Transport-Security` value ingress-nginx sends on every HTTPS answer
+/// (`rootfs/etc/nginx/lua/lua_ingress.lua` `header`, run by every location's header filter:
+/// `max-age=` then `; includeSubDomains` and `; preload`), from the ConfigMap's `hsts`,
+/// `hsts-max-age`, `hsts-include-subdomains` and `hsts-preload` (defaults `true`,
+/// `31536000`, `true`, `false`: `config.go` `NewDefault`). A boolean the decoder cannot read
+/// keeps its default; an empty one is false (mapstructure's weak decoding).
+pub(crate) fn hsts(settings: Option<&BTreeMap<String, String>>) -> Option<String> {
+    let flag = |key: &str, default: bool| match settings.and_then(|s| s.get(key)) {
+        None => default,
+        Some(v) if v.is_empty() => false,
+        Some(v) => parse_bool(v).unwrap_or(default),
+    };
+    if !flag("hsts", true) {
+        return None;
+    }
+    let max_age = settings
+        .and_then(|s| s.get("hsts-max-age"))
+        .map_or("31536000", String::as_str);
+    let mut value = format!("max-age={max_age}");
+    if flag("hsts-include-subdomains", true) {
+        value.push_str("; includeSubDomains");
+    }
+    if flag("hsts-preload", false) {
+        value.push_str("; preload");
+    }
+    Some(value)
+}
+
 /// The note field of an annotation.
 pub(crate) fn field(key: &str) -> String {
     format!("metadata.annotations[\"{PREFIX}{key}\"]")
@@ -157,6 +347,7 @@ pub(crate) fn apply(
     };
     plan.ssl_redirect_default = setting("ssl-redirect", true);
     plan.force_ssl_redirect = setting("force-ssl-redirect", false);
+    plan.hsts = hsts(settings);
     if ann.is_empty() {
         return;
     }

@@ -12,6 +12,33 @@ use regex::Regex;
 
 use super::{Annotations, parse_bool};
 
+/// `annotations-risk-level`'s default (`config.go` `NewDefault`).
+pub(crate) const DEFAULT_RISK_LEVEL: &str = "High";
+
+/// The rank of a risk level as `parser.StringRiskToRisk` reads `annotations-risk-level`
+/// (lower-cased; anything else, the empty string included, is `Low`).
+fn rank(level: &str) -> u8 {
+    match level.to_lowercase().as_str() {
+        "critical" => 3,
+        "high" => 2,
+        "medium" => 1,
+        _ => 0,
+    }
+}
+
+/// The first annotation (short key, in key order) whose risk is above the controller's
+/// `annotations-risk-level` (`parser.CheckAnnotationRisk`, which `Extract` runs before any
+/// parser: the whole Ingress is then left out by `store.go` `syncIngress`), with its level.
+/// The risk of each annotation is the upstream fact table the behaviour model also reads
+/// (`semantics::ingress_nginx::annotation_risk`).
+pub(crate) fn too_risky(ann: &Annotations, level: Option<&str>) -> Option<(String, &'static str)> {
+    let max = rank(level.unwrap_or(DEFAULT_RISK_LEVEL));
+    ann.keys().find_map(|k| {
+        let risk = crate::semantics::ingress_nginx::annotation_risk(k)?;
+        (rank(risk) > max).then(|| (k.to_string(), risk))
+    })
+}
+
 /// `URLIsValidRegex`: alphanumerics, `-._~/:` and `,:?&=`.
 static URL_IS_VALID: LazyLock<Regex> =
     LazyLock::new(|| crate::pattern::constant(r"^[\-._~a-zA-Z0-9/:,?&=]*$"));
