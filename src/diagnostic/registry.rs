@@ -794,6 +794,9 @@ registry! {
     NginxSnippetDropped = "ingress-nginx/snippet-dropped", Info,
         "The controller's `allow-snippet-annotations` is off: it removed this snippet before use, so it had no effect and is not translated.",
         "With `allow-snippet-annotations: \"false\"` (the default since v1.9), `internal/ingress/controller/controller.go` `dropSnippetDirectives` empties `configuration-snippet`, `server-snippet`, `modsecurity-snippet`, `auth-snippet` and `stream-snippet` of every Ingress before the configuration is written (and the admission webhook refuses new ones). The snippet did nothing in the cluster; nothing is lost by not translating it.";
+    NginxDefaultCertificate = "ingress-nginx/default-certificate", Info,
+        "A host without a certificate of its own was answered over HTTPS with the controller's default certificate: it gets an HTTPS listener with that certificate.",
+        "ingress-nginx answers HTTPS for every host, using the certificate of `--default-ssl-certificate` when the host has no Secret of its own (`certificate.lua` falls back to the default certificate; `controller.go` `createServers`). The migration keeps that: the host gets an HTTPS listener whose `certificateRefs` name the default certificate's Secret (with a ReferenceGrant when it lives in another namespace). Clients saw that certificate before; they see it still. HTTP is not redirected for such hosts, as before (the redirect needs a certificate of the host's own).";
     NginxAppRoot = "ingress-nginx/app-root", Info,
         "`app-root`: an `Exact /` rule redirects (302) to the application root, as ingress-nginx does.",
         "`app-root`: an `Exact /` rule redirects (302) to the application root, as ingress-nginx does.";

@@ -18,6 +18,7 @@ mod cli_exit_codes;
 mod codes;
 mod codes_without_fixture;
 mod config_docs;
+mod controllers_cli;
 mod controllers_docs;
 mod equivalence;
 mod fixtures;

@@ -300,10 +300,32 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                         )
                         .at(&host.field),
                     );
+                } else if let Some((secret_ns, secret)) = plan.default_certificate.clone() {
+                    default_certificate_listener(
+                        gw,
+                        &mut plan.result.notes,
+                        h,
+                        &ns,
+                        &host.field,
+                        secret_ns,
+                        secret,
+                    );
                 }
                 continue;
             };
             if named.is_empty() {
+                if let Some((secret_ns, secret)) = plan.default_certificate.clone() {
+                    default_certificate_listener(
+                        gw,
+                        &mut plan.result.notes,
+                        h,
+                        &ns,
+                        &host.field,
+                        secret_ns,
+                        secret,
+                    );
+                    continue;
+                }
                 plan.result.notes.push(
                     Diagnostic::new(
                         Code::IngressTlsWithoutSecret,
@@ -442,6 +464,36 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
         }
     }
     out
+}
+
+/// ingress-nginx answers HTTPS for a host without a certificate of its own with the
+/// controller's `--default-ssl-certificate` (`certificate.lua` `call`: no certificate for the
+/// SNI name falls back to the default one; `controller.go` `createServers` gives every
+/// server without a usable `tls` Secret the default certificate): the host gets an HTTPS
+/// listener with it.
+fn default_certificate_listener(
+    gw: &mut GatewayBuild,
+    notes: &mut Vec<Diagnostic>,
+    host: Option<&str>,
+    ns: &str,
+    field: &str,
+    secret_ns: String,
+    secret: String,
+) {
+    let li = gw.ensure(host, Proto::Https, ns);
+    gw.listeners[li]
+        .certs
+        .insert((secret_ns.clone(), secret.clone()));
+    notes.push(
+        Diagnostic::new(
+            Code::NginxDefaultCertificate,
+            format!(
+                "host {}: no certificate of its own; ingress-nginx answered its HTTPS with the controller's --default-ssl-certificate ({secret_ns}/{secret}), so the host gets an HTTPS listener with it",
+                host.unwrap_or("*")
+            ),
+        )
+        .at(field),
+    );
 }
 
 fn build_gateway(gw: &GatewayBuild) -> (Object<GatewaySpec>, Vec<GrantRequest>, Vec<Diagnostic>) {

@@ -145,6 +145,7 @@ fn plan(
         ssl_redirect_default: false,
         regex_paths: false,
         hsts: None,
+        default_certificate: None,
         canary: None,
         result,
     };
@@ -183,6 +184,7 @@ fn plan(
             return plan;
         }
         let settings = controller.settings();
+        plan.default_certificate = controller.default_certificate();
         nginx::apply(&mut plan, &ann, config, settings);
         nginx::note_controller_access(&mut plan, &ann, settings);
         nginx::relabel_prefix(&mut plan.result.notes[first_note..], &prefix);

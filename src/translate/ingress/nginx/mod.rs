@@ -131,6 +131,14 @@ impl<'a> ControllerView<'a> {
         }
     }
 
+    /// `--default-ssl-certificate=namespace/name` (`pkg/flags/flags.go`).
+    pub(crate) fn default_certificate(&self) -> Option<(String, String)> {
+        let (ns, name) = self
+            .flag_value("--default-ssl-certificate")?
+            .split_once('/')?;
+        (!ns.is_empty() && !name.is_empty()).then(|| (ns.to_string(), name.to_string()))
+    }
+
     /// The ConfigMap's data when known.
     pub(crate) fn settings(&self) -> Option<&'a BTreeMap<String, String>> {
         self.known.map(|k| &k.config)
