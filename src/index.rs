@@ -38,7 +38,8 @@ pub struct Index {
 use crate::controllers::NginxController;
 
 /// ingress-nginx's `--controller-class` default (`pkg/flags/flags.go`).
-pub(crate) const DEFAULT_NGINX_CONTROLLER: &str = crate::controllers::DEFAULT_NGINX_CONTROLLER;
+pub(crate) const DEFAULT_NGINX_CONTROLLER: &str =
+    crate::model::helm_chart::DEFAULT_NGINX_CONTROLLER;
 
 /// Index buckets. Gateway API kinds are keyed by their kind name.
 const ISTIO_GATEWAY: &str = "istio/Gateway";

@@ -82,7 +82,7 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 
-    if let Some(values) = crate::controllers::chart_values(&api_version, &kind, &doc) {
+    if let Some(values) = crate::model::helm_chart::release_values(&api_version, &kind, &doc) {
         push_chart_release(values, &api_version, &kind, &doc, source, out);
         if kind == "HelmRelease" {
             return;
@@ -185,7 +185,7 @@ fn push_chart_release(
     if let Some(ns) = target {
         meta.namespace = Some(ns.to_string());
     }
-    if let Some((name, controller, is_default)) = crate::controllers::chart_ingress_class(&values) {
+    if let Some((name, controller, is_default)) = crate::model::helm_chart::ingress_class(&values) {
         out.push(Ok(Decoded::Object(Box::new(SourceObject {
             source: source.clone(),
             api_version: "networking.k8s.io/v1".into(),

@@ -80,6 +80,7 @@ const DEMO_WARNINGS: &[&str] = &[
     "istio/prefix-semantics",
     "istio/retries",
     "ingress-nginx/proxy-body-size",
+    "ingress-nginx/controller-config-assumed",
 ];
 
 fn suppress(dir: &Path, codes: &[&str]) {
@@ -350,7 +351,7 @@ fn the_demo_after_apply_with_its_diagnostics_suppressed_exits_0() {
             "{command}: {out}"
         );
         assert!(
-            out.lines().next().unwrap().contains("; 9 suppressed"),
+            out.lines().next().unwrap().contains("; 10 suppressed"),
             "{command}: {out}"
         );
     }

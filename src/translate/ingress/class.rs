@@ -95,7 +95,7 @@ impl ClassInfo {
     pub(crate) fn nginx_controller_class(&self) -> String {
         match &self.dialect_from {
             Evidence::Controller(c) => c.clone(),
-            _ => crate::controllers::DEFAULT_NGINX_CONTROLLER.to_string(),
+            _ => crate::model::helm_chart::DEFAULT_NGINX_CONTROLLER.to_string(),
         }
     }
 
