@@ -242,9 +242,18 @@ fn ssl_redirect_route(
         redirect: Some(redirect.clone()),
         ..Default::default()
     };
+    // Locations under `no-tls-redirect-locations` (the ACME HTTP-01 challenge path by
+    // default) are served over plain HTTP as they are (lua_ingress.lua `redirect_to_https`
+    // checks `force_no_ssl_redirect` first).
+    let exempt = |r: &Rule| {
+        plan.no_tls_redirect
+            .iter()
+            .any(|p| r.source_path.starts_with(p.as_str()))
+    };
+    let exempt_rules: Vec<Rule> = host.rules.iter().filter(|r| exempt(r)).cloned().collect();
     // When another Ingress of the host keeps plain HTTP, only this Ingress's own locations
     // (and the root, when this Ingress created the server) redirect.
-    let rules: Vec<Rule> = if host.redirect_own_paths {
+    let mut rules: Vec<Rule> = if host.redirect_own_paths {
         let mut own: Vec<Rule> = host
             .rules
             .iter()
@@ -262,10 +271,12 @@ fn ssl_redirect_route(
             own.push(root);
         }
         own.dedup_by(|a, b| a.path == b.path && a.headers == b.headers);
+        own.retain(|r| !exempt_rules.iter().any(|e| e.path == r.path && e.headers == r.headers));
         own
     } else {
         vec![root]
     };
+    rules.extend(exempt_rules);
     let redirect_names = chunk_names(
         plan,
         "HTTPRoute",
@@ -273,14 +284,27 @@ fn ssl_redirect_route(
         rules.len(),
         names,
     );
+    let exempt_paths: Vec<String> = rules
+        .iter()
+        .filter(|r| r.redirect.is_none())
+        .map(|r| r.source_path.clone())
+        .collect();
     for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
         push_http(plan, name, h, a.http.clone(), chunk);
     }
+    let except = if exempt_paths.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " except {}, served over plain HTTP as before (no-tls-redirect-locations)",
+            exempt_paths.join(", ")
+        )
+    };
     plan.result.notes.push(
         Diagnostic::new(
             Code::NginxSslRedirect,
             format!(
-                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https for {} (ingress-nginx's {})",
+                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https for {}{except} (ingress-nginx's {})",
                 h.unwrap_or("*"),
                 if host.redirect_own_paths {
                     "this Ingress's paths (another Ingress of the host keeps plain HTTP)"

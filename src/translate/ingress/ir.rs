@@ -118,6 +118,9 @@ pub(crate) struct IngressPlan {
     /// The `Strict-Transport-Security` value ingress-nginx adds to every HTTPS answer (the
     /// controller's `hsts*` keys; `None` with `hsts: "false"` or outside ingress-nginx).
     pub hsts: Option<String>,
+    /// `no-tls-redirect-locations`: locations whose path starts with one of these are never
+    /// redirected to HTTPS (`config.go` `NewDefault`: `/.well-known/acme-challenge`).
+    pub no_tls_redirect: Vec<String>,
     /// The controller's `--default-ssl-certificate` (namespace, name), when known: the
     /// certificate ingress-nginx answers HTTPS with for hosts without one of their own.
     pub default_certificate: Option<(String, String)>,

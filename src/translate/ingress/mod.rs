@@ -145,6 +145,7 @@ fn plan(
         ssl_redirect_default: false,
         regex_paths: false,
         hsts: None,
+        no_tls_redirect: Vec::new(),
         default_certificate: None,
         canary: None,
         result,

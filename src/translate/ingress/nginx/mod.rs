@@ -356,6 +356,16 @@ pub(crate) fn apply(
     plan.ssl_redirect_default = setting("ssl-redirect", true);
     plan.force_ssl_redirect = setting("force-ssl-redirect", false);
     plan.hsts = hsts(settings);
+    // template.go `isLocationInLocationList`: a location whose path starts with one of the
+    // comma-separated prefixes (trimmed) is exempt from the HTTPS redirect.
+    plan.no_tls_redirect = settings
+        .and_then(|s| s.get("no-tls-redirect-locations"))
+        .map_or("/.well-known/acme-challenge", String::as_str)
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
     if ann.is_empty() {
         return;
     }
