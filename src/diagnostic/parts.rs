@@ -178,6 +178,8 @@ impl Code {
             | Code::NginxProxyRedirectFrom
             | Code::NginxProxyRedirectTo => &[Part::Headers],
             Code::IstioPolicyPorts
+            | Code::IstioGatewaySourceRanges
+            | Code::IstioGatewayTrafficPolicy
             | Code::IstioPolicyWorkload
             | Code::NginxAllowlistSourceRange
             | Code::NginxControllerAccess

@@ -22,6 +22,12 @@ pub struct ServiceSpec {
     pub selector: Option<BTreeMap<String, String>>,
     #[serde(default)]
     pub ports: Option<Vec<ServicePort>>,
+    /// Client ranges a cloud load balancer admits (`LoadBalancer` Services).
+    #[serde(default, rename = "loadBalancerSourceRanges")]
+    pub load_balancer_source_ranges: Option<Vec<String>>,
+    /// `Local` keeps the client's address (and drops traffic to nodes without a pod).
+    #[serde(default, rename = "externalTrafficPolicy")]
+    pub external_traffic_policy: Option<String>,
 }
 
 /// A Secret without its data: the translator and validator only need to know it exists and

@@ -271,7 +271,11 @@ fn ssl_redirect_route(
             own.push(root);
         }
         own.dedup_by(|a, b| a.path == b.path && a.headers == b.headers);
-        own.retain(|r| !exempt_rules.iter().any(|e| e.path == r.path && e.headers == r.headers));
+        own.retain(|r| {
+            !exempt_rules
+                .iter()
+                .any(|e| e.path == r.path && e.headers == r.headers)
+        });
         own
     } else {
         vec![root]

@@ -134,6 +134,7 @@ pub(super) fn translate(
         && let Some(proxy) = ctx.proxy(&obj.namespace, obj.name())
     {
         internal_service_type(ctx, proxy, &mut metadata, &mut result.notes);
+        service_settings(ctx, proxy, &mut result.notes);
     }
     let spec = GatewaySpec {
         gateway_class_name: ctx.config.gateway_class_name.clone(),
@@ -229,6 +230,63 @@ fn internal_service_type(
         notes.push(Diagnostic::new(Code::IstioInternalGateway, format!("the gateway's Service {listed} is {only}, reachable only inside the cluster: the Gateway gets annotation {ISTIO_SERVICE_TYPE_ANNOTATION}: {only}, so the Service Istio creates for it is {only} too, not an internet-facing LoadBalancer")).at("spec.selector"));
     } else {
         notes.push(Diagnostic::new(Code::IstioInternalGatewayManual, format!("the gateway's Service {listed} is {only}, reachable only inside the cluster, but the Gateway's implementation creates a LoadBalancer Service by default: set the Service type to {only} with its own configuration (Envoy Gateway: an EnvoyProxy with provider.kubernetes.envoyService.type, referenced from the GatewayClass or spec.infrastructure.parametersRef) before applying")).at("spec.selector"));
+    }
+}
+
+/// Settings of the old gateway's Service that the Service created for a Gateway does not
+/// have: `loadBalancerSourceRanges` (only those clients reached the gateway) and
+/// `externalTrafficPolicy: Local` (the gateway saw the client's own address, which source-IP
+/// checks and `X-Forwarded-For` rely on). Istio's automated deployment takes such settings
+/// from a ConfigMap the Gateway names in `spec.infrastructure.parametersRef`, whose `service`
+/// key is a strategic-merge patch of the Service it creates
+/// (`pilot/pkg/config/kube/gatewaycommon/deploymentcontroller.go` `fetchParameters`,
+/// `applyOverlay`); Envoy Gateway from an EnvoyProxy's `envoyService`.
+fn service_settings(ctx: &Ctx, proxy: &super::proxy::Proxy, notes: &mut Vec<Diagnostic>) {
+    let how = |field: &str| match ctx.config.target {
+        crate::config::Target::Istio => format!(
+            "give the Gateway spec.infrastructure.parametersRef naming a ConfigMap whose `service` key patches the Service Istio creates with spec.{field}, or set keepLoadBalancer to keep the old Service"
+        ),
+        crate::config::Target::EnvoyGateway => format!(
+            "set spec.{field} through an EnvoyProxy's provider.kubernetes.envoyService (patch), referenced from the GatewayClass or spec.infrastructure.parametersRef, or set keepLoadBalancer"
+        ),
+        crate::config::Target::Generic => format!(
+            "set spec.{field} on the Service the implementation creates, or set keepLoadBalancer"
+        ),
+    };
+    for (obj, service) in proxy.service_objects(ctx.index) {
+        let Some(spec) = service.spec.as_ref() else {
+            continue;
+        };
+        let name = format!("{}/{}", obj.namespace, obj.name());
+        if let Some(ranges) = spec
+            .load_balancer_source_ranges
+            .as_ref()
+            .filter(|r| !r.is_empty())
+        {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioGatewaySourceRanges,
+                    format!(
+                        "the gateway's Service {name} admits only clients in {} (loadBalancerSourceRanges), but the Service created for the Gateway admits every client: {}",
+                        ranges.join(", "),
+                        how("loadBalancerSourceRanges")
+                    ),
+                )
+                .at("spec.selector"),
+            );
+        }
+        if spec.external_traffic_policy.as_deref() == Some("Local") {
+            notes.push(
+                Diagnostic::new(
+                    Code::IstioGatewayTrafficPolicy,
+                    format!(
+                        "the gateway's Service {name} has externalTrafficPolicy: Local, so the gateway saw each client's own address (source-IP checks, X-Forwarded-For); the Service created for the Gateway defaults to Cluster, where clients appear as node addresses: {}",
+                        how("externalTrafficPolicy")
+                    ),
+                )
+                .at("spec.selector"),
+            );
+        }
     }
 }
 
