@@ -318,8 +318,8 @@ pub struct TranslateArgs {
     pub gateway_class: Option<String>,
     /// How the ingress-nginx controller was configured, as `kubectl get cm,deploy -o yaml`
     /// prints its ConfigMap (and workload): `CLASS=FILE` for the controller of IngressClass
-    /// CLASS, `FILE` for every controller nothing else describes (repeatable; replaces
-    /// `controllers.<class>` of the configuration; see docs/controllers.md).
+    /// CLASS, `FILE` for every controller no `CLASS=` names (repeatable; over what the
+    /// repository says; replaces `controllers.<class>`; see docs/configuration.md).
     #[arg(long, value_name = "[CLASS=]FILE")]
     pub controller_config: Vec<String>,
     /// Treat references to objects outside the repository as errors [default: off, or

@@ -10,7 +10,7 @@
 //!
 //! What the `ingress-nginx` chart renders from a release's values is `model::helm_chart`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -50,6 +50,9 @@ pub struct ControllerUse {
     /// With [`ConfigSource::Assumed`]: the defaults that matter most ([`ASSUMED_SETTINGS`]).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub assumed: BTreeMap<String, String>,
+    /// What keeps a known configuration from being complete.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub caveats: Vec<String>,
 }
 
 impl ControllerUse {
@@ -63,6 +66,7 @@ impl ControllerUse {
                 flags: c.flags.clone(),
                 config_map: c.config.clone(),
                 assumed: BTreeMap::new(),
+                caveats: c.caveats.clone(),
             },
             None => ControllerUse {
                 class,
@@ -73,7 +77,88 @@ impl ControllerUse {
                 assumed: assumed_defaults()
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect(),
+                caveats: Vec::new(),
             },
+        }
+    }
+}
+
+impl NginxController {
+    /// The value of `--name=value` (the last one given wins).
+    pub fn flag_value(&self, name: &str) -> Option<&str> {
+        flag_value(&self.flags, name)
+    }
+
+    /// A boolean flag: its last occurrence, bare (true) or `=value` (`strconv.ParseBool`).
+    pub fn flag(&self, name: &str) -> bool {
+        self.flags
+            .iter()
+            .rev()
+            .find_map(|f| {
+                if f == name {
+                    Some(true)
+                } else {
+                    let v = f.strip_prefix(name)?.strip_prefix('=')?;
+                    Some(crate::semantics::ingress_nginx::parse_bool(v) == Some(true))
+                }
+            })
+            .unwrap_or(false)
+    }
+
+    /// Whether the controller watches `namespace` (`--watch-namespace`, one namespace;
+    /// `--watch-namespace-selector`, a label selector on namespaces, `labels`). `None`: the
+    /// selector is not one this reads (only `key`, `!key`, `key=value`, `key==value`,
+    /// `key!=value` terms).
+    pub fn watches(
+        &self,
+        namespace: &str,
+        labels: Option<&BTreeMap<String, String>>,
+    ) -> Option<bool> {
+        if let Some(only) = self
+            .flag_value("--watch-namespace")
+            .filter(|n| !n.is_empty())
+        {
+            return Some(only == namespace);
+        }
+        let Some(selector) = self
+            .flag_value("--watch-namespace-selector")
+            .filter(|s| !s.is_empty())
+        else {
+            return Some(true);
+        };
+        let empty = BTreeMap::new();
+        let labels = labels.unwrap_or(&empty);
+        let mut all = true;
+        for term in selector.split(',').map(str::trim) {
+            let holds = if let Some((k, v)) = term.split_once("!=") {
+                labels.get(k.trim()).map(String::as_str) != Some(v.trim())
+            } else if let Some((k, v)) = term.split_once("==").or_else(|| term.split_once('=')) {
+                labels.get(k.trim()).map(String::as_str) == Some(v.trim())
+            } else if let Some(k) = term.strip_prefix('!') {
+                !labels.contains_key(k.trim())
+            } else if term.contains(' ') || term.contains('(') {
+                return None;
+            } else {
+                labels.contains_key(term)
+            };
+            all &= holds;
+        }
+        Some(all)
+    }
+}
+
+impl ConfigSource {
+    /// Where the configuration came from, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            ConfigSource::Manifests { file } => format!("the controller workload in {file}"),
+            ConfigSource::HelmRelease { file, object } => {
+                format!("the Helm release {object} in {file}")
+            }
+            ConfigSource::Configuration { class } => {
+                format!("controllers.{class} of the configuration (or --controller-config)")
+            }
+            ConfigSource::Assumed => "ingress-nginx's defaults".into(),
         }
     }
 }
@@ -86,6 +171,11 @@ pub struct NginxController {
     #[serde(rename = "configMap")]
     pub config: BTreeMap<String, String>,
     pub source: ConfigSource,
+    /// What keeps the configuration from being known in full (values not read, a ConfigMap
+    /// not found, another installation of the same class), each named by
+    /// `ingress-nginx/controller-config-incomplete`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub caveats: Vec<String>,
 }
 
 /// The settings whose defaults matter most when a controller's configuration is not known,
@@ -130,9 +220,49 @@ fn flag_value<'a>(flags: &'a [String], name: &str) -> Option<&'a str> {
         .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
 }
 
+/// A controller's command line as pflag (`pkg/flags/flags.go`) reads it: each flag as
+/// `--name=value` or, for a boolean given bare, `--name`; a non-boolean flag's value may be
+/// the next argument (`--annotations-prefix custom.io`); `-name` is taken as `--name`;
+/// arguments that are not flags (the binary) are dropped and `--` ends the flags.
+/// `$(POD_NAMESPACE)` is the workload's namespace, as the container's environment has it.
+pub(crate) fn normalize_flags(args: &[String], namespace: &str) -> Vec<String> {
+    let is_bool = |name: &str| {
+        crate::semantics::ingress_nginx::settings::default_of(name)
+            .is_some_and(|d| d == "true" || d == "false")
+    };
+    let mut out = Vec::new();
+    let mut rest = args.iter().peekable();
+    while let Some(arg) = rest.next() {
+        if arg == "--" {
+            break;
+        }
+        let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
+            continue;
+        };
+        if body.is_empty() {
+            continue;
+        }
+        let flag = if body.contains('=') {
+            format!("--{body}")
+        } else {
+            let name = format!("--{body}");
+            match rest.peek() {
+                Some(next) if !is_bool(&name) && !next.starts_with('-') => {
+                    let value = rest.next().map(String::as_str).unwrap_or_default();
+                    format!("{name}={value}")
+                }
+                _ => name,
+            }
+        };
+        out.push(flag.replace("$(POD_NAMESPACE)", namespace));
+    }
+    out
+}
+
 /// Every ingress-nginx controller of the run, by controller class: from the repository's
-/// manifests (the first controller of a class read wins), else its Helm releases; then the
-/// configuration's `controllers:` (keyed by IngressClass name) replaces what it names.
+/// manifests (the first controller of a class read wins; another one is a caveat), else its
+/// Helm releases; then the configuration's `controllers:` (keyed by IngressClass name)
+/// overrides what it names, and `controllers."*"` every other controller.
 pub(crate) fn nginx_controllers(
     objects: &[SourceObject],
     config: &Config,
@@ -146,49 +276,101 @@ pub(crate) fn nginx_controllers(
         }
     }
     let mut out: BTreeMap<String, NginxController> = BTreeMap::new();
+    let add = |found: NginxController, out: &mut BTreeMap<String, NginxController>| {
+        let class = flag_value(&found.flags, "--controller-class")
+            .unwrap_or(DEFAULT_NGINX_CONTROLLER)
+            .to_string();
+        match out.get_mut(&class) {
+            Some(first) => first.caveats.push(format!(
+                "{} also installs a controller of class {class} (both serve its IngressClasses; the first read is used)",
+                found.source.describe()
+            )),
+            None => {
+                out.insert(class, found);
+            }
+        }
+    };
     for obj in objects {
         let SourceBody::Surrounding(Surrounding::NginxController { args }) = &obj.body else {
             continue;
         };
-        let flags: Vec<String> = args
-            .iter()
-            .filter(|a| a.starts_with("--"))
-            .map(|a| a.replace("$(POD_NAMESPACE)", &obj.namespace))
-            .collect();
-        let class = flag_value(&flags, "--controller-class")
-            .unwrap_or(DEFAULT_NGINX_CONTROLLER)
-            .to_string();
-        let data = flag_value(&flags, "--configmap")
-            .and_then(|r| r.split_once('/'))
-            .and_then(|(ns, name)| config_maps.get(&(ns, name)))
-            .map(|d| (*d).clone())
-            .unwrap_or_default();
-        out.entry(class).or_insert(NginxController {
-            flags,
-            config: data,
-            source: ConfigSource::Manifests {
-                file: obj.source.file.clone(),
+        let flags = normalize_flags(args, &obj.namespace);
+        let mut caveats = Vec::new();
+        let data = match flag_value(&flags, "--configmap") {
+            None => BTreeMap::new(),
+            Some(reference) => {
+                let found = reference
+                    .split_once('/')
+                    .and_then(|(ns, name)| config_maps.get(&(ns, name)));
+                match found {
+                    Some(d) => (*d).clone(),
+                    None => {
+                        caveats.push(format!(
+                            "its --configmap names {reference}, which is not in the repository (or is a ConfigMap too large to read): its settings are unknown and the defaults are assumed"
+                        ));
+                        BTreeMap::new()
+                    }
+                }
+            }
+        };
+        add(
+            NginxController {
+                flags,
+                config: data,
+                source: ConfigSource::Manifests {
+                    file: obj.source.file.clone(),
+                },
+                caveats,
             },
-        });
+            &mut out,
+        );
     }
     for obj in objects {
-        let SourceBody::Surrounding(Surrounding::NginxHelmRelease { values }) = &obj.body else {
+        let SourceBody::Surrounding(Surrounding::NginxHelmRelease { values, unread }) = &obj.body
+        else {
             continue;
         };
         let (flags, data) = helm_chart::rendered(values);
-        let flags = flags
-            .into_iter()
-            .map(|a| a.replace("$(POD_NAMESPACE)", &obj.namespace))
+        let source = ConfigSource::HelmRelease {
+            file: obj.source.file.clone(),
+            object: format!("{}/{}", obj.kind, obj.meta.name),
+        };
+        let caveats = unread
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} takes values from {u} too, which are not read",
+                    source.describe()
+                )
+            })
             .collect();
-        out.entry(helm_chart::controller_class(values))
-            .or_insert(NginxController {
-                flags,
+        add(
+            NginxController {
+                flags: normalize_flags(&flags, &obj.namespace),
                 config: data,
-                source: ConfigSource::HelmRelease {
-                    file: obj.source.file.clone(),
-                    object: format!("{}/{}", obj.kind, obj.meta.name),
-                },
-            });
+                source,
+                caveats,
+            },
+            &mut out,
+        );
+    }
+    let named: BTreeSet<String> = config
+        .controllers
+        .keys()
+        .filter(|c| *c != crate::config::ANY_INGRESS_CLASS)
+        .map(|c| controller_class_of(objects, c))
+        .collect();
+    if let Some(any) = config.controllers.get(crate::config::ANY_INGRESS_CLASS) {
+        for (controller_class, found) in out.iter_mut() {
+            if !named.contains(controller_class) {
+                *found = configured(
+                    crate::config::ANY_INGRESS_CLASS,
+                    controller_class,
+                    any,
+                    Some(found.clone()),
+                );
+            }
+        }
     }
     for (class, given) in &config.controllers {
         if class == crate::config::ANY_INGRESS_CLASS {
@@ -204,14 +386,13 @@ pub(crate) fn nginx_controllers(
     out
 }
 
-/// `--controller-config`: a controller's configuration as `kubectl get ... -o yaml` prints
-/// it. Every ConfigMap's `data` (in a `List` too) becomes `configMap` (later ones override
-/// earlier keys); the arguments of a workload running ingress-nginx's controller become
-/// `flags`. A file with neither is an error, so that a wrong file does not pass for the
-/// defaults.
+/// `--controller-config`: one controller's configuration as `kubectl get cm,deploy -o yaml`
+/// prints it (a `List` too). With the workload running the controller, its arguments are the
+/// flags and the ConfigMap its `--configmap` names is the data (the file must hold it); with
+/// no workload, the file's one ConfigMap is the data (the cluster's `kube-root-ca.crt` left
+/// out). Several controllers, several candidate ConfigMaps, or neither is an error, so that a
+/// wrong file does not pass for the configuration.
 pub fn read_controller_file(text: &str) -> Result<ControllerConfig, String> {
-    let mut out = ControllerConfig::default();
-    let mut found = false;
     let bytes = text.as_bytes();
     let mut docs = Vec::new();
     for span in crate::load::split::split(bytes) {
@@ -228,6 +409,15 @@ pub fn read_controller_file(text: &str) -> Result<ControllerConfig, String> {
             }
         }
     }
+    let mut config_maps: Vec<(String, String, BTreeMap<String, String>)> = Vec::new();
+    let mut controllers: Vec<(String, Vec<String>)> = Vec::new();
+    let text_at = |doc: &Value, p: &str| {
+        doc.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    docs.reverse();
     while let Some(doc) = docs.pop() {
         let kind = doc.get("kind").and_then(Value::as_str).unwrap_or("");
         if kind == "List" || kind.ends_with("List") {
@@ -236,27 +426,70 @@ pub fn read_controller_file(text: &str) -> Result<ControllerConfig, String> {
             }
             continue;
         }
+        let namespace = text_at(&doc, "/metadata/namespace");
         if kind == "ConfigMap" {
-            found = true;
-            if let Some(Value::Object(data)) = doc.get("data") {
-                for (k, v) in data {
-                    out.config_map.insert(k.clone(), helm_chart::to_string(v));
-                }
-            }
+            let data = doc
+                .get("data")
+                .and_then(Value::as_object)
+                .map(|d| {
+                    d.iter()
+                        .map(|(k, v)| (k.clone(), helm_chart::to_string(v)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            config_maps.push((namespace, text_at(&doc, "/metadata/name"), data));
             continue;
         }
         let api_version = doc.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         if let Some(Surrounding::NginxController { args }) =
             crate::model::surrounding::decode(api_version, kind, &doc)
         {
-            found = true;
-            out.flags = args.into_iter().filter(|a| a.starts_with("--")).collect();
+            controllers.push((namespace, args));
         }
     }
-    if !found {
-        return Err("no ConfigMap and no ingress-nginx controller workload in it".into());
+    match controllers.as_slice() {
+        [] => {
+            let candidates: Vec<_> = config_maps
+                .into_iter()
+                .filter(|(_, name, _)| name != "kube-root-ca.crt")
+                .collect();
+            match <[_; 1]>::try_from(candidates) {
+                Ok([(_, _, data)]) => Ok(ControllerConfig {
+                    config_map: data,
+                    flags: Vec::new(),
+                }),
+                Err(none) if none.is_empty() => {
+                    Err("no ConfigMap and no ingress-nginx controller workload in it".into())
+                }
+                Err(many) => Err(format!(
+                    "{} ConfigMaps ({}) and no controller workload: give the controller's ConfigMap alone, or its workload too (its --configmap says which)",
+                    many.len(),
+                    many.iter()
+                        .map(|(ns, n, _)| format!("{ns}/{n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
+        }
+        [(namespace, args)] => {
+            let flags = normalize_flags(args, namespace);
+            let config_map = match flag_value(&flags, "--configmap") {
+                None => BTreeMap::new(),
+                Some(reference) => config_maps
+                    .into_iter()
+                    .find(|(ns, name, _)| format!("{ns}/{name}") == reference)
+                    .map(|(_, _, data)| data)
+                    .ok_or_else(|| {
+                        format!("the controller's --configmap names {reference}, which the file does not hold")
+                    })?,
+            };
+            Ok(ControllerConfig { config_map, flags })
+        }
+        many => Err(format!(
+            "{} ingress-nginx controller workloads: give each with its own --controller-config CLASS=FILE",
+            many.len()
+        )),
     }
-    Ok(out)
 }
 
 /// `controllers."*"`: the controller every ingress-nginx class runs with when nothing else
@@ -286,28 +519,146 @@ fn controller_class_of(objects: &[SourceObject], class: &str) -> String {
         .unwrap_or_else(|| DEFAULT_NGINX_CONTROLLER.into())
 }
 
-/// A controller as `controllers.<class>` describes it: its flags when given (else the ones the
-/// repository shows, else only the controller class), its ConfigMap data when given (else
-/// none: the defaults).
+/// A controller as `controllers.<class>` describes it, over what the repository says
+/// (`previous`): its flags when given (else the repository's, else only the controller
+/// class); its ConfigMap data key by key over the repository's (a key given wins). Caveats
+/// about the repository's installation are dropped: the configuration speaks for it.
 fn configured(
     class: &str,
     controller_class: &str,
     given: &ControllerConfig,
     previous: Option<NginxController>,
 ) -> NginxController {
-    let mut flags = if given.flags.is_empty() {
-        previous.map(|p| p.flags).unwrap_or_default()
-    } else {
-        given.flags.clone()
-    };
+    let (mut flags, mut config) = previous.map(|p| (p.flags, p.config)).unwrap_or_default();
+    if !given.flags.is_empty() {
+        flags = normalize_flags(&given.flags, "");
+    }
     if flag_value(&flags, "--controller-class").is_none() {
         flags.push(format!("--controller-class={controller_class}"));
     }
+    config.extend(given.config_map.clone());
     NginxController {
         flags,
-        config: given.config_map.clone(),
+        config,
         source: ConfigSource::Configuration {
             class: class.to_string(),
         },
+        caveats: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    // pflag (`pkg/flags/flags.go`): `--flag value` for a non-boolean flag, `-flag`, `--`.
+    #[test]
+    fn flags_are_read_as_pflag_reads_them() {
+        let args = strings(&[
+            "/nginx-ingress-controller",
+            "--annotations-prefix",
+            "custom.io",
+            "--enable-ssl-passthrough",
+            "--configmap=$(POD_NAMESPACE)/cm",
+            "-watch-ingress-without-class=true",
+            "--",
+            "--ignored",
+        ]);
+        assert_eq!(
+            normalize_flags(&args, "edge"),
+            [
+                "--annotations-prefix=custom.io",
+                "--enable-ssl-passthrough",
+                "--configmap=edge/cm",
+                "--watch-ingress-without-class=true",
+            ]
+        );
+        // A boolean flag does not take the next argument as its value.
+        let args = strings(&["--enable-ssl-passthrough", "x"]);
+        assert_eq!(normalize_flags(&args, ""), ["--enable-ssl-passthrough"]);
+    }
+
+    #[test]
+    fn the_last_occurrence_of_a_boolean_flag_wins() {
+        let controller = |flags: &[&str]| NginxController {
+            flags: strings(flags),
+            config: BTreeMap::new(),
+            source: ConfigSource::Assumed,
+            caveats: Vec::new(),
+        };
+        let on = "--enable-ssl-passthrough";
+        assert!(controller(&[on]).flag(on));
+        assert!(!controller(&[on, "--enable-ssl-passthrough=false"]).flag(on));
+        assert!(controller(&["--enable-ssl-passthrough=false", on]).flag(on));
+        assert!(controller(&["--enable-ssl-passthrough=1"]).flag(on));
+        assert!(!controller(&[]).flag(on));
+        // Namespaces watched.
+        let labels = BTreeMap::from([("team".to_string(), "a".to_string())]);
+        assert_eq!(
+            controller(&["--watch-namespace=team-a"]).watches("web", None),
+            Some(false)
+        );
+        assert_eq!(controller(&[]).watches("web", None), Some(true));
+        let selected = controller(&["--watch-namespace-selector=team=a,!legacy"]);
+        assert_eq!(selected.watches("web", Some(&labels)), Some(true));
+        assert_eq!(selected.watches("web", None), Some(false));
+        let set_based = controller(&["--watch-namespace-selector=team in (a,b)"]);
+        assert_eq!(set_based.watches("web", Some(&labels)), None);
+    }
+
+    const CONTROLLER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n  namespace: edge\nspec:\n  template:\n    spec:\n      containers:\n      - name: controller\n        image: registry.k8s.io/ingress-nginx/controller:v1.15.1\n        args: [--configmap=$(POD_NAMESPACE)/edge-settings, --enable-ssl-passthrough]\n";
+
+    #[test]
+    fn a_dump_gives_the_controllers_own_configmap_and_flags() {
+        let cm = |ns: &str, name: &str, key: &str| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: {ns}\ndata:\n  {key}: \"false\"\n"
+            )
+        };
+        let dump = format!(
+            "{}---\n{}---\n{CONTROLLER}",
+            cm("edge", "kube-root-ca.crt", "x"),
+            cm("edge", "edge-settings", "hsts")
+        );
+        let read = read_controller_file(&dump).unwrap();
+        assert_eq!(
+            read.config_map,
+            BTreeMap::from([("hsts".to_string(), "false".to_string())])
+        );
+        assert_eq!(
+            read.flags,
+            ["--configmap=edge/edge-settings", "--enable-ssl-passthrough"]
+        );
+        // The workload's ConfigMap missing from the dump, two controllers, two candidate
+        // ConfigMaps without a workload, nothing at all: errors.
+        assert!(
+            read_controller_file(CONTROLLER)
+                .unwrap_err()
+                .contains("edge/edge-settings")
+        );
+        let two = format!("{CONTROLLER}---\n{CONTROLLER}");
+        assert!(
+            read_controller_file(&two)
+                .unwrap_err()
+                .contains("2 ingress-nginx controller")
+        );
+        let maps = format!("{}---\n{}", cm("a", "one", "x"), cm("a", "two", "y"));
+        assert!(
+            read_controller_file(&maps)
+                .unwrap_err()
+                .contains("a/one, a/two")
+        );
+        assert!(read_controller_file("kind: Secret\n").is_err());
+        // One ConfigMap alone (the cluster's CA bundle aside) is the data.
+        let one = format!(
+            "{}---\n{}",
+            cm("kube-system", "kube-root-ca.crt", "x"),
+            cm("a", "one", "hsts")
+        );
+        assert_eq!(read_controller_file(&one).unwrap().config_map.len(), 1);
     }
 }

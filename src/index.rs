@@ -150,6 +150,23 @@ impl Index {
             .or(self.any_nginx_controller.as_ref())
     }
 
+    /// The controller class of an ingress-nginx controller started with
+    /// `--watch-ingress-without-class`: it serves Ingresses that name no class (`store.go`
+    /// `GetIngressClass`). The first such, by controller class.
+    pub fn nginx_controller_watching_classless(&self) -> Option<String> {
+        let flag = "--watch-ingress-without-class";
+        self.nginx_controllers
+            .iter()
+            .find(|(_, c)| c.flag(flag))
+            .map(|(class, _)| class.clone())
+            .or_else(|| {
+                self.any_nginx_controller
+                    .as_ref()
+                    .filter(|c| c.flag(flag))
+                    .map(|_| DEFAULT_NGINX_CONTROLLER.to_string())
+            })
+    }
+
     fn lookup(&self, bucket: &str, namespace: &str, name: &str) -> Option<&SourceObject> {
         let ids = self
             .by_kind

@@ -244,6 +244,8 @@ impl Code {
             | Code::IngressNoClass
             | Code::NginxAnnotationPrefix
             | Code::NginxControllerConfigAssumed
+            | Code::NginxControllerConfigIncomplete
+            | Code::NginxIngressNotWatched
             | Code::NginxSslPassthroughDisabled
             | Code::NginxAffinity
             | Code::NginxAffinityCanaryBehavior

@@ -94,7 +94,11 @@ impl Model {
         let controller_of = |class: Option<&str>| -> Option<String> {
             let Some(class) = class else {
                 // No class at all: served only by a controller told to watch Ingresses
-                // without one, which the configuration must say.
+                // without one: one the repository installs that way, or one the
+                // configuration says served them.
+                if let Some(watching) = index.nginx_controller_watching_classless() {
+                    return Some(watching);
+                }
                 return (config
                     .ingress_classes
                     .get(ANY_INGRESS_CLASS)

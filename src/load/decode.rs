@@ -82,8 +82,8 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 
-    if let Some(values) = crate::model::helm_chart::release_values(&api_version, &kind, &doc) {
-        push_chart_release(values, &api_version, &kind, &doc, source, out);
+    if let Some(release) = crate::model::helm_chart::release(&api_version, &kind, &doc) {
+        push_chart_release(release, &api_version, &kind, &doc, source, out);
         if kind == "HelmRelease" {
             return;
         }
@@ -162,7 +162,7 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
 /// it installs into), and the IngressClass the chart creates (`controller-ingressclass.yaml`),
 /// so that the Ingresses naming that class find its controller as they would in the cluster.
 fn push_chart_release(
-    values: Value,
+    release: crate::model::helm_chart::Release,
     api_version: &str,
     kind: &str,
     doc: &Value,
@@ -185,6 +185,7 @@ fn push_chart_release(
     if let Some(ns) = target {
         meta.namespace = Some(ns.to_string());
     }
+    let crate::model::helm_chart::Release { values, unread } = release;
     if let Some((name, controller, is_default)) = crate::model::helm_chart::ingress_class(&values) {
         out.push(Ok(Decoded::Object(Box::new(SourceObject {
             source: source.clone(),
@@ -211,6 +212,7 @@ fn push_chart_release(
         meta,
         body: SourceBody::Surrounding(crate::model::surrounding::Surrounding::NginxHelmRelease {
             values,
+            unread,
         }),
     }))));
 }
@@ -295,7 +297,8 @@ mod tests {
     fn lists_are_expanded_and_irrelevant_items_ignored() {
         let doc = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
             {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}},
-            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}},
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "d"}, "type": "Opaque"},
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}},
             {"apiVersion": "networking.istio.io/v1beta1", "kind": "VirtualService", "metadata": {"name": "v"}, "spec": {"hosts": ["x"]}},
         ]});
         let names: Vec<String> = decode_all("l.json", doc)
@@ -305,7 +308,7 @@ mod tests {
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
-        assert_eq!(names, vec!["a", "v"]);
+        assert_eq!(names, vec!["a", "d", "v"]);
     }
 
     #[test]

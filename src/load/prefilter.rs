@@ -28,12 +28,19 @@ pub(crate) const RELEVANT_KINDS: &[&str] = &[
     "Application",
 ];
 
+/// The size up to which a ConfigMap that does not name nginx is still parsed.
+pub(crate) const SMALL_CONFIG_MAP: usize = 16 * 1024;
+
 /// Whether a document may hold an object of a relevant kind (or a `List` of them).
 pub(crate) fn needs_parse(doc: &[u8]) -> bool {
     match top_level_kind(doc) {
-        // Repositories hold many ConfigMaps; only ingress-nginx's controller ConfigMap
-        // matters, and its text names nginx (name, labels or keys), checked loosely.
-        Some(kind) if kind == "ConfigMap" => contains(doc, b"nginx"),
+        // Repositories hold many ConfigMaps, some of them large (dashboards, scripts); only
+        // the one an ingress-nginx controller's `--configmap` names matters. It names nginx
+        // or is small; one that does neither is reported as not found
+        // (`ingress-nginx/controller-config-incomplete`), never silently taken as empty.
+        Some(kind) if kind == "ConfigMap" => {
+            contains(doc, b"nginx") || doc.len() <= SMALL_CONFIG_MAP
+        }
         Some(kind) => {
             RELEVANT_KINDS.contains(&kind.as_str())
                 || crate::model::surrounding::is_read_kind(&kind)
@@ -169,7 +176,14 @@ mod tests {
 
     #[test]
     fn skips_irrelevant_kinds_and_keeps_unknown_shapes() {
-        assert!(!needs_parse(b"apiVersion: v1\nkind: ConfigMap\n"));
+        // A large ConfigMap that does not name nginx is skipped; a small one or one naming
+        // nginx is read (it may be a controller's `--configmap`).
+        let dashboard = format!(
+            "apiVersion: v1\nkind: ConfigMap\ndata:\n  d.json: \"{}\"\n",
+            "x".repeat(SMALL_CONFIG_MAP)
+        );
+        assert!(!needs_parse(dashboard.as_bytes()));
+        assert!(needs_parse(b"apiVersion: v1\nkind: ConfigMap\n"));
         assert!(needs_parse(
             b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ingress-nginx-controller\n"
         ));

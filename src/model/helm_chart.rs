@@ -15,23 +15,38 @@ use serde_json::Value;
 /// chart's `controller.ingressClassResource.controllerValue`.
 pub const DEFAULT_NGINX_CONTROLLER: &str = "k8s.io/ingress-nginx";
 
-/// The values of a Helm release of the `ingress-nginx` chart, merged as Helm merges them: a
-/// Flux `HelmRelease`'s `spec.values`; an Argo CD `Application`'s `helm.values` (a YAML
-/// string), then `helm.valuesObject` over it, then `helm.parameters` (dotted names). `None`
-/// when the object installs another chart. Values files and `valuesFrom` are not read.
-pub fn release_values(api_version: &str, kind: &str, doc: &Value) -> Option<Value> {
+/// A Helm release of the `ingress-nginx` chart: the values the repository gives it, and the
+/// sources of values it names that are not read (they may change what the chart renders).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Release {
+    pub values: Value,
+    pub unread: Vec<String>,
+}
+
+/// The release of the `ingress-nginx` chart an object makes, if it makes one: a Flux
+/// `HelmRelease`'s `spec.values` (`spec.valuesFrom` is not read); an Argo CD `Application`'s
+/// `helm.valuesObject`, else its `helm.values` (a YAML string: Argo CD's `ValuesYAML` uses the
+/// object when there is one, not both), then `helm.parameters` (dotted names, as `--set`);
+/// `helm.valueFiles` are not read.
+pub fn release(api_version: &str, kind: &str, doc: &Value) -> Option<Release> {
     let group = api_version.split('/').next().unwrap_or("");
     let is_chart = |name: Option<&Value>| name.and_then(Value::as_str) == Some("ingress-nginx");
+    let empty = || Value::Object(Default::default());
     match (group, kind) {
         ("helm.toolkit.fluxcd.io", "HelmRelease") => {
             if !is_chart(doc.pointer("/spec/chart/spec/chart")) {
                 return None;
             }
-            Some(
-                doc.pointer("/spec/values")
-                    .cloned()
-                    .unwrap_or_else(|| Value::Object(Default::default())),
-            )
+            let unread = doc
+                .pointer("/spec/valuesFrom")
+                .and_then(Value::as_array)
+                .filter(|v| !v.is_empty())
+                .map(|_| vec!["spec.valuesFrom".to_string()])
+                .unwrap_or_default();
+            Some(Release {
+                values: doc.pointer("/spec/values").cloned().unwrap_or_else(empty),
+                unread,
+            })
         }
         ("argoproj.io", "Application") => {
             let mut sources: Vec<&Value> = doc.pointer("/spec/source").into_iter().collect();
@@ -40,15 +55,15 @@ pub fn release_values(api_version: &str, kind: &str, doc: &Value) -> Option<Valu
             }
             let source = sources.into_iter().find(|s| is_chart(s.get("chart")))?;
             let helm = source.get("helm");
-            let mut values = helm
-                .and_then(|h| h.get("values"))
-                .and_then(Value::as_str)
-                .and_then(|text| crate::yaml::from_str::<Value>(text).ok())
-                .filter(Value::is_object)
-                .unwrap_or_else(|| Value::Object(Default::default()));
-            if let Some(object) = helm.and_then(|h| h.get("valuesObject")) {
-                merge(&mut values, object);
-            }
+            let mut values = match helm.and_then(|h| h.get("valuesObject")) {
+                Some(object) if object.is_object() => object.clone(),
+                _ => helm
+                    .and_then(|h| h.get("values"))
+                    .and_then(Value::as_str)
+                    .and_then(|text| crate::yaml::from_str::<Value>(text).ok())
+                    .filter(Value::is_object)
+                    .unwrap_or_else(empty),
+            };
             for p in helm
                 .and_then(|h| h.get("parameters"))
                 .and_then(Value::as_array)
@@ -63,26 +78,15 @@ pub fn release_values(api_version: &str, kind: &str, doc: &Value) -> Option<Valu
                 };
                 set_dotted(&mut values, name, Value::String(value.to_string()));
             }
-            Some(values)
+            let unread = helm
+                .and_then(|h| h.get("valueFiles"))
+                .and_then(Value::as_array)
+                .filter(|v| !v.is_empty())
+                .map(|_| vec!["helm.valueFiles".to_string()])
+                .unwrap_or_default();
+            Some(Release { values, unread })
         }
         _ => None,
-    }
-}
-
-/// Helm's value merge: maps merge key by key, anything else is replaced.
-fn merge(base: &mut Value, over: &Value) {
-    match (base, over) {
-        (Value::Object(b), Value::Object(o)) => {
-            for (k, v) in o {
-                match b.get_mut(k) {
-                    Some(existing) if existing.is_object() && v.is_object() => merge(existing, v),
-                    _ => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (b, o) => *b = o.clone(),
     }
 }
 
@@ -123,13 +127,69 @@ fn truthy(v: Option<&Value>) -> bool {
     }
 }
 
-/// A value as Helm's `toString` writes it into the ConfigMap.
+/// A value as Helm's `toString` writes it into the ConfigMap. Helm reads values through JSON,
+/// so every number is a Go `float64`, and `toString` prints it with `%v`: `31536000`
+/// becomes `3.1536e+07` ([`go_float`]).
 pub(crate) fn to_string(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
+        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), go_float),
         other => other.to_string(),
     }
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 64)` (what `%v` prints for a `float64`): the
+/// shortest digits, in exponent form when the exponent is below -4 or at least the
+/// precision (6, or the number of digits when they are more and reach the decimal point).
+pub(crate) fn go_float(f: f64) -> String {
+    if f == 0.0 || !f.is_finite() {
+        return if f.is_nan() {
+            "NaN".into()
+        } else if f.is_infinite() {
+            if f > 0.0 {
+                "+Inf".into()
+            } else {
+                "-Inf".into()
+            }
+        } else {
+            "0".into()
+        };
+    }
+    let sign = if f < 0.0 { "-" } else { "" };
+    // Rust's `{:e}` is the shortest round-tripping form too: `3.1536e7`.
+    let exp_form = format!("{:e}", f.abs());
+    let (mantissa, exp) = exp_form.split_once('e').unwrap_or((exp_form.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let nd = i32::try_from(digits.len()).unwrap_or(i32::MAX);
+    let dp = exp + 1;
+    let eprec = if 6 > nd && nd >= dp { nd } else { 6 };
+    if exp < -4 || exp >= eprec {
+        let (first, rest) = digits.split_at(1);
+        let rest = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{first}{rest}e{esign}{:02}", exp.abs());
+    }
+    let body = if dp <= 0 {
+        format!(
+            "0.{}{digits}",
+            "0".repeat(usize::try_from(-dp).unwrap_or(0))
+        )
+    } else if dp >= nd {
+        format!(
+            "{digits}{}",
+            "0".repeat(usize::try_from(dp - nd).unwrap_or(0))
+        )
+    } else {
+        let (a, b) = digits.split_at(usize::try_from(dp).unwrap_or(0));
+        format!("{a}.{b}")
+    };
+    format!("{sign}{body}")
 }
 
 /// A chart value with the chart's default (`values.yaml`) when not given.
@@ -234,7 +294,8 @@ pub fn rendered(values: &Value) -> (Vec<String>, BTreeMap<String, String>) {
         );
     }
     if let Some(Value::Object(data)) = value(values, "controller.config") {
-        for (k, v) in data {
+        // A null value deletes the key when Helm merges the values (`chartutil.CoalesceValues`).
+        for (k, v) in data.iter().filter(|(_, v)| !v.is_null()) {
             config.insert(k.clone(), to_string(v));
         }
     }
@@ -250,20 +311,58 @@ mod tests {
     fn flux_and_argo_releases_of_the_chart_give_its_values() {
         let flux = json!({"spec": {"chart": {"spec": {"chart": "ingress-nginx"}},
             "values": {"controller": {"config": {"hsts": false}}}}});
-        let v = release_values("helm.toolkit.fluxcd.io/v2", "HelmRelease", &flux).unwrap();
+        let v = release("helm.toolkit.fluxcd.io/v2", "HelmRelease", &flux)
+            .unwrap()
+            .values;
         assert_eq!(v.pointer("/controller/config/hsts"), Some(&json!(false)));
         let other = json!({"spec": {"chart": {"spec": {"chart": "podinfo"}}}});
-        assert!(release_values("helm.toolkit.fluxcd.io/v2", "HelmRelease", &other).is_none());
-        // Argo CD: values (a string), valuesObject over it, parameters over both.
+        assert!(release("helm.toolkit.fluxcd.io/v2", "HelmRelease", &other).is_none());
+        // Argo CD: valuesObject instead of values (not merged), parameters over it.
         let argo = json!({"spec": {"sources": [{"path": "apps"}, {"chart": "ingress-nginx",
             "helm": {"values": "controller:\n  config:\n    a: '1'\n    b: '1'\n",
                      "valuesObject": {"controller": {"config": {"b": "2"}}},
-                     "parameters": [{"name": "controller.config.c", "value": "3"}]}}]}});
-        let v = release_values("argoproj.io/v1alpha1", "Application", &argo).unwrap();
+                     "parameters": [{"name": "controller.config.c", "value": "3"}],
+                     "valueFiles": ["values-prod.yaml"]}}]}});
+        let r = release("argoproj.io/v1alpha1", "Application", &argo).unwrap();
         assert_eq!(
-            v.pointer("/controller/config"),
-            Some(&json!({"a": "1", "b": "2", "c": "3"}))
+            r.values.pointer("/controller/config"),
+            Some(&json!({"b": "2", "c": "3"}))
         );
+        assert_eq!(r.unread, ["helm.valueFiles"]);
+        // values alone is read.
+        let only = json!({"spec": {"source": {"chart": "ingress-nginx",
+            "helm": {"values": "controller:\n  config:\n    a: '1'\n"}}}});
+        let r = release("argoproj.io/v1alpha1", "Application", &only).unwrap();
+        assert_eq!(r.values.pointer("/controller/config/a"), Some(&json!("1")));
+        assert!(r.unread.is_empty());
+    }
+
+    // Go's `fmt.Sprint(float64(x))`, which Helm's `toString` gives a number of the values.
+    #[test]
+    fn numbers_print_as_go_prints_a_float64() {
+        for (f, go) in [
+            (31536000.0, "3.1536e+07"),
+            (600.0, "600"),
+            (100000.0, "100000"),
+            (1000000.0, "1e+06"),
+            (123456.0, "123456"),
+            (1234567.0, "1.234567e+06"),
+            (21.0, "21"),
+            (0.5, "0.5"),
+            (1.5, "1.5"),
+            (0.00001, "1e-05"),
+            (-42.0, "-42"),
+            (0.0, "0"),
+        ] {
+            assert_eq!(go_float(f), go, "{f}");
+        }
+        let values = json!({"controller": {"config": {"hsts-max-age": 31536000, "gone": null}}});
+        let (_, config) = rendered(&values);
+        assert_eq!(
+            config.get("hsts-max-age").map(String::as_str),
+            Some("3.1536e+07")
+        );
+        assert!(!config.contains_key("gone"));
     }
 
     #[test]

@@ -54,14 +54,19 @@ pub enum Surrounding {
     /// `load::prefilter::crd_group`).
     Crd { group: String },
     /// A workload running ingress-nginx's controller (its image is ingress-nginx's
-    /// `controller`, or it runs `/nginx-ingress-controller`): the arguments
-    /// of that container, flags included.
+    /// `controller`, or it runs `/nginx-ingress-controller`): that container's `command`
+    /// and `args`, in the order it runs them.
     NginxController { args: Vec<String> },
-    /// A ConfigMap that may configure ingress-nginx (its text names nginx): its data.
+    /// A ConfigMap that may configure ingress-nginx: its data.
     ConfigMap { data: BTreeMap<String, String> },
     /// A Helm release of the `ingress-nginx` chart (Flux `HelmRelease`, Argo CD
-    /// `Application`): the values it gives the chart (`controllers::chart_values`).
-    NginxHelmRelease { values: Value },
+    /// `Application`): the values it gives the chart (`model::helm_chart::release`).
+    NginxHelmRelease {
+        values: Value,
+        /// Sources of values the release names that are not read (`spec.valuesFrom`,
+        /// `helm.valueFiles`).
+        unread: Vec<String>,
+    },
 }
 
 /// The arguments of the container that runs ingress-nginx's controller, if one does.
@@ -81,7 +86,13 @@ fn nginx_controller_args(doc: &Value) -> Option<Vec<String>> {
             || strings(c.get("command"))
                 .iter()
                 .any(|a| a.ends_with("/nginx-ingress-controller"));
-        runs.then_some(args)
+        // The container runs `command` followed by `args`; the controller's flags may be in
+        // either.
+        runs.then(|| {
+            let mut all = strings(c.get("command"));
+            all.extend(args);
+            all
+        })
     })
 }
 
@@ -116,9 +127,9 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
                 },
             })
         }
-        // Only a ConfigMap that names nginx can configure ingress-nginx's controller (as the
-        // load stage's prefilter judges documents; a `List` item reaches here unfiltered).
-        ("", "ConfigMap") if doc.to_string().contains("nginx") => Some(Surrounding::ConfigMap {
+        // Any ConfigMap can be the one a controller's `--configmap` names (the load stage's
+        // prefilter keeps those that name nginx or are small).
+        ("", "ConfigMap") => Some(Surrounding::ConfigMap {
             data: labels(at("/data")),
         }),
         (
@@ -238,8 +249,11 @@ mod tests {
         let m = serde_json::json!({"metadata": {"name": "ingress-nginx-controller"}, "data": {"ssl-redirect": "false"}});
         assert!(matches!(decode("v1", "ConfigMap", &m),
             Some(Surrounding::ConfigMap { data }) if data.get("ssl-redirect").map(String::as_str) == Some("false")));
-        let other = serde_json::json!({"metadata": {"name": "app-settings"}, "data": {"a": "b"}});
-        assert!(decode("v1", "ConfigMap", &other).is_none());
+        // Any ConfigMap may be the one a controller's `--configmap` names, whatever its name.
+        let other =
+            serde_json::json!({"metadata": {"name": "controller-settings"}, "data": {"a": "b"}});
+        assert!(matches!(decode("v1", "ConfigMap", &other),
+            Some(Surrounding::ConfigMap { data }) if data.len() == 1));
         let e = serde_json::json!({"spec": {"hosts": ["api.example.com"], "location": "MESH_INTERNAL"}});
         assert!(matches!(
             decode("networking.istio.io/v1", "ServiceEntry", &e),

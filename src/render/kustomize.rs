@@ -427,7 +427,7 @@ mod tests {
         deep.push_str(&"  ".repeat(100));
         deep.push_str("b: 1\n");
         let stream = format!(
-            "{deep}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+            "{deep}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: c\n"
         );
         let docs = parse_stream(stream.as_bytes()).unwrap();
         let kinds: Vec<&str> = docs.iter().filter_map(|d| d["kind"].as_str()).collect();

@@ -64,8 +64,14 @@ impl Controller {
         self.config_map.get(key).map(String::as_str)
     }
 
+    /// A boolean ConfigMap key as `ReadConfig`'s weakly typed decode reads it: the empty
+    /// string is false, a value `strconv.ParseBool` refuses keeps the default.
     fn setting_bool(&self, key: &str, default: bool) -> bool {
-        self.setting(key).map_or(default, |v| v.trim() == "true")
+        match self.setting(key) {
+            None => default,
+            Some("") => false,
+            Some(v) => parse_bool(v).unwrap_or(default),
+        }
     }
 
     /// The value of `--name=value` (the last one given wins, as with Go's `flag`).
@@ -91,8 +97,19 @@ impl Controller {
 
     /// A boolean flag: given bare, or with a value Go's `strconv.ParseBool` reads as true.
     fn flag(&self, name: &str) -> bool {
-        self.flags.iter().any(|f| f == name)
-            || self.flag_value(name).and_then(parse_bool) == Some(true)
+        // The last occurrence wins (pflag sets the value once per occurrence).
+        self.flags
+            .iter()
+            .rev()
+            .find_map(|f| {
+                if f == name {
+                    Some(true)
+                } else {
+                    let v = f.strip_prefix(name)?.strip_prefix('=')?;
+                    Some(parse_bool(v) == Some(true))
+                }
+            })
+            .unwrap_or(false)
     }
 
     /// `--http-port` / `--https-port`: the ports nginx listens on.
@@ -125,6 +142,16 @@ pub(crate) fn annotation_risk(key: &str) -> Option<&'static str> {
         annotations::Risk::High => "High",
         annotations::Risk::Critical => "Critical",
     })
+}
+
+/// `parser.StringToURL`, which `ReadConfig` applies to `global-auth-url` (a URL it refuses is
+/// dropped with a warning): a scheme, a host, and no `..` in the host.
+fn valid_auth_url(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return false;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    !scheme.is_empty() && !host.is_empty() && !host.contains("..")
 }
 
 /// Go's `strconv.ParseBool`, which ingress-nginx's annotation and flag parsers use.
@@ -882,6 +909,7 @@ impl World {
                 url: url.to_string(),
             });
         } else if let Some(url) = set(self.controller.setting("global-auth-url"))
+            && valid_auth_url(url)
             && ingress.and_then(|i| i.flag("enable-global-auth")) != Some(false)
         {
             // template.go `shouldApplyGlobalAuth`: a location without its own auth-url, unless

@@ -229,6 +229,14 @@ pub(crate) fn resolve(
             Some(dialect_of_controller(c)),
             Evidence::Controller(c.clone()),
         )
+    } else if let Some(watching) = name
+        .is_none()
+        .then(|| index.nginx_controller_watching_classless())
+        .flatten()
+    {
+        // An Ingress without a class is served by the ingress-nginx controller started
+        // with `--watch-ingress-without-class` (`store.go` `GetIngressClass`).
+        (Some(Dialect::IngressNginx), Evidence::Controller(watching))
     } else if let Some((k, c)) = any.filter(|(_, c)| c.dialect.is_some()) {
         (c.dialect, Evidence::Configuration(yaml_key(k)))
     } else {

@@ -217,7 +217,8 @@ fn with_hsts(plan: &IngressPlan, rules: &[Rule], a: &Attachment) -> Vec<Rule> {
 /// The response header HSTS is sent in.
 const STS: &str = "Strict-Transport-Security";
 
-/// The route on the HTTP listener that answers 308 to https for the whole host: ingress-nginx
+/// The route on the HTTP listener that answers 308 (`http-redirect-code`) to https for the
+/// whole host: ingress-nginx
 /// redirects every location of a host with a certificate (the root location included, so
 /// paths no Ingress names too), in its Lua rewrite phase before any location content
 /// (`rootfs/etc/nginx/lua/lua_ingress.lua` `redirect_to_https`).
@@ -231,7 +232,7 @@ fn ssl_redirect_route(
     let h = host.host.as_deref();
     let redirect = HttpRequestRedirectFilter {
         scheme: Some("https".into()),
-        status_code: Some(308),
+        status_code: Some(u32::from(plan.http_redirect_code)),
         ..Default::default()
     };
     let root = Rule {
@@ -245,10 +246,15 @@ fn ssl_redirect_route(
     // Locations under `no-tls-redirect-locations` (the ACME HTTP-01 challenge path by
     // default) are served over plain HTTP as they are (lua_ingress.lua `redirect_to_https`
     // checks `force_no_ssl_redirect` first).
+    // A location's own redirect (`permanent-redirect`, `temporal-redirect`, `app-root`) is an
+    // nginx `return` in the rewrite phase, before the Lua HTTPS redirect: plain HTTP gets it
+    // as it is too.
     let exempt = |r: &Rule| {
-        plan.no_tls_redirect
-            .iter()
-            .any(|p| r.source_path.starts_with(p.as_str()))
+        r.redirect.is_some()
+            || plan
+                .no_tls_redirect
+                .iter()
+                .any(|p| r.source_path.starts_with(p.as_str()))
     };
     let exempt_rules: Vec<Rule> = host.rules.iter().filter(|r| exempt(r)).cloned().collect();
     // When another Ingress of the host keeps plain HTTP, only this Ingress's own locations
@@ -271,15 +277,16 @@ fn ssl_redirect_route(
             own.push(root);
         }
         own.dedup_by(|a, b| a.path == b.path && a.headers == b.headers);
-        own.retain(|r| {
-            !exempt_rules
-                .iter()
-                .any(|e| e.path == r.path && e.headers == r.headers)
-        });
         own
     } else {
         vec![root]
     };
+    // An exempt location takes the place of the redirect with the same match.
+    rules.retain(|r| {
+        !exempt_rules
+            .iter()
+            .any(|e| e.path == r.path && e.headers == r.headers)
+    });
     rules.extend(exempt_rules);
     let redirect_names = chunk_names(
         plan,
@@ -288,9 +295,10 @@ fn ssl_redirect_route(
         rules.len(),
         names,
     );
+    // The redirect rules made here carry no source path; the exempt ones are copies.
     let exempt_paths: Vec<String> = rules
         .iter()
-        .filter(|r| r.redirect.is_none())
+        .filter(|r| !r.source_path.is_empty())
         .map(|r| r.source_path.clone())
         .collect();
     for (chunk, name) in rules.chunks(MAX_RULES).zip(redirect_names) {
@@ -300,7 +308,7 @@ fn ssl_redirect_route(
         String::new()
     } else {
         format!(
-            " except {}, served over plain HTTP as before (no-tls-redirect-locations)",
+            " except {}, answered over plain HTTP as before (their own redirect, or no-tls-redirect-locations)",
             exempt_paths.join(", ")
         )
     };
@@ -308,8 +316,9 @@ fn ssl_redirect_route(
         Diagnostic::new(
             Code::NginxSslRedirect,
             format!(
-                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers 308 to https for {}{except} (ingress-nginx's {})",
+                "host {}: the route is attached to the HTTPS listener; a redirect route on the HTTP listener answers {} to https for {}{except} (ingress-nginx's {})",
                 h.unwrap_or("*"),
+                plan.http_redirect_code,
                 if host.redirect_own_paths {
                     "this Ingress's paths (another Ingress of the host keeps plain HTTP)"
                 } else {

@@ -118,6 +118,8 @@ pub(crate) struct IngressPlan {
     /// The `Strict-Transport-Security` value ingress-nginx adds to every HTTPS answer (the
     /// controller's `hsts*` keys; `None` with `hsts: "false"` or outside ingress-nginx).
     pub hsts: Option<String>,
+    /// The status of the HTTPS redirect (`http-redirect-code`, default 308).
+    pub http_redirect_code: u16,
     /// `no-tls-redirect-locations`: locations whose path starts with one of these are never
     /// redirected to HTTPS (`config.go` `NewDefault`: `/.well-known/acme-challenge`).
     pub no_tls_redirect: Vec<String>,

@@ -146,6 +146,7 @@ fn plan(
         regex_paths: false,
         hsts: None,
         no_tls_redirect: Vec::new(),
+        http_redirect_code: 308,
         default_certificate: None,
         canary: None,
         result,
@@ -159,7 +160,13 @@ fn plan(
         let prefix = controller.annotations_prefix();
         let mut ann = nginx::Annotations::of(ing, &prefix);
         let first_note = plan.result.notes.len();
-        if !nginx::controller_gate(&mut plan, ing, &mut ann, &controller) {
+        if !nginx::controller_gate(
+            &mut plan,
+            ing,
+            &mut ann,
+            &controller,
+            index.namespace_labels(namespace),
+        ) {
             return plan;
         }
         // `--enable-annotation-validation=false` (`parser.EnableAnnotationValidation`): values
@@ -250,13 +257,33 @@ fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index) {
             continue;
         }
         let controller = plan.class.nginx_controller_class();
-        if index.nginx_controller(&controller).is_some() {
-            continue;
-        }
         let subject = match &plan.class.name {
             Some(n) => format!("IngressClass {n}"),
             None => "Ingresses without a class".into(),
         };
+        if let Some(known) = index.nginx_controller(&controller) {
+            if !known.caveats.is_empty() {
+                let mut d = Diagnostic::new(
+                    Code::NginxControllerConfigIncomplete,
+                    format!(
+                        "{subject}: the configuration of its ingress-nginx controller ({controller}) is read from {}, but {}; confirm the settings the translation used (the report's controllers section), or give them with controllers.{} in .gateway-migrate.yaml or --controller-config",
+                        known.source.describe(),
+                        known.caveats.join("; "),
+                        class::yaml_key(
+                            plan.class
+                                .name
+                                .as_deref()
+                                .unwrap_or(crate::config::ANY_INGRESS_CLASS)
+                        )
+                    ),
+                );
+                if let Some(field) = &plan.class.field {
+                    d = d.at(field.clone());
+                }
+                plan.result.notes.push(d);
+            }
+            continue;
+        }
         let key = plan
             .class
             .name

@@ -103,23 +103,18 @@ pub(crate) struct ControllerView<'a> {
 impl<'a> ControllerView<'a> {
     /// The value of `--name=value` (the last one given wins, as with Go's `flag`).
     fn flag_value(&self, name: &str) -> Option<&'a str> {
-        self.known?
-            .flags
-            .iter()
-            .rev()
-            .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
+        self.known?.flag_value(name)
     }
 
-    /// A boolean flag: given bare, or with a value `strconv.ParseBool` reads as true.
+    /// A boolean flag: its last occurrence, bare or with a value `strconv.ParseBool` reads.
     pub(crate) fn flag(&self, name: &str) -> bool {
-        self.known
-            .is_some_and(|k| k.flags.iter().any(|f| f == name))
-            || self.flag_value(name).and_then(parse_bool) == Some(true)
+        self.known.is_some_and(|k| k.flag(name))
     }
 
-    /// A boolean flag explicitly turned off (`--name=false`).
+    /// A boolean flag whose last occurrence turns it off (`--name=false`).
     pub(crate) fn flag_is_false(&self, name: &str) -> bool {
-        self.flag_value(name).and_then(parse_bool) == Some(false)
+        self.known
+            .is_some_and(|k| k.flags.iter().any(|f| f.starts_with(name)) && !k.flag(name))
     }
 
     /// `--annotations-prefix` with its trailing `/` (`pkg/flags/flags.go`, default
@@ -162,6 +157,7 @@ pub(crate) fn controller_gate(
     ing: &Ingress,
     ann: &mut Annotations,
     controller: &ControllerView,
+    namespace_labels: Option<&BTreeMap<String, String>>,
 ) -> bool {
     let prefix = controller.annotations_prefix();
     if prefix != PREFIX {
@@ -184,8 +180,31 @@ pub(crate) fn controller_gate(
             ));
         }
     }
-    if controller.known.is_none() {
+    let Some(known) = controller.known else {
         return true;
+    };
+    // `--watch-namespace` / `--watch-namespace-selector` (`pkg/flags/flags.go`): the store's
+    // informers list Ingresses of the watched namespaces only.
+    if known.watches(&plan.namespace, namespace_labels) == Some(false) {
+        plan.hosts.clear();
+        plan.default_backend = None;
+        plan.tls.clear();
+        plan.result.notes.push(crate::diagnostic::Diagnostic::new(
+            crate::diagnostic::Code::NginxIngressNotWatched,
+            format!(
+                "the controller watches {} only, not namespace {}: it never served this Ingress, so nothing is translated",
+                known
+                    .flag_value("--watch-namespace")
+                    .filter(|n| !n.is_empty())
+                    .map(|n| format!("namespace {n}"))
+                    .unwrap_or_else(|| format!(
+                        "the namespaces selected by {}",
+                        known.flag_value("--watch-namespace-selector").unwrap_or_default()
+                    )),
+                plan.namespace
+            ),
+        ));
+        return false;
     }
     if let Some((key, risk)) =
         validation::too_risky(ann, controller.setting("annotations-risk-level"))
@@ -251,13 +270,19 @@ pub(crate) fn note_controller_access(
     let Some(settings) = settings else {
         return;
     };
+    // SSL passthrough is proxied at the TCP level: no location, so no access check, runs.
+    if plan.passthrough {
+        return;
+    }
     let own_allow =
         ann.get("allowlist-source-range").is_some() || ann.get("whitelist-source-range").is_some();
     let applies = |key: &str| match key {
         "whitelist-source-range" => !own_allow,
         "denylist-source-range" => ann.get("denylist-source-range").is_none(),
         "global-auth-url" => {
-            ann.get("auth-url").is_none() && ann.flag("enable-global-auth") != Some(false)
+            valid_auth_url(settings.get("global-auth-url").map_or("", String::as_str))
+                && ann.get("auth-url").is_none()
+                && ann.flag("enable-global-auth") != Some(false)
         }
         _ => true,
     };
@@ -328,6 +353,15 @@ pub(crate) fn hsts(settings: Option<&BTreeMap<String, String>>) -> Option<String
     Some(value)
 }
 
+/// `parser.StringToURL`, which `ReadConfig` applies to `global-auth-url` (configmap.go: a URL
+/// it refuses is dropped): a scheme, a host, no `..` in the host.
+fn valid_auth_url(url: &str) -> bool {
+    url.split_once("://").is_some_and(|(scheme, rest)| {
+        let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        !scheme.is_empty() && !host.is_empty() && !host.contains("..")
+    })
+}
+
 /// The note field of an annotation.
 pub(crate) fn field(key: &str) -> String {
     format!("metadata.annotations[\"{PREFIX}{key}\"]")
@@ -347,15 +381,22 @@ pub(crate) fn apply(
     config: &Config,
     settings: Option<&std::collections::BTreeMap<String, String>>,
 ) {
-    let setting = |key: &str, default: bool| {
-        settings
-            .and_then(|s| s.get(key))
-            .and_then(|v| parse_bool(v.trim()))
-            .unwrap_or(default)
+    // `ReadConfig`'s weakly typed decode: the empty string is false, a value
+    // `strconv.ParseBool` refuses keeps the default.
+    let setting = |key: &str, default: bool| match settings.and_then(|s| s.get(key)) {
+        None => default,
+        Some(v) if v.is_empty() => false,
+        Some(v) => parse_bool(v).unwrap_or(default),
     };
     plan.ssl_redirect_default = setting("ssl-redirect", true);
     plan.force_ssl_redirect = setting("force-ssl-redirect", false);
     plan.hsts = hsts(settings);
+    // configmap.go `ReadConfig`: a number among 301, 302, 307 and 308, else the default 308.
+    plan.http_redirect_code = settings
+        .and_then(|s| s.get("http-redirect-code"))
+        .and_then(|v| v.parse::<u16>().ok())
+        .filter(|c| [301, 302, 307, 308].contains(c))
+        .unwrap_or(308);
     // template.go `isLocationInLocationList`: a location whose path starts with one of the
     // comma-separated prefixes (trimmed) is exempt from the HTTPS redirect.
     plan.no_tls_redirect = settings
