@@ -220,6 +220,123 @@ fn flag_value<'a>(flags: &'a [String], name: &str) -> Option<&'a str> {
         .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
 }
 
+/// Istio's mesh configuration, as the repository gives it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IstioMesh {
+    pub source: ConfigSource,
+    /// The `MeshConfig` (`istio.mesh.v1alpha1`), as JSON.
+    pub mesh: Value,
+}
+
+impl IstioMesh {
+    /// `defaultHttpRetryPolicy`: the retries of every route that sets none
+    /// (`pilot/pkg/networking/core/route/route.go`; `retry.go` `ConvertPolicy`: attempts 0
+    /// turns them off). Without it, Istio's own: 2 attempts on
+    /// `connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes`
+    /// (`retry.go` `defaultRetryOn`, `defaultNumRetries`).
+    pub fn default_retries(&self) -> Option<(u64, String)> {
+        match self.mesh.get("defaultHttpRetryPolicy") {
+            None | Some(Value::Null) => Some((2, ISTIO_DEFAULT_RETRY_ON.into())),
+            Some(policy) => {
+                let attempts = policy.get("attempts").and_then(Value::as_u64).unwrap_or(0);
+                let on = policy
+                    .get("retryOn")
+                    .and_then(Value::as_str)
+                    .unwrap_or(ISTIO_DEFAULT_RETRY_ON);
+                (attempts > 0).then(|| (attempts, on.to_string()))
+            }
+        }
+    }
+
+    /// `pathNormalization.normalization`: `NONE`, `BASE` (the default), `MERGE_SLASHES` or
+    /// `DECODE_AND_MERGE_SLASHES` (`pilot/pkg/networking/core/listener_builder.go`).
+    pub fn path_normalization(&self) -> String {
+        self.mesh
+            .pointer("/pathNormalization/normalization")
+            .and_then(Value::as_str)
+            .filter(|n| *n != "DEFAULT")
+            .unwrap_or("BASE")
+            .to_string()
+    }
+}
+
+/// Istio's default `retryOn` (`pilot/pkg/networking/core/route/retry/retry.go`).
+pub const ISTIO_DEFAULT_RETRY_ON: &str =
+    "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes";
+
+/// The mesh configuration among `objects`: the `istio` ConfigMap's `mesh` key (what istiod
+/// reads; `istio-<revision>` too), else an `IstioOperator`'s `spec.meshConfig`, else an
+/// `istiod` Helm release's `meshConfig`. `None`: the repository does not say (Istio's
+/// defaults hold).
+pub(crate) fn istio_mesh(objects: &[SourceObject]) -> Option<IstioMesh> {
+    let from_config_map = objects.iter().find_map(|o| {
+        let SourceBody::Surrounding(Surrounding::ConfigMap { data }) = &o.body else {
+            return None;
+        };
+        let name = o.meta.name.as_str();
+        if name != "istio" && !name.starts_with("istio-") {
+            return None;
+        }
+        let mesh = crate::yaml::from_str::<Value>(data.get("mesh")?).ok()?;
+        Some(IstioMesh {
+            source: ConfigSource::Manifests {
+                file: o.source.file.clone(),
+            },
+            mesh,
+        })
+    });
+    from_config_map.or_else(|| {
+        let mut found: Vec<(u8, &SourceObject, &Value)> = objects
+            .iter()
+            .filter_map(|o| match &o.body {
+                SourceBody::Surrounding(Surrounding::IstioMeshConfig { mesh }) => {
+                    Some((u8::from(o.kind != "IstioOperator"), o, mesh))
+                }
+                _ => None,
+            })
+            .collect();
+        found.sort_by_key(|(rank, _, _)| *rank);
+        let (_, o, mesh) = found.into_iter().next()?;
+        Some(IstioMesh {
+            source: if o.kind == "IstioOperator" {
+                ConfigSource::Manifests {
+                    file: o.source.file.clone(),
+                }
+            } else {
+                ConfigSource::HelmRelease {
+                    file: o.source.file.clone(),
+                    object: format!("{}/{}", o.kind, o.meta.name),
+                }
+            },
+            mesh: mesh.clone(),
+        })
+    })
+}
+
+/// The mesh settings gateway-migrate reads, and what it does with each, for
+/// `docs/controllers.md`.
+pub const MESH_SETTINGS: &[(&str, &str)] = &[
+    (
+        "defaultHttpRetryPolicy",
+        "Istio applies it to HTTPRoutes as to VirtualServices (`conversion.go` leaves retries unset, so the mesh default holds). For other targets, `istio/mesh-default-retries` names the retries the routes lose.",
+    ),
+    (
+        "pathNormalization",
+        "Applies to every listener of an Istio gateway, Gateway API ones included. For other targets, `istio/mesh-path-normalization` names how the target normalizes paths differently (Envoy Gateway merges slashes and unescapes then redirects `%2F` by default: `internal/gatewayapi/listener.go`).",
+    ),
+];
+
+/// The Istio part of `docs/controllers.md`.
+pub fn mesh_markdown() -> String {
+    let mut out = String::from(
+        "\n## Istio mesh settings\n\nRead from the `istio` ConfigMap's `mesh` key, else an `IstioOperator`'s `spec.meshConfig`, else a\nHelm release of the `istiod` chart (`meshConfig`), at istio/istio `86c9f01fd735`. Mesh settings apply\nequally to VirtualServices and to the HTTPRoutes Istio converts, so with the `istio` target they change\nnothing a migration does; with another target, the ones below are reported.\n\n| mesh setting | in gateway-migrate |\n|---|---|\n",
+    );
+    for (name, what) in MESH_SETTINGS {
+        out.push_str(&format!("| {name} | {what} |\n"));
+    }
+    out
+}
+
 /// A controller's command line as pflag (`pkg/flags/flags.go`) reads it: each flag as
 /// `--name=value` or, for a boolean given bare, `--name`; a non-boolean flag's value may be
 /// the next argument (`--annotations-prefix custom.io`); `-name` is taken as `--name`;
@@ -268,11 +385,17 @@ pub(crate) fn nginx_controllers(
     config: &Config,
 ) -> BTreeMap<String, NginxController> {
     let mut config_maps: BTreeMap<(&str, &str), &BTreeMap<String, String>> = BTreeMap::new();
+    // Files defining each ConfigMap: several (kustomize overlays patching it, copies per
+    // environment) means the one read may not be the one deployed.
+    let mut defined_in: BTreeMap<(&str, &str), BTreeSet<&str>> = BTreeMap::new();
     for obj in objects {
         if let SourceBody::Surrounding(Surrounding::ConfigMap { data }) = &obj.body {
-            config_maps
-                .entry((obj.namespace.as_str(), obj.meta.name.as_str()))
-                .or_insert(data);
+            let key = (obj.namespace.as_str(), obj.meta.name.as_str());
+            config_maps.entry(key).or_insert(data);
+            defined_in
+                .entry(key)
+                .or_default()
+                .insert(obj.source.file.as_str());
         }
     }
     let mut out: BTreeMap<String, NginxController> = BTreeMap::new();
@@ -302,6 +425,16 @@ pub(crate) fn nginx_controllers(
                 let found = reference
                     .split_once('/')
                     .and_then(|(ns, name)| config_maps.get(&(ns, name)));
+                let files = reference
+                    .split_once('/')
+                    .and_then(|key| defined_in.get(&key))
+                    .filter(|files| files.len() > 1);
+                if let Some(files) = files {
+                    caveats.push(format!(
+                        "its ConfigMap {reference} is defined in {} (overlays or copies: the first is used; a rendered build may deploy another)",
+                        files.iter().copied().collect::<Vec<_>>().join(", ")
+                    ));
+                }
                 match found {
                     Some(d) => (*d).clone(),
                     None => {
@@ -330,12 +463,12 @@ pub(crate) fn nginx_controllers(
         else {
             continue;
         };
-        let (flags, data) = helm_chart::rendered(values);
+        let rendered = helm_chart::rendered(values);
         let source = ConfigSource::HelmRelease {
             file: obj.source.file.clone(),
             object: format!("{}/{}", obj.kind, obj.meta.name),
         };
-        let caveats = unread
+        let mut caveats: Vec<String> = unread
             .iter()
             .map(|u| {
                 format!(
@@ -344,10 +477,23 @@ pub(crate) fn nginx_controllers(
                 )
             })
             .collect();
+        if !rendered.unrendered.is_empty() {
+            caveats.push(format!(
+                "the templates in controller.config {} are not rendered",
+                rendered.unrendered.join(", ")
+            ));
+        }
+        // `$(POD_NAMESPACE)` is the release's namespace, or the chart's `namespaceOverride`
+        // (`_helpers.tpl` `ingress-nginx.namespace`).
+        let namespace = values
+            .get("namespaceOverride")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&obj.namespace);
         add(
             NginxController {
-                flags: normalize_flags(&flags, &obj.namespace),
-                config: data,
+                flags: normalize_flags(&rendered.flags, namespace),
+                config: rendered.config,
                 source,
                 caveats,
             },
@@ -608,6 +754,71 @@ mod tests {
         assert_eq!(selected.watches("web", None), Some(false));
         let set_based = controller(&["--watch-namespace-selector=team in (a,b)"]);
         assert_eq!(set_based.watches("web", Some(&labels)), None);
+    }
+
+    // The mesh configuration istiod reads first; Istio's defaults without one
+    // (`retry.go` `ConvertPolicy`, `listener_builder.go`).
+    #[test]
+    fn the_mesh_configuration_and_its_defaults() {
+        let defaults = IstioMesh {
+            source: ConfigSource::Assumed,
+            mesh: Value::Null,
+        };
+        assert_eq!(
+            defaults.default_retries(),
+            Some((2, ISTIO_DEFAULT_RETRY_ON.to_string()))
+        );
+        assert_eq!(defaults.path_normalization(), "BASE");
+        let off = IstioMesh {
+            source: ConfigSource::Assumed,
+            mesh: serde_json::json!({"defaultHttpRetryPolicy": {"attempts": 0},
+                                      "pathNormalization": {"normalization": "NONE"}}),
+        };
+        assert_eq!(off.default_retries(), None);
+        assert_eq!(off.path_normalization(), "NONE");
+        let load = |text: &str| crate::load::load_bytes("m.yaml", text.as_bytes()).objects;
+        let mut objects = load(
+            "apiVersion: install.istio.io/v1alpha1\nkind: IstioOperator\nmetadata:\n  name: io\nspec:\n  meshConfig:\n    pathNormalization:\n      normalization: NONE\n",
+        );
+        let found = istio_mesh(&objects).unwrap();
+        assert_eq!(found.path_normalization(), "NONE");
+        objects.extend(load(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\n  namespace: istio-system\ndata:\n  mesh: |-\n    pathNormalization:\n      normalization: MERGE_SLASHES\n",
+        ));
+        let found = istio_mesh(&objects).unwrap();
+        assert_eq!(found.path_normalization(), "MERGE_SLASHES");
+        assert!(matches!(found.source, ConfigSource::Manifests { .. }));
+    }
+
+    // The kubelet's `$(NAME)` expansion from literal env values; several definitions of the
+    // controller's ConfigMap (kustomize overlays) are a caveat, not a silent choice.
+    #[test]
+    fn env_values_expand_and_duplicate_configmaps_are_named() {
+        let load = |path: &str, text: &str| crate::load::load_bytes(path, text.as_bytes()).objects;
+        let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n  namespace: edge\nspec:\n  template:\n    spec:\n      containers:\n      - name: controller\n        image: registry.k8s.io/ingress-nginx/controller:v1.15.1\n        env:\n        - name: PREFIX\n          value: corp.example.com\n        args: [--annotations-prefix=$(PREFIX), --configmap=$(POD_NAMESPACE)/settings]\n";
+        let cm = |v: &str| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: edge\ndata:\n  hsts: \"{v}\"\n"
+            )
+        };
+        let mut objects = load("base/deploy.yaml", deployment);
+        objects.extend(load("base/cm.yaml", &cm("true")));
+        objects.extend(load("overlays/prod/cm.yaml", &cm("false")));
+        let controllers = nginx_controllers(&objects, &Config::default());
+        let found = &controllers[DEFAULT_NGINX_CONTROLLER];
+        assert_eq!(
+            found.flag_value("--annotations-prefix"),
+            Some("corp.example.com")
+        );
+        assert_eq!(found.flag_value("--configmap"), Some("edge/settings"));
+        assert!(
+            found
+                .caveats
+                .iter()
+                .any(|c| c.contains("base/cm.yaml, overlays/prod/cm.yaml")),
+            "{:?}",
+            found.caveats
+        );
     }
 
     const CONTROLLER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n  namespace: edge\nspec:\n  template:\n    spec:\n      containers:\n      - name: controller\n        image: registry.k8s.io/ingress-nginx/controller:v1.15.1\n        args: [--configmap=$(POD_NAMESPACE)/edge-settings, --enable-ssl-passthrough]\n";

@@ -33,6 +33,8 @@ pub struct Index {
     nginx_controllers: BTreeMap<String, NginxController>,
     /// `controllers."*"`: the configuration of every other ingress-nginx controller.
     any_nginx_controller: Option<NginxController>,
+    /// Istio's mesh configuration, when the repository gives it.
+    istio_mesh: Option<crate::controllers::IstioMesh>,
 }
 
 use crate::controllers::NginxController;
@@ -139,6 +141,7 @@ impl Index {
         index.objects = objects;
         index.nginx_controllers = crate::controllers::nginx_controllers(&index.objects, config);
         index.any_nginx_controller = crate::controllers::any_nginx_controller(config);
+        index.istio_mesh = crate::controllers::istio_mesh(&index.objects);
         index
     }
 
@@ -148,6 +151,25 @@ impl Index {
         self.nginx_controllers
             .get(controller_class)
             .or(self.any_nginx_controller.as_ref())
+    }
+
+    /// Istio's mesh configuration as the repository gives it (`None`: Istio's defaults).
+    pub fn istio_mesh(&self) -> Option<&crate::controllers::IstioMesh> {
+        self.istio_mesh.as_ref()
+    }
+
+    /// The controller class of the ingress-nginx controller that serves Ingresses naming
+    /// `class` by its `--ingress-class` value (default `nginx`): through the legacy
+    /// `kubernetes.io/ingress.class` annotation always, through `spec.ingressClassName` only
+    /// with `--ingress-class-by-name` (`store.go` `GetIngressClass`, `ingressClassEventHandler`).
+    pub fn nginx_controller_named(&self, class: &str, legacy_annotation: bool) -> Option<String> {
+        self.nginx_controllers
+            .iter()
+            .find(|(_, c)| {
+                c.flag_value("--ingress-class").unwrap_or("nginx") == class
+                    && (legacy_annotation || c.flag("--ingress-class-by-name"))
+            })
+            .map(|(controller, _)| controller.clone())
     }
 
     /// The controller class of an ingress-nginx controller started with

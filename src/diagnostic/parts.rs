@@ -246,6 +246,8 @@ impl Code {
             | Code::NginxControllerConfigAssumed
             | Code::NginxControllerConfigIncomplete
             | Code::NginxIngressNotWatched
+            | Code::IstioMeshDefaultRetries
+            | Code::IstioMeshPathNormalization
             | Code::NginxSslPassthroughDisabled
             | Code::NginxAffinity
             | Code::NginxAffinityCanaryBehavior

@@ -50,8 +50,9 @@ impl Effects {
         secure: bool,
         reads: Reads,
     ) -> Effects {
-        // Access checks stand in the way of any answer the proxy gives after them (a 404 of
-        // the host's default location included); the other parts only of a forwarded one.
+        // Access checks stand in the way of any content: a forwarded request's, or a direct
+        // response's. A 404 is compared without them: an authentication or allow-list in
+        // front of "not found" guards nothing, and a report of it would be a false alarm.
         let access = || {
             let mut a: Vec<String> = b.access.iter().map(describe_access).collect();
             a.sort();
@@ -60,9 +61,7 @@ impl Effects {
         };
         let Outcome::Backends { backends, .. } = &b.outcome else {
             return Effects {
-                access: (reads.access
-                    && matches!(b.outcome, Outcome::NoRoute | Outcome::Direct { .. }))
-                .then(access),
+                access: (reads.access && matches!(b.outcome, Outcome::Direct { .. })).then(access),
                 ..Effects::default()
             };
         };

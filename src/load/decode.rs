@@ -88,6 +88,30 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
             return;
         }
     }
+    if let Some(mesh) = crate::model::helm_chart::istiod_mesh(&api_version, &kind, &doc) {
+        if let Ok(meta) = doc
+            .get("metadata")
+            .cloned()
+            .map(serde_json::from_value::<ObjectMeta>)
+            .transpose()
+            .map(Option::unwrap_or_default)
+        {
+            out.push(Ok(Decoded::Object(Box::new(SourceObject {
+                source: source.clone(),
+                api_version: api_version.clone(),
+                kind: kind.clone(),
+                namespace: meta.namespace.clone().unwrap_or_default(),
+                naming_scope: String::new(),
+                meta,
+                body: SourceBody::Surrounding(
+                    crate::model::surrounding::Surrounding::IstioMeshConfig { mesh },
+                ),
+            }))));
+        }
+        if kind == "HelmRelease" {
+            return;
+        }
+    }
     if (api_version.starts_with("kustomize.toolkit.fluxcd.io/")
         || api_version.starts_with("argoproj.io/"))
         && kind != "Rollout"

@@ -247,6 +247,7 @@ impl FileLoad {
                                 | Surrounding::NginxController { .. }
                                 | Surrounding::ConfigMap { .. }
                                 | Surrounding::NginxHelmRelease { .. }
+                                | Surrounding::IstioMeshConfig { .. }
                                 | Surrounding::Certificate { .. }
                                 | Surrounding::ServiceEntry { .. }
                                 | Surrounding::Crd { .. }

@@ -24,7 +24,8 @@ pub struct Release {
 }
 
 /// The release of the `ingress-nginx` chart an object makes, if it makes one: a Flux
-/// `HelmRelease`'s `spec.values` (`spec.valuesFrom` is not read); an Argo CD `Application`'s
+/// `HelmRelease`'s `spec.values` (`spec.valuesFrom`, `spec.chart.spec.valuesFiles` and
+/// `spec.postRenderers` are not read); an Argo CD `Application`'s
 /// `helm.valuesObject`, else its `helm.values` (a YAML string: Argo CD's `ValuesYAML` uses the
 /// object when there is one, not both), then `helm.parameters` (dotted names, as `--set`);
 /// `helm.valueFiles` are not read.
@@ -37,12 +38,19 @@ pub fn release(api_version: &str, kind: &str, doc: &Value) -> Option<Release> {
             if !is_chart(doc.pointer("/spec/chart/spec/chart")) {
                 return None;
             }
-            let unread = doc
-                .pointer("/spec/valuesFrom")
-                .and_then(Value::as_array)
-                .filter(|v| !v.is_empty())
-                .map(|_| vec!["spec.valuesFrom".to_string()])
-                .unwrap_or_default();
+            let unread = [
+                "/spec/valuesFrom",
+                "/spec/chart/spec/valuesFiles",
+                "/spec/postRenderers",
+            ]
+            .iter()
+            .filter(|p| {
+                doc.pointer(p)
+                    .and_then(Value::as_array)
+                    .is_some_and(|v| !v.is_empty())
+            })
+            .map(|p| p.trim_start_matches('/').replace('/', "."))
+            .collect();
             Some(Release {
                 values: doc.pointer("/spec/values").cloned().unwrap_or_else(empty),
                 unread,
@@ -90,6 +98,44 @@ pub fn release(api_version: &str, kind: &str, doc: &Value) -> Option<Release> {
     }
 }
 
+/// The `meshConfig` a Helm release of Istio's `istiod` chart gives (Flux `HelmRelease`
+/// `spec.values.meshConfig`; Argo CD `helm.valuesObject`, else `helm.values`, `.meshConfig`).
+pub fn istiod_mesh(api_version: &str, kind: &str, doc: &Value) -> Option<Value> {
+    let group = api_version.split('/').next().unwrap_or("");
+    let is_chart = |name: Option<&Value>| name.and_then(Value::as_str) == Some("istiod");
+    let values = match (group, kind) {
+        ("helm.toolkit.fluxcd.io", "HelmRelease") => {
+            if !is_chart(doc.pointer("/spec/chart/spec/chart")) {
+                return None;
+            }
+            doc.pointer("/spec/values").cloned()
+        }
+        ("argoproj.io", "Application") => {
+            let mut sources: Vec<&Value> = doc.pointer("/spec/source").into_iter().collect();
+            if let Some(Value::Array(more)) = doc.pointer("/spec/sources") {
+                sources.extend(more);
+            }
+            let helm = sources
+                .into_iter()
+                .find(|s| is_chart(s.get("chart")))?
+                .get("helm");
+            match helm.and_then(|h| h.get("valuesObject")) {
+                Some(object) if object.is_object() => Some(object.clone()),
+                _ => helm
+                    .and_then(|h| h.get("values"))
+                    .and_then(Value::as_str)
+                    .and_then(|text| crate::yaml::from_str::<Value>(text).ok()),
+            }
+        }
+        _ => return None,
+    };
+    Some(
+        values
+            .and_then(|v| v.get("meshConfig").cloned())
+            .unwrap_or(Value::Null),
+    )
+}
+
 /// `--set a.b.c=value` as Argo CD's `parameters` give it (no list indexes).
 fn set_dotted(values: &mut Value, name: &str, value: Value) {
     let mut at = values;
@@ -125,6 +171,42 @@ fn truthy(v: Option<&Value>) -> bool {
         Some(Value::Array(a)) => !a.is_empty(),
         Some(Value::Object(o)) => !o.is_empty(),
     }
+}
+
+/// Helm's `tpl` for the templates a value is likely to hold: text with `{{ .Values.a.b }}`
+/// actions (with `-` trim markers or not). `None` for any other action, which is not
+/// rendered here.
+fn tpl(text: &str, values: &Value) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("{{") {
+        let end = rest[start..].find("}}")? + start;
+        let mut before = &rest[..start];
+        let action = &rest[start + 2..end];
+        let mut after = &rest[end + 2..];
+        let mut inner = action;
+        if let Some(trimmed) = inner.strip_prefix('-') {
+            before = before.trim_end();
+            inner = trimmed;
+        }
+        if let Some(trimmed) = inner.strip_suffix('-') {
+            after = after.trim_start();
+            inner = trimmed;
+        }
+        let path = inner.trim().strip_prefix(".Values.")?;
+        if !path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
+        {
+            return None;
+        }
+        out.push_str(before);
+        // A missing value renders as `<no value>`, as Go's text/template prints it.
+        out.push_str(&value(values, path).map_or("<no value>".into(), to_string));
+        rest = after;
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// A value as Helm's `toString` writes it into the ConfigMap. Helm reads values through JSON,
@@ -225,9 +307,18 @@ pub fn controller_class(values: &Value) -> String {
         .unwrap_or_else(|| DEFAULT_NGINX_CONTROLLER.into())
 }
 
+/// What the chart renders for the controller from `values`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rendered {
+    pub flags: Vec<String>,
+    pub config: BTreeMap<String, String>,
+    /// ConfigMap keys whose value is a template this does not render.
+    pub unrendered: Vec<String>,
+}
+
 /// The controller's flags and ConfigMap data the chart renders from `values`
 /// (`_params.tpl` and `controller-configmap.yaml`; only what changes a request is kept).
-pub fn rendered(values: &Value) -> (Vec<String>, BTreeMap<String, String>) {
+pub fn rendered(values: &Value) -> Rendered {
     let t = Value::Bool(true);
     let f = Value::Bool(false);
     let mut flags = Vec::new();
@@ -278,6 +369,7 @@ pub fn rendered(values: &Value) -> (Vec<String>, BTreeMap<String, String>) {
         }
     }
     let mut config = BTreeMap::new();
+    let mut unrendered = Vec::new();
     if truthy(value(values, "controller.allowSnippetAnnotations")) {
         config.insert("allow-snippet-annotations".into(), "true".into());
     }
@@ -296,10 +388,20 @@ pub fn rendered(values: &Value) -> (Vec<String>, BTreeMap<String, String>) {
     if let Some(Value::Object(data)) = value(values, "controller.config") {
         // A null value deletes the key when Helm merges the values (`chartutil.CoalesceValues`).
         for (k, v) in data.iter().filter(|(_, v)| !v.is_null()) {
-            config.insert(k.clone(), to_string(v));
+            // `tpl (toString $value) $`: the value is itself a template over the values.
+            match tpl(&to_string(v), values) {
+                Some(text) => {
+                    config.insert(k.clone(), text);
+                }
+                None => unrendered.push(k.clone()),
+            }
         }
     }
-    (flags, config)
+    Rendered {
+        flags,
+        config,
+        unrendered,
+    }
 }
 
 #[cfg(test)]
@@ -357,12 +459,20 @@ mod tests {
             assert_eq!(go_float(f), go, "{f}");
         }
         let values = json!({"controller": {"config": {"hsts-max-age": 31536000, "gone": null}}});
-        let (_, config) = rendered(&values);
+        let config = rendered(&values).config;
         assert_eq!(
             config.get("hsts-max-age").map(String::as_str),
             Some("3.1536e+07")
         );
         assert!(!config.contains_key("gone"));
+        // `tpl`: `.Values` references render; anything else is left unrendered.
+        let values = json!({"hstsEnabled": false, "controller": {"config": {
+            "hsts": "{{ .Values.hstsEnabled }}", "x": "{{ include \"t\" . }}", "y": "a {{- .Values.no -}} b", "z": "a-{{ .Values.hstsEnabled }}-b"}}});
+        let r = rendered(&values);
+        assert_eq!(r.config.get("hsts").map(String::as_str), Some("false"));
+        assert_eq!(r.config.get("y").map(String::as_str), Some("a<no value>b"));
+        assert_eq!(r.config.get("z").map(String::as_str), Some("a-false-b"));
+        assert_eq!(r.unrendered, ["x"]);
     }
 
     #[test]
@@ -373,7 +483,7 @@ mod tests {
             "watchIngressWithoutClass": true,
             "allowSnippetAnnotations": true,
             "ingressClassResource": {"name": "public", "controllerValue": "k8s.io/public", "default": true}}});
-        let (flags, config) = rendered(&values);
+        let Rendered { flags, config, .. } = rendered(&values);
         assert!(flags.contains(&"--enable-ssl-passthrough".to_string()));
         assert!(flags.contains(&"--default-ssl-certificate=ns/cert".to_string()));
         assert!(flags.contains(&"--watch-ingress-without-class=true".to_string()));
@@ -393,7 +503,7 @@ mod tests {
             Some(("public".into(), "k8s.io/public".into(), true))
         );
         // Defaults: class `nginx` of `k8s.io/ingress-nginx`, annotation validation on.
-        let (flags, config) = rendered(&json!({}));
+        let Rendered { flags, config, .. } = rendered(&json!({}));
         assert_eq!(
             flags,
             [

@@ -61,6 +61,9 @@ pub enum Surrounding {
     ConfigMap { data: BTreeMap<String, String> },
     /// A Helm release of the `ingress-nginx` chart (Flux `HelmRelease`, Argo CD
     /// `Application`): the values it gives the chart (`model::helm_chart::release`).
+    /// Istio's mesh configuration as an `IstioOperator` (`spec.meshConfig`) or a Helm release
+    /// of the `istiod` chart (`meshConfig` of its values) gives it.
+    IstioMeshConfig { mesh: Value },
     NginxHelmRelease {
         values: Value,
         /// Sources of values the release names that are not read (`spec.valuesFrom`,
@@ -91,7 +94,28 @@ fn nginx_controller_args(doc: &Value) -> Option<Vec<String>> {
         runs.then(|| {
             let mut all = strings(c.get("command"));
             all.extend(args);
-            all
+            // The kubelet expands `$(NAME)` in command and args from the container's
+            // environment; literal values are known here (`POD_NAMESPACE` comes from the
+            // pod and is expanded by the index), `$$` escapes.
+            let env: Vec<(String, String)> = c
+                .get("env")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| {
+                    Some((
+                        e.get("name")?.as_str()?.to_string(),
+                        e.get("value")?.as_str()?.to_string(),
+                    ))
+                })
+                .collect();
+            all.into_iter()
+                .map(|a| {
+                    env.iter().fold(a, |a, (name, value)| {
+                        a.replace(&format!("$({name})"), value)
+                    })
+                })
+                .collect()
         })
     })
 }
@@ -155,6 +179,9 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
             hosts: strings(at("/spec/hosts")),
             external: at("/spec/location").and_then(Value::as_str) != Some("MESH_INTERNAL"),
         }),
+        ("install.istio.io", "IstioOperator") => Some(Surrounding::IstioMeshConfig {
+            mesh: at("/spec/meshConfig").cloned().unwrap_or(Value::Null),
+        }),
         ("cert-manager.io", "Certificate") => Some(Surrounding::Certificate {
             secret_name: at("/spec/secretName")?.as_str()?.to_string(),
         }),
@@ -201,9 +228,10 @@ pub fn decode(api_version: &str, kind: &str, doc: &Value) -> Option<Surrounding>
 }
 
 /// Kinds [`decode`] reads besides [`ISTIO_POLICY_KINDS`].
-const OTHER_KINDS: [&str; 9] = [
+const OTHER_KINDS: [&str; 10] = [
     "ConfigMap",
     "HelmRelease",
+    "IstioOperator",
     "Deployment",
     "StatefulSet",
     "DaemonSet",

@@ -1,10 +1,12 @@
-//! `docs/controllers.md` is generated from the code's table of ingress-nginx settings
-//! (issue #30): this test fails when they disagree; `BLESS=1` rewrites the file.
+//! `docs/controllers.md` is generated from the code's table of ingress-nginx settings and of
+//! the Istio mesh settings read (issue #30): this test fails when they disagree; `BLESS=1`
+//! rewrites the file.
 
 #[test]
 fn docs_controllers_md_matches_the_code() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/controllers.md");
-    let generated = gateway_migrate::semantics::ingress_nginx::settings::markdown();
+    let generated = gateway_migrate::semantics::ingress_nginx::settings::markdown()
+        + &gateway_migrate::controllers::mesh_markdown();
     if std::env::var_os("BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
     }

@@ -133,6 +133,19 @@ impl Controller {
     }
 }
 
+/// The annotation (full key) and value whose validator makes ingress-nginx refuse the whole
+/// Ingress (`annotations.go` `Extract`, where the parser passes the validation error on),
+/// risk levels aside; `annotations` are the Ingress's, full keys, `prefix` without `/`.
+pub(crate) fn invalid_annotation(
+    annotations: &BTreeMap<String, String>,
+    prefix: &str,
+) -> Option<(String, String)> {
+    match annotations::rejection(annotations, prefix, annotations::Risk::Critical)? {
+        annotations::Rejection::Invalid { key, value } => Some((key, value)),
+        annotations::Rejection::TooRisky { .. } => None,
+    }
+}
+
 /// The risk level ingress-nginx declares for an annotation (short key or alias):
 /// `Low`, `Medium`, `High` or `Critical`; `None` for a key it does not know.
 pub(crate) fn annotation_risk(key: &str) -> Option<&'static str> {
@@ -911,6 +924,13 @@ impl World {
         } else if let Some(url) = set(self.controller.setting("global-auth-url"))
             && valid_auth_url(url)
             && ingress.and_then(|i| i.flag("enable-global-auth")) != Some(false)
+            && !self
+                .controller
+                .setting("no-auth-locations")
+                .unwrap_or("/.well-known/acme-challenge")
+                .split(',')
+                .map(str::trim)
+                .any(|p| !p.is_empty() && location.path.starts_with(p))
         {
             // template.go `shouldApplyGlobalAuth`: a location without its own auth-url, unless
             // its Ingress turns global auth off.

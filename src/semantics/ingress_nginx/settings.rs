@@ -156,6 +156,7 @@ pub(crate) const MODELLED_SETTINGS: &[&str] = &[
     "hsts-max-age",
     "hsts-preload",
     "http-redirect-code",
+    "no-auth-locations",
     "no-tls-redirect-locations",
     "ssl-redirect",
     "use-forwarded-headers",

@@ -169,6 +169,7 @@ pub(crate) fn resolve(
     notes: &mut Vec<Diagnostic>,
 ) -> ClassInfo {
     let explicit = ingress::class_of(ing);
+    let named_explicitly = explicit.is_some();
     let field = if ing
         .spec
         .as_ref()
@@ -222,8 +223,22 @@ pub(crate) fn resolve(
     let configured = |pick: fn(&crate::config::IngressClassConfig) -> bool| {
         own.filter(|(_, c)| pick(c)).map(|(k, c)| (k, c.clone()))
     };
+    // An installed ingress-nginx controller that serves the class by its `--ingress-class`
+    // value: the legacy annotation is compared with it whatever IngressClasses exist, and
+    // `spec.ingressClassName` with `--ingress-class-by-name`.
+    let legacy = ing
+        .spec
+        .as_ref()
+        .and_then(|s| s.ingress_class_name.as_ref())
+        .is_none();
+    let by_flag = name
+        .as_deref()
+        .filter(|_| named_explicitly)
+        .and_then(|n| index.nginx_controller_named(n, legacy));
     let (dialect, dialect_from) = if let Some((k, c)) = configured(|c| c.dialect.is_some()) {
         (c.dialect, Evidence::Configuration(yaml_key(k)))
+    } else if let Some(c) = by_flag {
+        (Some(Dialect::IngressNginx), Evidence::Controller(c))
     } else if let Some(c) = &controller {
         (
             Some(dialect_of_controller(c)),

@@ -191,6 +191,33 @@ fn plan(
             nginx::relabel_prefix(&mut plan.result.notes[first_note..], &prefix);
             return plan;
         }
+        // Every other validator of ingress-nginx's annotation table (the fact table the
+        // behaviour model reads too).
+        let full: std::collections::BTreeMap<String, String> = ing
+            .metadata
+            .annotations
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        if let Some((key, value)) =
+            crate::semantics::ingress_nginx::invalid_annotation(&full, prefix.trim_end_matches('/'))
+                .filter(|_| validating)
+        {
+            plan.hosts.clear();
+            plan.default_backend = None;
+            plan.tls.clear();
+            plan.result.notes.push(
+                Diagnostic::new(
+                    Code::NginxIngressRejected,
+                    format!(
+                        "{key} {value:?} is refused by ingress-nginx's validator for it: ingress-nginx rejects the whole Ingress (annotation validation), so it served none of its paths and nothing is translated; fix the annotation if the Ingress was meant to work"
+                    ),
+                )
+                .at(format!("metadata.annotations[\"{key}\"]")),
+            );
+            return plan;
+        }
         let settings = controller.settings();
         plan.default_certificate = controller.default_certificate();
         nginx::apply(&mut plan, &ann, config, settings);

@@ -136,6 +136,7 @@ pub(super) fn translate(
         internal_service_type(ctx, proxy, &mut metadata, &mut result.notes);
         service_settings(ctx, proxy, &mut result.notes);
     }
+    mesh_defaults(ctx, &mut result.notes);
     let spec = GatewaySpec {
         gateway_class_name: ctx.config.gateway_class_name.clone(),
         addresses,
@@ -288,6 +289,61 @@ fn service_settings(ctx: &Ctx, proxy: &super::proxy::Proxy, notes: &mut Vec<Diag
             );
         }
     }
+}
+
+/// Mesh-wide settings Istio applied to every route of the gateway, which another target does
+/// not apply to the HTTPRoutes: the default retries and the path normalization. On the `istio`
+/// target both apply to HTTPRoutes as to VirtualServices, so nothing is said.
+fn mesh_defaults(ctx: &Ctx, notes: &mut Vec<Diagnostic>) {
+    use crate::config::Target;
+    if ctx.config.target == Target::Istio {
+        return;
+    }
+    let default_mesh = crate::controllers::IstioMesh {
+        source: crate::controllers::ConfigSource::Assumed,
+        mesh: serde_json::Value::Null,
+    };
+    let mesh = ctx.index.istio_mesh().unwrap_or(&default_mesh);
+    let from = match &mesh.source {
+        crate::controllers::ConfigSource::Assumed => {
+            "Istio's default (no mesh configuration in the repository)".to_string()
+        }
+        other => format!("meshConfig from {}", other.describe()),
+    };
+    let target = match ctx.config.target {
+        Target::EnvoyGateway => "Envoy Gateway",
+        _ => "the target implementation",
+    };
+    if let Some((attempts, on)) = mesh.default_retries() {
+        notes.push(Diagnostic::new(
+            Code::IstioMeshDefaultRetries,
+            format!(
+                "Istio retried every route that sets no retries {attempts} times on {on} ({from}); {target} retries only where a policy says so (Envoy Gateway: a BackendTrafficPolicy retry), so failed connections to a backend now fail the request"
+            ),
+        ));
+    }
+    let normalization = mesh.path_normalization();
+    let (istio_does, target_does) = match ctx.config.target {
+        Target::EnvoyGateway => (
+            match normalization.as_str() {
+                "NONE" => "left paths as sent",
+                "MERGE_SLASHES" => "normalized paths and merged slashes, keeping %2F",
+                "DECODE_AND_MERGE_SLASHES" => "normalized paths, merged slashes and decoded %2F",
+                _ => "normalized paths (RFC 3986) without merging slashes, keeping %2F",
+            },
+            "merges slashes and answers a path with %2F or %5C with a redirect to its decoded form (ClientTrafficPolicy path settings change that)",
+        ),
+        _ => (
+            "normalized paths as pathNormalization says",
+            "normalizes paths its own way",
+        ),
+    };
+    notes.push(Diagnostic::new(
+        Code::IstioMeshPathNormalization,
+        format!(
+            "Istio {istio_does} (pathNormalization {normalization}, {from}); {target} {target_does}: requests with //, %2F or dot segments may match other routes than before"
+        ),
+    ));
 }
 
 fn redirect_route(plan: &GatewayPlan) -> Option<Object<HttpRouteSpec>> {

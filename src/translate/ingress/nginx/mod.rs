@@ -23,6 +23,10 @@ use super::ir::IngressPlan;
 
 pub(crate) const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 
+/// Annotations that only say how the controller's own settings apply to the Ingress
+/// (`enable-global-auth`: whether `global-auth-url` does), read by [`note_controller_access`].
+pub(crate) const CONTROLLER_KEYS: &[&str] = &["enable-global-auth"];
+
 /// The ingress-nginx annotations of one Ingress, keyed without the prefix.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Annotations {
@@ -186,11 +190,8 @@ pub(crate) fn controller_gate(
     // `--watch-namespace` / `--watch-namespace-selector` (`pkg/flags/flags.go`): the store's
     // informers list Ingresses of the watched namespaces only.
     if known.watches(&plan.namespace, namespace_labels) == Some(false) {
-        plan.hosts.clear();
-        plan.default_backend = None;
-        plan.tls.clear();
-        plan.result.notes.push(crate::diagnostic::Diagnostic::new(
-            crate::diagnostic::Code::NginxIngressNotWatched,
+        return not_served(
+            plan,
             format!(
                 "the controller watches {} only, not namespace {}: it never served this Ingress, so nothing is translated",
                 known
@@ -199,12 +200,74 @@ pub(crate) fn controller_gate(
                     .map(|n| format!("namespace {n}"))
                     .unwrap_or_else(|| format!(
                         "the namespaces selected by {}",
-                        known.flag_value("--watch-namespace-selector").unwrap_or_default()
+                        known
+                            .flag_value("--watch-namespace-selector")
+                            .unwrap_or_default()
                     )),
                 plan.namespace
             ),
-        ));
-        return false;
+        );
+    }
+    // The legacy class annotation is served only when it equals `--ingress-class` (default
+    // `nginx`; `store.go` `GetIngressClass`).
+    let legacy_class = ing
+        .spec
+        .as_ref()
+        .and_then(|s| s.ingress_class_name.as_ref())
+        .is_none()
+        .then(|| {
+            ing.metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(crate::model::ingress::LEGACY_CLASS_ANNOTATION))
+        })
+        .flatten();
+    let served_class = known.flag_value("--ingress-class").unwrap_or("nginx");
+    if let Some(value) = legacy_class.filter(|v| v.as_str() != served_class) {
+        return not_served(
+            plan,
+            format!(
+                "its kubernetes.io/ingress.class is {value:?} but the controller serves {served_class:?} (--ingress-class): it never served this Ingress, so nothing is translated"
+            ),
+        );
+    }
+    // `--disable-catch-all` (`store.go` `syncIngress`): an Ingress with a defaultBackend is
+    // ignored whole.
+    if known.flag("--disable-catch-all")
+        && ing
+            .spec
+            .as_ref()
+            .is_some_and(|s| s.default_backend.is_some())
+    {
+        return not_served(
+            plan,
+            "the controller runs with --disable-catch-all, which ignores every Ingress with a defaultBackend: it never served this Ingress, so nothing is translated".to_string(),
+        );
+    }
+    // `annotation-value-word-blocklist` (`store.go` `syncIngress`, `checkBadAnnotationValue`):
+    // an Ingress with an annotation value containing a listed word is ignored whole.
+    if let Some(list) = controller
+        .setting("annotation-value-word-blocklist")
+        .filter(|l| !l.is_empty())
+    {
+        // Split after trimming the whole list only: `a, b` has the word ` b`, and an empty
+        // word (a trailing comma) is in every value.
+        let words: Vec<&str> = list.trim().split(',').collect();
+        let bad = ann.keys().find_map(|k| {
+            let v = ann.get(k)?;
+            words
+                .iter()
+                .find(|w| v.contains(**w))
+                .map(|w| (k.to_string(), *w))
+        });
+        if let Some((key, word)) = bad {
+            return not_served(
+                plan,
+                format!(
+                    "{prefix}{key} contains {word:?}, a word of the controller's annotation-value-word-blocklist: ingress-nginx ignored the whole Ingress, so nothing is translated"
+                ),
+            );
+        }
     }
     if let Some((key, risk)) =
         validation::too_risky(ann, controller.setting("annotations-risk-level"))
@@ -257,6 +320,19 @@ pub(crate) fn controller_gate(
     true
 }
 
+/// The controller never loaded the Ingress (another class, namespace or a rule of its own):
+/// nothing of it is served or translated.
+fn not_served(plan: &mut IngressPlan, why: String) -> bool {
+    plan.hosts.clear();
+    plan.default_backend = None;
+    plan.tls.clear();
+    plan.result.notes.push(crate::diagnostic::Diagnostic::new(
+        crate::diagnostic::Code::NginxIngressNotWatched,
+        why,
+    ));
+    false
+}
+
 /// The controller ConfigMap's access checks that reach this Ingress's locations, each an
 /// error: Gateway API routes carry none. `whitelist-`/`denylist-source-range` apply where the
 /// Ingress has no annotation of its own (`ipallowlist`/`ipdenylist` `Parse`), `block-cidrs`
@@ -276,6 +352,24 @@ pub(crate) fn note_controller_access(
     }
     let own_allow =
         ann.get("allowlist-source-range").is_some() || ann.get("whitelist-source-range").is_some();
+    // `no-auth-locations` (default `/.well-known/acme-challenge`): locations whose path starts
+    // with one of them never run global auth (nginx.tmpl, `isLocationInLocationList`).
+    let no_auth: Vec<&str> = settings
+        .get("no-auth-locations")
+        .map_or("/.well-known/acme-challenge", String::as_str)
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let paths: Vec<&str> = plan
+        .hosts
+        .iter()
+        .flat_map(|h| h.rules.iter().map(|r| r.source_path.as_str()))
+        .collect();
+    let all_exempt_from_auth = !paths.is_empty()
+        && paths
+            .iter()
+            .all(|p| no_auth.iter().any(|n| p.starts_with(n)));
     let applies = |key: &str| match key {
         "whitelist-source-range" => !own_allow,
         "denylist-source-range" => ann.get("denylist-source-range").is_none(),
@@ -283,6 +377,7 @@ pub(crate) fn note_controller_access(
             valid_auth_url(settings.get("global-auth-url").map_or("", String::as_str))
                 && ann.get("auth-url").is_none()
                 && ann.flag("enable-global-auth") != Some(false)
+                && !all_exempt_from_auth
         }
         _ => true,
     };

@@ -152,6 +152,7 @@ fn handled(key: &str) -> bool {
         rewrite::KEYS,
         timeouts::KEYS,
         upstream::KEYS,
+        super::CONTROLLER_KEYS,
     ]
     .iter()
     .any(|keys| keys.contains(&key))
