@@ -201,6 +201,74 @@ pub const ASSUMED_SETTINGS: &[&str] = &[
     "--watch-ingress-without-class",
 ];
 
+/// The ConfigMap keys the Ingress translation applies (or reports with a code of its own),
+/// read by the translator (`translate::ingress`); a test checks each is read there.
+pub const TRANSLATED_SETTINGS: &[&str] = &[
+    "allow-snippet-annotations",
+    "annotation-value-word-blocklist",
+    "annotations-risk-level",
+    "block-cidrs",
+    "denylist-source-range",
+    "force-ssl-redirect",
+    "global-auth-url",
+    "hsts",
+    "hsts-include-subdomains",
+    "hsts-max-age",
+    "hsts-preload",
+    "http-redirect-code",
+    "no-auth-locations",
+    "no-tls-redirect-locations",
+    "ssl-redirect",
+    "whitelist-source-range",
+];
+
+/// The controller flags the Ingress translation applies, checked the same way.
+pub const TRANSLATED_FLAGS: &[&str] = &[
+    "--annotations-prefix",
+    "--controller-class",
+    "--default-ssl-certificate",
+    "--disable-catch-all",
+    "--enable-annotation-validation",
+    "--enable-ssl-passthrough",
+    "--ingress-class",
+    "--ingress-class-by-name",
+    "--watch-ingress-without-class",
+    "--watch-namespace",
+    "--watch-namespace-selector",
+];
+
+impl NginxController {
+    /// The settings this controller sets away from their defaults that change what a client
+    /// gets and that the translation does not apply: `key=value` for ConfigMap keys, the
+    /// flag as given for flags. Named by `ingress-nginx/controller-setting`.
+    pub fn untranslated_settings(&self) -> Vec<String> {
+        use crate::semantics::ingress_nginx::settings;
+        let mut out: Vec<String> = self
+            .config
+            .iter()
+            .filter(|(k, v)| {
+                settings::setting_changes_answers(k)
+                    && !TRANSLATED_SETTINGS.contains(&k.as_str())
+                    && settings::default_of(k) != Some(v.as_str())
+            })
+            .map(|(k, v)| format!("{k}={v:?}"))
+            .collect();
+        let mut seen = BTreeSet::new();
+        for f in self.flags.iter().rev() {
+            let (name, value) = f.split_once('=').unwrap_or((f.as_str(), "true"));
+            if !seen.insert(name)
+                || !settings::flag_changes_answers(name)
+                || TRANSLATED_FLAGS.contains(&name)
+                || settings::default_of(name) == Some(value)
+            {
+                continue;
+            }
+            out.push(f.clone());
+        }
+        out
+    }
+}
+
 /// [`ASSUMED_SETTINGS`] with their defaults, as a ConfigMap or command line writes them
 /// (`""`: empty, or a flag not given).
 pub fn assumed_defaults() -> impl Iterator<Item = (&'static str, &'static str)> {
@@ -325,6 +393,13 @@ pub const MESH_SETTINGS: &[(&str, &str)] = &[
         "Applies to every listener of an Istio gateway, Gateway API ones included. For other targets, `istio/mesh-path-normalization` names how the target normalizes paths differently (Envoy Gateway merges slashes and unescapes then redirects `%2F` by default: `internal/gatewayapi/listener.go`).",
     ),
 ];
+
+/// `docs/controllers.md`: every ingress-nginx ConfigMap key and flag with what the behaviour
+/// model and the translation do with it, then the Istio mesh settings read.
+pub fn markdown() -> String {
+    crate::semantics::ingress_nginx::settings::markdown(TRANSLATED_SETTINGS, TRANSLATED_FLAGS)
+        + &mesh_markdown()
+}
 
 /// The Istio part of `docs/controllers.md`.
 pub fn mesh_markdown() -> String {
@@ -819,6 +894,46 @@ mod tests {
             "{:?}",
             found.caveats
         );
+    }
+
+    // The "translated" lists say what the translator reads: each name is a string literal
+    // of the Ingress translator's sources (or of this module, which resolves the flags it
+    // needs for it).
+    #[test]
+    fn the_translated_lists_are_what_the_translator_reads() {
+        let translator = [
+            include_str!("translate/ingress/mod.rs"),
+            include_str!("translate/ingress/class.rs"),
+            include_str!("translate/ingress/emit.rs"),
+            include_str!("translate/ingress/nginx/mod.rs"),
+            include_str!("index.rs"),
+        ]
+        .concat();
+        for name in TRANSLATED_SETTINGS.iter().chain(TRANSLATED_FLAGS) {
+            let literal = format!("\"{name}\"");
+            let in_controllers_code = code_of(include_str!("controllers.rs")).contains(&literal);
+            assert!(
+                translator.contains(&literal) || in_controllers_code,
+                "{name} is listed as translated but no translator source reads it"
+            );
+            assert!(
+                crate::semantics::ingress_nginx::settings::default_of(name).is_some(),
+                "{name} is not an ingress-nginx setting"
+            );
+        }
+    }
+
+    /// A source without its tests and its `&[&str]` constant lists (which name settings
+    /// without reading them).
+    fn code_of(source: &str) -> String {
+        let mut code = source.split("#[cfg(test)]").next().unwrap_or_default();
+        let mut out = String::new();
+        while let Some(start) = code.find(": &[&str] = &[") {
+            out.push_str(&code[..start]);
+            code = code[start..].split_once("];").map_or("", |(_, rest)| rest);
+        }
+        out.push_str(code);
+        out
     }
 
     const CONTROLLER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n  namespace: edge\nspec:\n  template:\n    spec:\n      containers:\n      - name: controller\n        image: registry.k8s.io/ingress-nginx/controller:v1.15.1\n        args: [--configmap=$(POD_NAMESPACE)/edge-settings, --enable-ssl-passthrough]\n";

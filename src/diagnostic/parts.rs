@@ -245,6 +245,7 @@ impl Code {
             | Code::NginxAnnotationPrefix
             | Code::NginxControllerConfigAssumed
             | Code::NginxControllerConfigIncomplete
+            | Code::NginxControllerSetting
             | Code::NginxIngressNotWatched
             | Code::IstioMeshDefaultRetries
             | Code::IstioMeshPathNormalization

@@ -5,8 +5,7 @@
 #[test]
 fn docs_controllers_md_matches_the_code() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/controllers.md");
-    let generated = gateway_migrate::semantics::ingress_nginx::settings::markdown()
-        + &gateway_migrate::controllers::mesh_markdown();
+    let generated = gateway_migrate::controllers::markdown();
     if std::env::var_os("BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
     }

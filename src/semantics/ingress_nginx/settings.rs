@@ -181,7 +181,7 @@ pub(crate) const MODELLED_FLAGS: &[&str] = &[
 
 /// `docs/controllers.md`: every ConfigMap key and flag of ingress-nginx at the cited commit,
 /// with what the setting changes and what this tool does with it.
-pub fn markdown() -> String {
+pub fn markdown(translated_settings: &[&str], translated_flags: &[&str]) -> String {
     let mut out = [
         "# Controller settings",
         "",
@@ -201,9 +201,12 @@ pub fn markdown() -> String {
         "- **effect**: what the setting changes for a client (observability and performance",
         "  settings change no answer).",
         "- **in gateway-migrate**: `modelled` when the ingress-nginx behaviour model (the",
-        "  equivalence check's old side) reads it; `not read yet` when it can change an answer",
-        "  and the model does not read it: a controller configured with such a key or flag gets",
-        "  no predicted answers (the check says `not modelled`) rather than wrong ones.",
+        "  equivalence check's old side) reads it (a controller configured with an",
+        "  answer-changing key or flag the model does not read gets no predicted answers: the",
+        "  check says `not modelled` rather than guess); `translated` when the Ingress",
+        "  translation applies it or reports it with a code of its own; `reported when set` when",
+        "  a value other than the default is named by `ingress-nginx/controller-setting` (not",
+        "  carried over).",
         "- Keys marked † are parsed by `ReadConfig` itself rather than by the generic decoder.",
         "",
         "",
@@ -224,10 +227,14 @@ pub fn markdown() -> String {
         } else {
             format!("`{}`", default.replace('|', "\\|"))
         };
-        let status = match (modelled, changes) {
-            (true, _) => "modelled",
-            (false, true) => "not read yet",
-            (false, false) => "no effect on answers",
+        let translated = translated_settings.contains(&name) || translated_flags.contains(&name);
+        let status = match (changes, modelled, translated) {
+            (false, true, _) => "modelled",
+            (false, false, _) => "no effect on answers",
+            (true, true, true) => "modelled, translated",
+            (true, false, true) => "translated",
+            (true, true, false) => "modelled, reported when set",
+            (true, false, false) => "reported when set",
         };
         let mark = if SPECIAL_CASED_KEYS.contains(&name) {
             " †"

@@ -289,6 +289,21 @@ fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index) {
             None => "Ingresses without a class".into(),
         };
         if let Some(known) = index.nginx_controller(&controller) {
+            let untranslated = known.untranslated_settings();
+            if !untranslated.is_empty() {
+                let mut d = Diagnostic::new(
+                    Code::NginxControllerSetting,
+                    format!(
+                        "{subject}: its ingress-nginx controller ({controller}, from {}) sets {}, which change what clients get and are not carried over by the migration (docs/controllers.md); check what each did before cutting over",
+                        known.source.describe(),
+                        crate::diagnostic::list_some(&untranslated, 8)
+                    ),
+                );
+                if let Some(field) = &plan.class.field {
+                    d = d.at(field.clone());
+                }
+                plan.result.notes.push(d);
+            }
             if !known.caveats.is_empty() {
                 let mut d = Diagnostic::new(
                     Code::NginxControllerConfigIncomplete,

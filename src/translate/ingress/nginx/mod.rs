@@ -27,42 +27,53 @@ pub(crate) const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 /// (`enable-global-auth`: whether `global-auth-url` does), read by [`note_controller_access`].
 pub(crate) const CONTROLLER_KEYS: &[&str] = &["enable-global-auth"];
 
-/// The ingress-nginx annotations of one Ingress, keyed without the prefix.
+/// The ingress-nginx annotations of one Ingress, keyed without the prefix: string values as
+/// `parser.normalizeString` gives them (each line trimmed), and the raw values, which
+/// `parseBool` and `parseInt` read as they are (`internal/ingress/annotations/parser/main.go`:
+/// `"true\n"` is not a boolean there).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Annotations {
     map: BTreeMap<String, String>,
+    raw: BTreeMap<String, String>,
 }
 
 impl Annotations {
     /// The annotations under `prefix` (with its trailing `/`): [`PREFIX`] unless the
     /// controller runs with `--annotations-prefix`.
     pub(crate) fn of(ing: &Ingress, prefix: &str) -> Self {
-        let map = ing
+        let raw: BTreeMap<String, String> = ing
             .metadata
             .annotations
             .iter()
             .flatten()
             .filter_map(|(k, v)| {
                 k.strip_prefix(prefix)
-                    .map(|short| (short.to_string(), v.trim().to_string()))
+                    .map(|short| (short.to_string(), v.clone()))
             })
             .collect();
-        Annotations { map }
+        let map = raw
+            .iter()
+            .map(|(k, v)| (k.clone(), normalize_string(v)))
+            .collect();
+        Annotations { map, raw }
     }
 
     /// Drops an annotation the controller did not act on.
     pub(crate) fn remove(&mut self, key: &str) -> Option<String> {
+        self.raw.remove(key);
         self.map.remove(key)
     }
 
     /// Annotations from `(short key, value)` pairs (tests).
     #[cfg(test)]
     pub(crate) fn from_pairs(pairs: &[(&str, &str)]) -> Self {
+        let raw: BTreeMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect();
         Annotations {
-            map: pairs
-                .iter()
-                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-                .collect(),
+            map: raw.clone(),
+            raw,
         }
     }
 
@@ -74,7 +85,7 @@ impl Annotations {
     /// Go's `strconv.ParseBool`); anything else is `None`, which ingress-nginx treats as
     /// unset.
     pub(crate) fn flag(&self, key: &str) -> Option<bool> {
-        parse_bool(self.get(key)?)
+        parse_bool(self.raw.get(key)?)
     }
 
     pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
@@ -84,6 +95,15 @@ impl Annotations {
     pub(crate) fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+}
+
+/// `parser.normalizeString`: each line trimmed, the lines joined again.
+fn normalize_string(value: &str) -> String {
+    value
+        .split('\n')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Go's `strconv.ParseBool`: `1 t T TRUE true True` and `0 f F FALSE false False`; nothing
@@ -517,4 +537,27 @@ pub(crate) fn apply(
     redirect::apply(plan, ann);
     canary::read(plan, ann);
     other::apply(plan, ann);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // `parser/main.go`: `parseBool` reads the raw value (`"true\n"` is no boolean, so the
+    // annotation is unset), `parseString` each line trimmed.
+    #[test]
+    fn booleans_are_read_raw_and_strings_normalized() {
+        let ing: Ingress = serde_json::from_value(serde_json::json!({
+            "metadata": {"annotations": {
+                "nginx.ingress.kubernetes.io/ssl-redirect": "true\n",
+                "nginx.ingress.kubernetes.io/force-ssl-redirect": "false",
+                "nginx.ingress.kubernetes.io/upstream-vhost": "  a.example.com  "}},
+            "spec": {}}))
+        .unwrap();
+        let ann = Annotations::of(&ing, PREFIX);
+        assert_eq!(ann.flag("ssl-redirect"), None);
+        assert_eq!(ann.flag("force-ssl-redirect"), Some(false));
+        assert_eq!(ann.get("upstream-vhost"), Some("a.example.com"));
+        assert_eq!(ann.get("ssl-redirect"), Some("true\n"));
+    }
 }
