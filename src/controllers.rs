@@ -269,14 +269,29 @@ impl NginxController {
     }
 }
 
-/// [`ASSUMED_SETTINGS`] with their defaults, as a ConfigMap or command line writes them
-/// (`""`: empty, or a flag not given).
+/// Where the run does not assume the default for a controller nothing describes: the
+/// annotations the repository's Ingresses use are taken to have taken effect (a controller
+/// that refused them would have made their authors remove them), so the risk level admits
+/// every annotation, snippets load, and `ssl-passthrough` works. The equivalence check's
+/// model runs with the same assumption.
+pub const ASSUMED_AS_USED: &[(&str, &str)] = &[
+    ("annotations-risk-level", "Critical"),
+    ("allow-snippet-annotations", "true"),
+    ("--enable-ssl-passthrough", "true"),
+];
+
+/// [`ASSUMED_SETTINGS`] with the values the run assumes, as a ConfigMap or command line
+/// writes them (`""`: empty, or a flag not given): ingress-nginx's defaults, except
+/// [`ASSUMED_AS_USED`].
 pub fn assumed_defaults() -> impl Iterator<Item = (&'static str, &'static str)> {
     ASSUMED_SETTINGS.iter().map(|name| {
-        (
-            *name,
-            crate::semantics::ingress_nginx::settings::default_of(name).unwrap_or(""),
-        )
+        let value = ASSUMED_AS_USED
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+            .or_else(|| crate::semantics::ingress_nginx::settings::default_of(name))
+            .unwrap_or("");
+        (*name, value)
     })
 }
 

@@ -217,11 +217,15 @@ impl Model {
                         .push("--watch-ingress-without-class".to_string());
                 }
                 // The repository's Ingresses use the annotations they do because the
-                // controller loaded them: the risk level is taken as the highest until the
-                // controller's configuration is known (issue #30).
-                controller
-                    .config_map
-                    .insert("annotations-risk-level".into(), "Critical".into());
+                // controller loaded them (`controllers::ASSUMED_AS_USED`, as the translator
+                // assumes and `controller-config-assumed` says).
+                for (key, value) in crate::controllers::ASSUMED_AS_USED {
+                    if !key.starts_with("--") {
+                        controller
+                            .config_map
+                            .insert((*key).to_string(), (*value).to_string());
+                    }
+                }
                 if passthrough.get(&controller_class) == Some(&true) {
                     controller
                         .flags

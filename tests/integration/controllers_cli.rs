@@ -175,7 +175,9 @@ fn without_configuration_each_class_gets_one_warning_and_the_report_lists_the_de
         assert_eq!(c["assumed"]["hsts"], "true", "{c:#}");
         assert_eq!(c["assumed"]["ssl-redirect"], "true", "{c:#}");
         assert_eq!(c["assumed"]["proxy-body-size"], "1m", "{c:#}");
-        assert_eq!(c["assumed"]["--enable-ssl-passthrough"], "false", "{c:#}");
+        // The annotations the Ingresses use are taken to have taken effect.
+        assert_eq!(c["assumed"]["--enable-ssl-passthrough"], "true", "{c:#}");
+        assert_eq!(c["assumed"]["annotations-risk-level"], "Critical", "{c:#}");
     }
 }
 

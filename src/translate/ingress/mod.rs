@@ -342,7 +342,7 @@ fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index) {
         let mut d = Diagnostic::new(
             Code::NginxControllerConfigAssumed,
             format!(
-                "{subject}: the ingress-nginx controller serving it ({controller}) is not installed by the repository and not described by the configuration, so its defaults are assumed: {assumed}; confirm them, or give its ConfigMap and flags with controllers.{} in .gateway-migrate.yaml or --controller-config",
+                "{subject}: the ingress-nginx controller serving it ({controller}) is not installed by the repository and not described by the configuration, so its defaults are assumed, except that the annotations its Ingresses use are taken to have taken effect: {assumed}; confirm them, or give its ConfigMap and flags with controllers.{} in .gateway-migrate.yaml or --controller-config",
                 class::yaml_key(key)
             ),
         );
