@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
+use crate::controllers::NginxController;
 use crate::model::kustomize::Kustomization;
 use crate::model::surrounding::Surrounding;
 use crate::model::{SourceBody, SourceObject, istio, k8s};
@@ -36,8 +37,6 @@ pub struct Index {
     /// Istio's mesh configuration, when the repository gives it.
     istio_mesh: Option<crate::controllers::IstioMesh>,
 }
-
-use crate::controllers::NginxController;
 
 /// ingress-nginx's `--controller-class` default (`pkg/flags/flags.go`).
 pub(crate) const DEFAULT_NGINX_CONTROLLER: &str =
@@ -116,6 +115,13 @@ impl Index {
                     if !index.is_patch_file(&obj.source.file) {
                         match s {
                             Surrounding::Workload { .. } => index.workload_positions.push(i),
+                            // Controller configuration is read once, by `controllers`, from
+                            // the objects; a repository holds many ConfigMaps, which the
+                            // per-Gateway lookups of the rest need not walk.
+                            Surrounding::ConfigMap { .. }
+                            | Surrounding::NginxController { .. }
+                            | Surrounding::NginxHelmRelease { .. }
+                            | Surrounding::IstioMeshConfig { .. } => {}
                             _ => index.other_surrounding_positions.push(i),
                         }
                     }
