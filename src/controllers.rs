@@ -6,9 +6,12 @@
 //! (`ingress-nginx/controller-config-assumed`).
 //!
 //! Invariant: one [`NginxController`] per controller class (`spec.controller` of the
-//! IngressClasses it serves); configuration the user gives replaces what the repository says.
+//! IngressClasses it serves); configuration the user gives wins over what the repository says
+//! (ConfigMap keys merged over it, flags replacing it); whatever is known only in part is a
+//! caveat the run names (`ingress-nginx/controller-config-incomplete`), never a silent guess.
 //!
-//! What the `ingress-nginx` chart renders from a release's values is `model::helm_chart`.
+//! Istio's mesh configuration ([`IstioMesh`]) is found here too. What the `ingress-nginx`
+//! chart renders from a release's values is `model::helm_chart`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
