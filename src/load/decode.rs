@@ -89,24 +89,14 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
         }
     }
     if let Some(mesh) = crate::model::helm_chart::istiod_mesh(&api_version, &kind, &doc) {
-        if let Ok(meta) = doc
-            .get("metadata")
-            .cloned()
-            .map(serde_json::from_value::<ObjectMeta>)
-            .transpose()
-            .map(Option::unwrap_or_default)
-        {
-            out.push(Ok(Decoded::Object(Box::new(SourceObject {
-                source: source.clone(),
-                api_version: api_version.clone(),
-                kind: kind.clone(),
-                namespace: meta.namespace.clone().unwrap_or_default(),
-                naming_scope: String::new(),
+        if let Some(meta) = meta_of(&doc) {
+            out.push(Ok(surrounding_object(
+                source,
+                &api_version,
+                &kind,
                 meta,
-                body: SourceBody::Surrounding(
-                    crate::model::surrounding::Surrounding::IstioMeshConfig { mesh },
-                ),
-            }))));
+                crate::model::surrounding::Surrounding::IstioMeshConfig { mesh },
+            )));
         }
         if kind == "HelmRelease" {
             return;
@@ -193,13 +183,7 @@ fn push_chart_release(
     source: &SourceRef,
     out: &mut Vec<Result<Decoded, DecodeError>>,
 ) {
-    let Ok(mut meta) = doc
-        .get("metadata")
-        .cloned()
-        .map(serde_json::from_value::<ObjectMeta>)
-        .transpose()
-        .map(Option::unwrap_or_default)
-    else {
+    let Some(mut meta) = meta_of(doc) else {
         return;
     };
     let target = ["/spec/targetNamespace", "/spec/destination/namespace"]
@@ -227,18 +211,43 @@ fn push_chart_release(
             }),
         }))));
     }
-    out.push(Ok(Decoded::Object(Box::new(SourceObject {
+    out.push(Ok(surrounding_object(
+        source,
+        api_version,
+        kind,
+        meta,
+        crate::model::surrounding::Surrounding::NginxHelmRelease { values, unread },
+    )));
+}
+
+/// A document's `metadata` (empty when absent; `None` when it does not decode).
+fn meta_of(doc: &Value) -> Option<ObjectMeta> {
+    doc.get("metadata")
+        .cloned()
+        .map(serde_json::from_value::<ObjectMeta>)
+        .transpose()
+        .map(Option::unwrap_or_default)
+        .ok()
+}
+
+/// A surrounding object decoded from another kind's document (a Helm release, an Argo CD
+/// Application), in the namespace its metadata says.
+fn surrounding_object(
+    source: &SourceRef,
+    api_version: &str,
+    kind: &str,
+    meta: ObjectMeta,
+    surrounding: crate::model::surrounding::Surrounding,
+) -> Decoded {
+    Decoded::Object(Box::new(SourceObject {
         source: source.clone(),
         api_version: api_version.to_string(),
         kind: kind.to_string(),
         namespace: meta.namespace.clone().unwrap_or_default(),
         naming_scope: String::new(),
         meta,
-        body: SourceBody::Surrounding(crate::model::surrounding::Surrounding::NginxHelmRelease {
-            values,
-            unread,
-        }),
-    }))));
+        body: SourceBody::Surrounding(surrounding),
+    }))
 }
 
 fn spec(doc: &Value) -> Value {

@@ -300,29 +300,27 @@ pub(crate) fn attach(plans: &mut [IngressPlan], config: &Config) -> Vec<PlanAtta
                         )
                         .at(&host.field),
                     );
-                } else if let Some((secret_ns, secret)) = plan.default_certificate.clone() {
+                } else if let Some(cert) = &plan.default_certificate {
                     default_certificate_listener(
                         gw,
                         &mut plan.result.notes,
                         h,
                         &ns,
                         &host.field,
-                        secret_ns,
-                        secret,
+                        cert,
                     );
                 }
                 continue;
             };
             if named.is_empty() {
-                if let Some((secret_ns, secret)) = plan.default_certificate.clone() {
+                if let Some(cert) = &plan.default_certificate {
                     default_certificate_listener(
                         gw,
                         &mut plan.result.notes,
                         h,
                         &ns,
                         &host.field,
-                        secret_ns,
-                        secret,
+                        cert,
                     );
                     continue;
                 }
@@ -477,8 +475,7 @@ fn default_certificate_listener(
     host: Option<&str>,
     ns: &str,
     field: &str,
-    secret_ns: String,
-    secret: String,
+    (secret_ns, secret): &(String, String),
 ) {
     let li = gw.ensure(host, Proto::Https, ns);
     gw.listeners[li]
