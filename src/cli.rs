@@ -349,6 +349,11 @@ pub struct RepositoryArgs {
     /// or `outputSuffix`].
     #[arg(long, value_name = "SUFFIX")]
     pub output_suffix: Option<String>,
+    /// Skip (and report) files larger than BYTES [default: 10485760, or a lower
+    /// `maxFileSize`]. The only way to raise the limit: a configuration file can only lower
+    /// it.
+    #[arg(long, value_name = "BYTES")]
+    pub max_file_size: Option<u64>,
     /// Also add mesh (GAMMA) routes to kustomization `resources:` [default: off, or
     /// `deployMeshRoutes`].
     #[arg(long)]
@@ -742,7 +747,12 @@ fn load_config_file(
     }
     if let Some(repo) = repo {
         if let Some(suffix) = &repo.output_suffix {
+            crate::config::check_output_suffix(suffix)
+                .map_err(|e| anyhow::anyhow!("--output-suffix: {e}"))?;
             config.output_suffix = suffix.clone();
+        }
+        if let Some(limit) = repo.max_file_size {
+            config.max_file_size = limit;
         }
         if repo.deploy_mesh_routes {
             config.deploy_mesh_routes = true;

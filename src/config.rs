@@ -132,6 +132,11 @@ pub const DEFAULT_ISTIO_GATEWAY_NAMESPACE: &str = "istio-system";
 /// listed.
 pub const ANY_INGRESS_CLASS: &str = "*";
 
+/// Files larger than this are skipped and reported. A configuration file may lower it; only
+/// `--max-file-size` raises it (the configuration is repository content, see
+/// `docs/security.md`).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+
 /// Everything a translation may depend on besides its input. Translation is a pure function
 /// of `(object, &Index, &Config)`.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -271,11 +276,58 @@ impl Default for Config {
             strict: false,
             include: Vec::new(),
             exclude: Vec::new(),
-            max_file_size: 10 * 1024 * 1024,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
             ignore: Vec::new(),
             origin: None,
         }
     }
+}
+
+/// `path` as a repository-relative path of plain components (`.` dropped): no absolute
+/// path, no `..`, nothing empty. The symlink check needs the file system and is done where the
+/// path is opened (`scan::load_mount_gateways`).
+pub fn confined_path(path: &str) -> Result<String, String> {
+    if path.starts_with('/') || path.starts_with('\\') || path.contains('\0') {
+        return Err(format!(
+            "{path:?} must be a path relative to the repository root"
+        ));
+    }
+    let mut parts = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                return Err(format!(
+                    "{path:?} must stay inside the repository (no `..`)"
+                ));
+            }
+            p => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        return Err(format!("{path:?} names no file or directory"));
+    }
+    Ok(parts.join("/"))
+}
+
+/// The generated file of `app.yaml` is `app.<suffix>.yaml`, in the same directory: the suffix
+/// is one plain name fragment (letters, digits, `-`, `_`, `.`; no leading `.`, no `..`).
+pub fn check_output_suffix(suffix: &str) -> Result<(), String> {
+    let plain = suffix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if suffix.is_empty()
+        || suffix.len() > 64
+        || !plain
+        || suffix.starts_with('.')
+        || suffix.ends_with('.')
+        || suffix.contains("..")
+    {
+        return Err(format!(
+            "{suffix:?} must be 1 to 64 letters, digits, `-`, `_` or inner `.` (the generated file sits beside its source)"
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -387,7 +439,35 @@ impl Config {
             format!("{at}{}", with_suggestion(&e.message))
         })?;
         config.check_ignore_rules(text)?;
+        config.check_untrusted_keys(text)?;
         Ok(config)
+    }
+
+    /// A configuration file is repository content (a pull request can change it), so what it
+    /// may do is bounded: its paths stay inside the repository, its suffix names a file beside
+    /// its source, and its limits only tighten. The checks are lexical: they reveal nothing
+    /// about the file system outside the repository.
+    fn check_untrusted_keys(&self, text: &str) -> Result<(), String> {
+        let at = |field: &str| {
+            crate::diagnostic::locate::locate(text, &crate::diagnostic::locate::parse_path(field))
+                .map(|r| format!("line {}, column {}: ", r.line, r.column))
+                .unwrap_or_default()
+        };
+        if let Some(mount) = &self.mount_gateways
+            && let Err(e) = confined_path(mount)
+        {
+            return Err(format!("{}mountGateways: {e}", at("mountGateways")));
+        }
+        if let Err(e) = check_output_suffix(&self.output_suffix) {
+            return Err(format!("{}outputSuffix: {e}", at("outputSuffix")));
+        }
+        if self.max_file_size > DEFAULT_MAX_FILE_SIZE {
+            return Err(format!(
+                "{}maxFileSize: a configuration file can only lower the limit ({DEFAULT_MAX_FILE_SIZE} bytes); raise it with --max-file-size",
+                at("maxFileSize")
+            ));
+        }
+        Ok(())
     }
 
     /// Every `ignore:` code must be a registered code or family and every glob must parse,

@@ -57,6 +57,8 @@ pub enum ScanError {
         "mountGateways {0:?} is neither a readable file nor a directory (it is relative to the repository root)"
     )]
     MountGateways(String),
+    #[error("mountGateways: {0}")]
+    MountGatewaysPath(String),
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads { jobs: usize, message: String },
 }
@@ -78,6 +80,7 @@ pub fn scan_repo_with_progress(
     let walked =
         pool.install(|| walk::walk(root, &config.include, &config.exclude, config.max_file_size))?;
     progress.phase("scanning files", Some(walked.files.len()));
+    let budget = crate::yaml::ExpansionBudget::default();
     let loads: Vec<Result<(FileLoad, Option<GeneratedHeader>), Skipped>> = pool.install(|| {
         walked
             .files
@@ -100,7 +103,8 @@ pub fn scan_repo_with_progress(
                     crate::isolate::catch(&format!("reading the header of {}", f.rel), || {
                         header::parse(&bytes)
                     });
-                let mut load = load::load_isolated(&f.rel, &bytes, load::Deferral::Workloads);
+                let mut load =
+                    load::load_isolated(&f.rel, &bytes, load::Deferral::Workloads, &budget);
                 let header = header.unwrap_or_else(|d| {
                     load.diagnostics.push((*d).in_file(f.rel.clone(), 1));
                     None
@@ -110,7 +114,7 @@ pub fn scan_repo_with_progress(
             .collect()
     });
     let mut loads = loads;
-    resolve_workloads(&pool, &walked.files, &mut loads, progress);
+    resolve_workloads(&pool, &walked.files, &mut loads, progress, &budget);
     progress.phase("indexing", None);
     let mut skipped = walked.skipped;
     let mut file_loads = Vec::new();
@@ -169,6 +173,7 @@ fn resolve_workloads(
     files: &[walk::WalkedFile],
     loads: &mut [Result<(FileLoad, Option<GeneratedHeader>), Skipped>],
     progress: &crate::progress::Progress,
+    budget: &crate::yaml::ExpansionBudget,
 ) {
     let selectors: Vec<BTreeMap<String, String>> = {
         let mut selectors: Vec<BTreeMap<String, String>> = loads
@@ -222,9 +227,10 @@ fn resolve_workloads(
                         path: path.clone(),
                         bytes: load.bytes,
                         deferred: load.deferred.clone(),
+                        expanded_nodes: load.expanded_nodes,
                         ..Default::default()
                     };
-                    part.resolve_deferred(&bytes, &selectors);
+                    part.resolve_deferred(&bytes, &selectors, budget);
                     part
                 });
                 match resolved {
@@ -243,6 +249,19 @@ fn load_mount_gateways(
     mount: &str,
     config: &Config,
 ) -> Result<Vec<FileLoad>, ScanError> {
+    // The path is repository content: lexically confined (`Config::parse`), and opened only
+    // when no component is a symlink, so it cannot lead out of the repository.
+    let mount = crate::config::confined_path(mount).map_err(ScanError::MountGatewaysPath)?;
+    let mount = mount.as_str();
+    let mut prefix = root.to_path_buf();
+    for part in mount.split('/') {
+        prefix.push(part);
+        if std::fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(ScanError::MountGatewaysPath(format!(
+                "{mount:?} goes through a symlink; symlinks are not followed"
+            )));
+        }
+    }
     let path = root.join(mount);
     let files: Vec<(String, std::path::PathBuf)> = if path.is_dir() {
         walk::walk(&path, &[], &[], config.max_file_size)?
@@ -271,9 +290,10 @@ fn load_mount_gateways(
 /// Loads named in-memory inputs as one stream (for `convert`): their objects form the index
 /// exactly as a repository's would.
 pub fn scan_inputs(inputs: &[(String, Vec<u8>)], config: &Config) -> Scan {
+    let budget = crate::yaml::ExpansionBudget::default();
     let loads = inputs
         .iter()
-        .map(|(name, bytes)| load::load_isolated(name, bytes, load::Deferral::None))
+        .map(|(name, bytes)| load::load_isolated(name, bytes, load::Deferral::None, &budget))
         .collect();
     assemble(loads, Vec::new(), config)
 }

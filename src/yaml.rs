@@ -25,11 +25,25 @@ fn strip_position_prefix(message: &str) -> &str {
     }
 }
 
+/// Events one document's aliases may replay. Each costs about 200 bytes while the document is
+/// parsed, so a worker thread holds at most about 10 MiB for an alias bomb (it was 1,000,000,
+/// serde-saphyr's default: 190 MiB per thread); manifests that use anchors replay a few
+/// hundred.
+pub const MAX_REPLAYED_EVENTS_PER_DOCUMENT: usize = 50_000;
+/// Nodes that documents with aliases may expand to, in one file and in one run: what the
+/// parsed values of such documents keep in memory. A document past either budget is refused
+/// with `load/expansion-budget`; once a budget is spent, documents with aliases are not parsed.
+pub const MAX_EXPANDED_NODES_PER_FILE: usize = 200_000;
+pub const MAX_EXPANDED_NODES_PER_RUN: usize = 1_000_000;
+
 /// Parser budgets. Nesting is capped at 64 levels (serde-saphyr's own default, sized to the
 /// stack of a worker thread; Kubernetes objects the tool reads nest far less); alias, node and
 /// scalar budgets bound memory against alias bombs and huge documents.
 fn options() -> serde_saphyr::Options {
     serde_saphyr::options! {
+        alias_limits: serde_saphyr::alias_limits! {
+            max_total_replayed_events: MAX_REPLAYED_EVENTS_PER_DOCUMENT,
+        },
         budget: serde_saphyr::budget! {
             max_depth: 64,
             flow_nesting_limit: 64,
@@ -46,9 +60,106 @@ pub fn parse_document(text: &str) -> Result<Option<Value>, YamlError> {
     from_str::<Option<Value>>(text)
 }
 
+/// Which budget a refused document hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExpansionLimit {
+    File,
+    Run,
+}
+
+impl ExpansionLimit {
+    pub fn describe(self) -> String {
+        match self {
+            ExpansionLimit::File => format!(
+                "this file's documents with aliases already expand to {MAX_EXPANDED_NODES_PER_FILE} nodes (the per-file budget)"
+            ),
+            ExpansionLimit::Run => format!(
+                "the run's documents with aliases already expand to {MAX_EXPANDED_NODES_PER_RUN} nodes (the per-run budget)"
+            ),
+        }
+    }
+}
+
+/// The nodes that documents with aliases expanded to, across one run (shared by the threads
+/// that load files); each file counts its own.
+#[derive(Debug, Default)]
+pub struct ExpansionBudget {
+    run: std::sync::atomic::AtomicUsize,
+}
+
+impl ExpansionBudget {
+    /// The budget already spent, if any, given what this file has spent.
+    pub fn spent(&self, file: usize) -> Option<ExpansionLimit> {
+        if file >= MAX_EXPANDED_NODES_PER_FILE {
+            Some(ExpansionLimit::File)
+        } else if self.run.load(std::sync::atomic::Ordering::Relaxed) >= MAX_EXPANDED_NODES_PER_RUN
+        {
+            Some(ExpansionLimit::Run)
+        } else {
+            None
+        }
+    }
+
+    /// Charges `nodes` to the file (`file`) and the run; the budget it goes over, if any (the
+    /// charge stands either way: the document was expanded).
+    pub fn charge(&self, file: &mut usize, nodes: usize) -> Option<ExpansionLimit> {
+        *file = file.saturating_add(nodes);
+        let run = self
+            .run
+            .fetch_add(nodes, std::sync::atomic::Ordering::Relaxed)
+            .saturating_add(nodes);
+        if *file > MAX_EXPANDED_NODES_PER_FILE {
+            Some(ExpansionLimit::File)
+        } else if run > MAX_EXPANDED_NODES_PER_RUN {
+            Some(ExpansionLimit::Run)
+        } else {
+            None
+        }
+    }
+}
+
+/// Parses one YAML document, and says how many nodes its value has when the document used
+/// aliases (0 when it used none: nothing was expanded, so nothing is charged).
+pub fn parse_document_counting(text: &str) -> Result<(Option<Value>, usize), YamlError> {
+    let aliases = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let seen = aliases.clone();
+    let mut opts = options();
+    opts.budget_report_cb = Some(std::rc::Rc::new(std::cell::RefCell::new(
+        move |report: serde_saphyr::budget::BudgetReport| seen.set(report.aliases),
+    )));
+    let value = parse_with(text, opts)?;
+    let nodes = match (&value, aliases.get()) {
+        (Some(v), n) if n > 0 => count_nodes(v),
+        _ => 0,
+    };
+    Ok((value, nodes))
+}
+
+/// Nodes of a value (scalars, lists and maps; keys are not counted).
+fn count_nodes(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
 /// Parses one YAML document into `T`, within the same budgets.
 pub fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, YamlError> {
-    serde_saphyr::from_str_with_options::<T>(text, options()).map_err(|e| {
+    parse_with(text, options())
+}
+
+fn parse_with<T: serde::de::DeserializeOwned>(
+    text: &str,
+    opts: serde_saphyr::Options,
+) -> Result<T, YamlError> {
+    serde_saphyr::from_str_with_options::<T>(text, opts).map_err(|e| {
         let line = e.location().map(|l| l.line() as usize).filter(|&l| l > 0);
         let column = e.location().map(|l| l.column() as usize).filter(|&c| c > 0);
         // The first line of the message is the parser's own; the rest is a rendered snippet.

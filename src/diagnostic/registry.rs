@@ -97,6 +97,9 @@ impl Serialize for Code {
 
 registry! {
     // ── Loading ──
+    LoadExpansionBudget = "load/expansion-budget", Warning,
+        "A document whose aliases expand past the file's or the run's budget is not read.",
+        "A document whose YAML aliases expand to more nodes than the file's budget (200,000) or the run's (1,000,000) allows is not read; once a budget is spent, no further document with an alias is parsed. Anchors in manifests expand to a few hundred nodes; this is an alias bomb, or a file to split. A single document replaying more than 50,000 events is `load/invalid-yaml`.";
     LoadInvalidJson = "load/invalid-json", Error,
         "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.",
         "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.";

@@ -14,6 +14,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::kustomize::Kustomization;
 use crate::model::surrounding::Surrounding;
 use crate::model::{SourceBody, SourceObject, SourceRef};
+use crate::yaml::{ExpansionBudget, ExpansionLimit};
 use split::Span;
 
 /// A loaded file's bytes and the place of each of its documents: kept for the files the
@@ -51,6 +52,8 @@ pub struct FileLoad {
     pub text: Option<SourceText>,
     /// Workload documents not parsed yet ([`Deferral::Workloads`]).
     pub deferred: Vec<DeferredWorkload>,
+    /// Nodes this file's documents with aliases expanded to (see [`crate::yaml::ExpansionBudget`]).
+    pub expanded_nodes: usize,
 }
 
 /// Which documents [`load_bytes_with`] leaves unparsed for later.
@@ -79,10 +82,15 @@ pub struct DeferredWorkload {
 
 /// [`load_bytes`], with a panic turned into an `internal/panic` diagnostic on the file (the
 /// run goes on without its objects).
-pub fn load_isolated(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad {
+pub fn load_isolated(
+    path: &str,
+    bytes: &[u8],
+    deferral: Deferral,
+    budget: &ExpansionBudget,
+) -> FileLoad {
     crate::isolate::catch(&format!("loading {path}"), || {
         crate::isolate::test_trigger("load", bytes);
-        load_bytes_with(path, bytes, deferral)
+        load_bytes_with(path, bytes, deferral, budget)
     })
     .unwrap_or_else(|d| FileLoad {
         path: path.to_string(),
@@ -94,11 +102,17 @@ pub fn load_isolated(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad {
 
 /// Loads one file's bytes. `path` is root-relative and names the file in diagnostics.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
-    load_bytes_with(path, bytes, Deferral::None)
+    load_bytes_with(path, bytes, Deferral::None, &ExpansionBudget::default())
 }
 
-/// [`load_bytes`], leaving the documents `deferral` names unparsed.
-pub fn load_bytes_with(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad {
+/// [`load_bytes`], leaving the documents `deferral` names unparsed, and charging alias
+/// expansion to the run's `budget`.
+pub fn load_bytes_with(
+    path: &str,
+    bytes: &[u8],
+    deferral: Deferral,
+    budget: &ExpansionBudget,
+) -> FileLoad {
     let mut load = FileLoad {
         path: path.to_string(),
         bytes: bytes.len(),
@@ -113,7 +127,7 @@ pub fn load_bytes_with(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad
             line: 1,
         });
     } else {
-        load_yaml(&mut load, bytes, &mut documents, deferral);
+        load_yaml(&mut load, bytes, &mut documents, deferral, budget);
     }
     if load.worth_keeping() {
         load.text = Some(SourceText {
@@ -126,7 +140,13 @@ pub fn load_bytes_with(path: &str, bytes: &[u8], deferral: Deferral) -> FileLoad
 
 /// Splits and loads a YAML stream; `documents` receives the span of each document with
 /// content.
-fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>, deferral: Deferral) {
+fn load_yaml(
+    load: &mut FileLoad,
+    bytes: &[u8],
+    documents: &mut Vec<Span>,
+    deferral: Deferral,
+    budget: &ExpansionBudget,
+) {
     let path = load.path.clone();
     for span in split::split(bytes) {
         let piece = span.slice(bytes);
@@ -173,13 +193,20 @@ fn load_yaml(load: &mut FileLoad, bytes: &[u8], documents: &mut Vec<Span>, defer
             });
             continue;
         }
-        load.parse_document(piece, span, doc_index, line);
+        load.parse_document(piece, span, doc_index, line, budget);
     }
 }
 
 impl FileLoad {
     /// Parses and decodes one document with content.
-    fn parse_document(&mut self, piece: &[u8], span: Span, doc_index: usize, line: usize) {
+    fn parse_document(
+        &mut self,
+        piece: &[u8],
+        span: Span,
+        doc_index: usize,
+        line: usize,
+        budget: &ExpansionBudget,
+    ) {
         let load = self;
         let path = load.path.clone();
         let text = match std::str::from_utf8(piece) {
@@ -200,8 +227,24 @@ impl FileLoad {
             }
         };
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-        match crate::yaml::parse_document(text) {
-            Ok(Some(value)) => {
+        // Once a budget is spent, a document that may hold an alias is not parsed at all: an
+        // alias bomb costs its parse time before it can be counted.
+        if text.contains('*')
+            && let Some(limit) = budget.spent(load.expanded_nodes)
+        {
+            load.refuse_expansion(line, limit);
+            return;
+        }
+        match crate::yaml::parse_document_counting(text) {
+            Ok((_, nodes))
+                if nodes > 0 && budget.charge(&mut load.expanded_nodes, nodes).is_some() =>
+            {
+                let limit = budget
+                    .spent(load.expanded_nodes)
+                    .unwrap_or(ExpansionLimit::File);
+                load.refuse_expansion(line, limit);
+            }
+            Ok((Some(value), _)) => {
                 let source = SourceRef {
                     file: path.clone(),
                     document: doc_index,
@@ -209,7 +252,7 @@ impl FileLoad {
                 };
                 load.add(value, &source);
             }
-            Ok(None) => {}
+            Ok((None, _)) => {}
             Err(e) => {
                 let at = e.line.map_or(line, |l| span.line + l - 1);
                 load.diagnose(
@@ -220,6 +263,18 @@ impl FileLoad {
                 );
             }
         }
+    }
+
+    fn refuse_expansion(&mut self, line: usize, limit: ExpansionLimit) {
+        self.diagnose(
+            line,
+            None,
+            Code::LoadExpansionBudget,
+            format!(
+                "document not read: its aliases expand too far ({}); anchors and aliases expanding to that many nodes are not what a manifest needs",
+                limit.describe()
+            ),
+        );
     }
 
     fn diagnose(&mut self, line: usize, column: Option<usize>, code: Code, message: String) {
@@ -313,6 +368,7 @@ impl FileLoad {
         self.deployers.extend(part.deployers);
         self.diagnostics.extend(part.diagnostics);
         self.deferred = part.deferred;
+        self.expanded_nodes = part.expanded_nodes;
     }
 
     /// Parses the deferred workload documents that may carry labels one of `selectors` picks,
@@ -322,6 +378,7 @@ impl FileLoad {
         &mut self,
         bytes: &[u8],
         selectors: &[std::collections::BTreeMap<String, String>],
+        budget: &ExpansionBudget,
     ) {
         if bytes.len() != self.bytes {
             self.diagnose(
@@ -339,7 +396,7 @@ impl FileLoad {
                 continue;
             };
             if may_match(piece, selectors) {
-                self.parse_document(piece, d.span, d.document, d.line);
+                self.parse_document(piece, d.span, d.document, d.line, budget);
             } else {
                 self.deferred.push(d);
             }
@@ -398,7 +455,12 @@ mod tests {
         assert_eq!(eager.objects.len(), 2);
         assert!(eager.deferred.is_empty());
 
-        let mut deferred = load_bytes_with("w.yaml", file.as_bytes(), Deferral::Workloads);
+        let mut deferred = load_bytes_with(
+            "w.yaml",
+            file.as_bytes(),
+            Deferral::Workloads,
+            &ExpansionBudget::default(),
+        );
         assert!(deferred.objects.is_empty());
         assert_eq!(deferred.documents, 2);
         assert_eq!(
@@ -409,7 +471,11 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(0, 1, "apps/Deployment"), (1, 12, "apps/Deployment")]
         );
-        deferred.resolve_deferred(file.as_bytes(), &[selector(&[("istio", "ingressgateway")])]);
+        deferred.resolve_deferred(
+            file.as_bytes(),
+            &[selector(&[("istio", "ingressgateway")])],
+            &ExpansionBudget::default(),
+        );
         // The gateway's workload is parsed, exactly as the eager load has it; the other stays
         // deferred.
         assert_eq!(deferred.objects.len(), 1);
@@ -424,11 +490,17 @@ mod tests {
 
     #[test]
     fn a_file_that_changed_between_reads_is_reported_not_misread() {
-        let mut load = load_bytes_with("w.yaml", GATEWAY_WORKLOAD.as_bytes(), Deferral::Workloads);
+        let mut load = load_bytes_with(
+            "w.yaml",
+            GATEWAY_WORKLOAD.as_bytes(),
+            Deferral::Workloads,
+            &ExpansionBudget::default(),
+        );
         let longer = format!("{GATEWAY_WORKLOAD}# edited\n");
         load.resolve_deferred(
             longer.as_bytes(),
             &[selector(&[("istio", "ingressgateway")])],
+            &ExpansionBudget::default(),
         );
         assert!(load.objects.is_empty());
         assert_eq!(load.diagnostics.len(), 1);

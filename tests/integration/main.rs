@@ -53,6 +53,7 @@ mod semantics_istio;
 mod semantics_istio_review;
 mod trace_cli;
 mod untrusted;
+mod untrusted_config;
 mod validate_attachment;
 mod validate_check;
 mod validate_jsonschema;
