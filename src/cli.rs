@@ -370,6 +370,14 @@ pub struct RepositoryArgs {
     /// translated from its files and reported).
     #[arg(long)]
     pub allow_remote: bool,
+    /// Stop a kustomize render after SECONDS; a build that timed out is not rendered again
+    /// in the same run [default: 120].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub render_timeout: Option<u64>,
+    /// All renders of one run together stop after SECONDS; the builds left are translated
+    /// from their files (`render/budget-spent`) [default: 600].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub render_budget: Option<u64>,
 }
 
 /// `--min-severity`.
@@ -919,6 +927,14 @@ fn repository_request(
         repo.kustomize.as_deref(),
         std::env::var_os("PATH").as_deref(),
     );
+    if let Some(r) = renderer.as_mut() {
+        if let Some(s) = repo.render_timeout {
+            r.timeout = std::time::Duration::from_secs(s);
+        }
+        if let Some(s) = repo.render_budget {
+            r.run_budget = std::time::Duration::from_secs(s);
+        }
+    }
     // kustomize runs with an empty environment; fetching remote bases needs `git` on PATH,
     // proxies and CA bundles.
     if repo.allow_remote

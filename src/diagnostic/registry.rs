@@ -1390,6 +1390,9 @@ registry! {
     RenderPluginRefused = "render/plugin-refused", Warning,
         "A build configures a plugin or KRM function: the build is not rendered.",
         "A kustomization the build reaches lists generators, transformers or validators that are not kustomize builtins (KRM functions run as executables or containers, legacy plugins). Nothing from the repository is executed, so the build is not rendered and its files are translated as they are.";
+    RenderBudgetSpent = "render/budget-spent", Warning,
+        "The run's rendering budget was spent before every build was rendered.",
+        "All kustomize renders of one run share a time budget (600 seconds by default, `--render-budget`); once it is spent no build is started, and the builds it stopped are translated from their files (or not verified after apply). A build whose render timed out (`--render-timeout`, 120 seconds by default) is never rendered again in the same run. The message lists the builds.";
     RenderFailed = "render/failed", Warning,
         "kustomize could not build a build root: its files are translated as they are.",
         "kustomize failed on the build (its message is included). The build's files are translated as they are, which misses what the build's overlays, patches and replacements change; fix the build so `kubectl kustomize` succeeds.";

@@ -314,8 +314,17 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
                         "configures plugins from {path}, which is not UTF-8"
                     ));
                 };
-                let Ok(Some(doc)) = crate::yaml::parse_document(text) else {
-                    continue;
+                // A document this tool cannot parse (too deep, over a budget) could still
+                // configure a function kustomize would run: refused, not handed over.
+                let doc = match crate::yaml::parse_document(text) {
+                    Ok(Some(doc)) => doc,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        return Some(format!(
+                            "configures plugins from {path}, which cannot be parsed ({}), so it cannot be shown to be a builtin",
+                            e.message
+                        ));
+                    }
                 };
                 let kind = doc.get("kind").and_then(Value::as_str).unwrap_or("");
                 let api = doc.get("apiVersion").and_then(Value::as_str).unwrap_or("");

@@ -1,7 +1,7 @@
 //! Running kustomize on a scratch copy of the repository.
 //!
 //! The repository is untrusted. The copy holds only its regular files (no symlinks, no
-//! `.git`), so nothing outside it can be reached through the copy; kustomize runs with the
+//! `.git`, nothing git ignores), so nothing outside it can be reached through the copy; kustomize runs with the
 //! root-only load restrictor and without `--enable-helm`, `--enable-alpha-plugins` or
 //! `--enable-exec`, with an empty environment (its plugin home points into the scratch
 //! directory), no standard input, and a time limit.
@@ -21,10 +21,24 @@ pub struct Renderer {
     /// `true` for `kubectl kustomize`, `false` for a standalone `kustomize build`.
     pub via_kubectl: bool,
     pub timeout: Duration,
+    /// What all renders of one run may take together; a build is not started once it is
+    /// spent, and one that timed out is not rendered again.
+    pub run_budget: Duration,
     /// Environment passed to kustomize besides its own `HOME` (none by default; with
     /// `--allow-remote`, what fetching needs: `PATH` for `git`, proxies, CA bundles).
     pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
 }
+
+/// Given to `kubectl kustomize` so that no kubectl contacts a server (see [`Renderer::render`]).
+pub const KUBECTL_NO_SERVER: &str = "--server=no-server-for-rendering://none";
+
+/// One render's time limit, and all renders' of one run.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+pub const DEFAULT_RUN_BUDGET: Duration = Duration::from_secs(600);
+
+/// The most a render may print: past it the build fails (a build that expands to this much is
+/// not a manifest set the tool can hold, and kustomize's own alias limits are looser).
+const MAX_RENDER_OUTPUT: u64 = 256 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
@@ -32,6 +46,8 @@ pub enum RenderError {
     Failed(String),
     #[error("kustomize did not finish within {0} seconds")]
     Timeout(u64),
+    #[error("kustomize printed more than {} MiB", MAX_RENDER_OUTPUT / (1024 * 1024))]
+    TooLarge,
     #[error("cannot run {0}: {1}")]
     Spawn(String, String),
     #[error("cannot prepare the scratch copy: {0}")]
@@ -49,7 +65,8 @@ impl Renderer {
             Renderer {
                 program,
                 via_kubectl,
-                timeout: Duration::from_secs(120),
+                timeout: DEFAULT_TIMEOUT,
+                run_budget: DEFAULT_RUN_BUDGET,
                 env: Vec::new(),
             }
         };
@@ -77,8 +94,13 @@ impl Renderer {
         }
     }
 
-    /// Renders `dir` (inside `scratch`) and returns its documents.
-    pub fn render(&self, scratch: &Path, dir: &str) -> Result<Vec<Value>, RenderError> {
+    /// Renders `dir` (inside `scratch`) and returns its documents, within `limit`.
+    pub fn render(
+        &self,
+        scratch: &Path,
+        dir: &str,
+        limit: Duration,
+    ) -> Result<Vec<Value>, RenderError> {
         let target = if dir.is_empty() {
             scratch.to_path_buf()
         } else {
@@ -87,7 +109,11 @@ impl Renderer {
         let home = scratch.join(".gateway-migrate-home");
         let mut cmd = Command::new(&self.program);
         if self.via_kubectl {
-            cmd.arg("kustomize");
+            // Some kubectl builds (Google Cloud SDK's dispatcher) ask the API server for its
+            // version before running any command, `kustomize` included (without a kubeconfig:
+            // http://localhost:8080). A server address with a scheme no client speaks makes
+            // that lookup fail before any connection; `kubectl kustomize` itself ignores it.
+            cmd.arg("kustomize").arg(KUBECTL_NO_SERVER);
         } else {
             cmd.arg("build");
         }
@@ -109,28 +135,41 @@ impl Renderer {
         // Read both pipes on threads so a large output cannot block the child.
         let mut stdout = child.stdout.take();
         let mut stderr = child.stderr.take();
+        // Set by the reader when kustomize printed more than the limit: kustomize is then
+        // stopped (it would block on the full pipe).
+        let too_large = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = too_large.clone();
         let out_thread = std::thread::spawn(move || {
             let mut buf = Vec::new();
             if let Some(s) = stdout.as_mut() {
-                let _ = s.read_to_end(&mut buf);
+                // One byte past the limit tells "too large" from "exactly the limit".
+                let _ = s.take(MAX_RENDER_OUTPUT + 1).read_to_end(&mut buf);
+            }
+            if buf.len() as u64 > MAX_RENDER_OUTPUT {
+                flag.store(true, std::sync::atomic::Ordering::Relaxed);
             }
             buf
         });
         let err_thread = std::thread::spawn(move || {
             let mut buf = Vec::new();
             if let Some(s) = stderr.as_mut() {
-                let _ = s.read_to_end(&mut buf);
+                let _ = s.take(MAX_RENDER_OUTPUT).read_to_end(&mut buf);
             }
             buf
         });
-        let deadline = Instant::now() + self.timeout;
+        let deadline = Instant::now() + limit;
         let status = loop {
+            let over = too_large.load(std::sync::atomic::Ordering::Relaxed);
             match child.try_wait() {
                 Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() >= deadline => {
+                Ok(None) if over || Instant::now() >= deadline => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(RenderError::Timeout(self.timeout.as_secs()));
+                    return Err(if over {
+                        RenderError::TooLarge
+                    } else {
+                        RenderError::Timeout(limit.as_secs())
+                    });
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
                 Err(e) => return Err(RenderError::Failed(e.to_string())),
@@ -138,6 +177,9 @@ impl Renderer {
         };
         let out = out_thread.join().unwrap_or_default();
         let err = err_thread.join().unwrap_or_default();
+        if out.len() as u64 > MAX_RENDER_OUTPUT {
+            return Err(RenderError::TooLarge);
+        }
         if !status.success() {
             return Err(RenderError::Failed(kustomize_message(
                 &String::from_utf8_lossy(&err),
@@ -212,7 +254,8 @@ pub struct Scratch {
 const MAX_COPIED_FILE: u64 = 16 * 1024 * 1024;
 
 impl Scratch {
-    /// Copies the regular files under `dirs` of `root` (not `.git`, not through symlinks).
+    /// Copies the regular files under `dirs` of `root` (not `.git`, not through symlinks, not
+    /// what git ignores).
     /// With the root-only load restrictor a build reads nothing outside the directories of
     /// the kustomizations it reaches, so those are all a render needs.
     pub fn copy_of(root: &Path, dirs: &BTreeSet<String>) -> Result<Scratch, RenderError> {
@@ -231,15 +274,24 @@ impl Scratch {
                     .any(|p| p != *d && (p.is_empty() || d.starts_with(&format!("{p}/"))))
             })
             .collect();
+        // What git ignores is not copied (as the walk does not read it): a file a developer
+        // keeps out of the repository (`.env`, credentials) must not reach a render, and
+        // through a generator and `replacements` the report.
         let walkers = tops.into_iter().flat_map(|d| {
-            walkdir::WalkDir::new(if d.is_empty() {
+            ignore::WalkBuilder::new(if d.is_empty() {
                 root.to_path_buf()
             } else {
                 root.join(d)
             })
+            .hidden(false)
+            .ignore(false)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .require_git(false)
             .follow_links(false)
-            .into_iter()
             .filter_entry(|e| e.file_name() != ".git")
+            .build()
         });
         for entry in walkers.flatten() {
             let Ok(rel) = entry.path().strip_prefix(root) else {
@@ -249,7 +301,9 @@ impl Scratch {
                 continue;
             }
             let dest = repo.join(rel);
-            let ft = entry.file_type();
+            let Some(ft) = entry.file_type() else {
+                continue;
+            };
             if let Some(parent) = dest.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| RenderError::Scratch(e.to_string()))?;
             }

@@ -278,6 +278,8 @@ pub fn run(
         dirs_of: &dirs_of,
         memo: std::sync::Mutex::new(BTreeMap::new()),
         progress,
+        deadline: std::time::Instant::now() + renderer.run_budget,
+        given_up: std::sync::Mutex::new(BTreeMap::new()),
     };
     // The root kustomizations as each stage renders them.
     let mut current: BTreeMap<String, Vec<u8>> = BTreeMap::new();
@@ -583,6 +585,7 @@ pub fn run(
         statuses.insert(b.dir.clone(), status);
     }
     notes.extend(shared_objects(&deployed, &builds));
+    notes.extend(ctx.budget_note());
     out.builds = report(builds, statuses);
     notes.sort();
     notes.dedup();
@@ -661,6 +664,82 @@ struct Renders<'a> {
     /// Renders of this run by cache key.
     memo: std::sync::Mutex<BTreeMap<String, Vec<Value>>>,
     progress: &'a crate::progress::Progress,
+    /// When the run's rendering budget ([`Renderer::run_budget`]) is spent.
+    deadline: std::time::Instant,
+    /// Builds not rendered again, by directory: one timed out, or the budget was spent.
+    given_up: std::sync::Mutex<BTreeMap<String, GiveUp>>,
+}
+
+/// Why a build is not rendered (again) in this run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GiveUp {
+    TimedOut,
+    BudgetSpent,
+}
+
+impl Renders<'_> {
+    /// Renders build directory `dir` unless it was given up: at most once past a timeout,
+    /// never past the run's deadline.
+    fn render_once(&self, dir: &str) -> Result<Vec<Value>, String> {
+        let seconds = self.renderer.run_budget.as_secs();
+        let refuse = |why: GiveUp| match why {
+            GiveUp::TimedOut => format!(
+                "not rendered again: kustomize did not finish within {} seconds on an earlier attempt",
+                self.renderer.timeout.as_secs()
+            ),
+            GiveUp::BudgetSpent => {
+                format!("not rendered: the run's rendering budget of {seconds} seconds is spent")
+            }
+        };
+        let give_up = |why: GiveUp| {
+            if let Ok(mut g) = self.given_up.lock() {
+                g.entry(dir.to_string()).or_insert(why);
+            }
+        };
+        if let Some(why) = self.given_up.lock().ok().and_then(|g| g.get(dir).copied()) {
+            return Err(refuse(why));
+        }
+        let left = self
+            .deadline
+            .saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            give_up(GiveUp::BudgetSpent);
+            return Err(refuse(GiveUp::BudgetSpent));
+        }
+        let limit = left.min(self.renderer.timeout);
+        match self.renderer.render(&self.scratch.root(), dir, limit) {
+            Err(kustomize::RenderError::Timeout(_)) if limit < self.renderer.timeout => {
+                give_up(GiveUp::BudgetSpent);
+                Err(refuse(GiveUp::BudgetSpent))
+            }
+            Err(e @ kustomize::RenderError::Timeout(_)) => {
+                give_up(GiveUp::TimedOut);
+                Err(e.to_string())
+            }
+            other => other.map_err(|e| e.to_string()),
+        }
+    }
+
+    /// `render/budget-spent` when the run's budget stopped any build.
+    fn budget_note(&self) -> Option<Diagnostic> {
+        let given_up = self.given_up.lock().ok()?;
+        let stopped: Vec<&str> = given_up
+            .iter()
+            .filter(|(_, why)| **why == GiveUp::BudgetSpent)
+            .map(|(dir, _)| if dir.is_empty() { "." } else { dir.as_str() })
+            .collect();
+        (!stopped.is_empty()).then(|| {
+            Diagnostic::new(
+                Code::RenderBudgetSpent,
+                format!(
+                    "the run's rendering budget of {} seconds was spent; {} build(s) were not rendered (or not at every stage): {} (raise it with --render-budget)",
+                    self.renderer.run_budget.as_secs(),
+                    stopped.len(),
+                    stopped.join(", ")
+                ),
+            )
+        })
+    }
 }
 
 /// Renders `builds` in parallel from the scratch copy, each root kustomization as `current`
@@ -683,6 +762,7 @@ fn render_all(
         dirs_of,
         ref memo,
         progress,
+        ..
     } = *ctx;
     let mut prepared: Vec<Result<(), String>> = Vec::new();
     for b in builds {
@@ -722,7 +802,7 @@ fn render_all(
             let docs = match cached {
                 Some(docs) => docs,
                 None => {
-                    let docs = renderer.render(&root, &b.dir).map_err(|e| e.to_string())?;
+                    let docs = ctx.render_once(&b.dir)?;
                     if let Some(dir) = &options.cache_dir
                         && std::fs::create_dir_all(dir).is_ok()
                         && let Ok(bytes) = serde_json::to_vec(&docs)

@@ -408,7 +408,7 @@ fn untrusted_kustomizations_run_nothing_and_read_nothing_outside() {
         "resources:\n- ingress.yaml\ntransformers:\n- fn.yaml\n",
     )
     .unwrap();
-    let result = renderer.render(scratch.path(), "app");
+    let result = renderer.render(scratch.path(), "app", renderer.timeout);
     assert!(
         result.is_err(),
         "kustomize ran the exec function's build: {result:?}"
@@ -418,7 +418,7 @@ fn untrusted_kustomizations_run_nothing_and_read_nothing_outside() {
         "resources:\n- ingress.yaml\nhelmCharts:\n- name: web\n  chartHome: charts\n  releaseName: web\n",
     )
     .unwrap();
-    let result = renderer.render(scratch.path(), "app");
+    let result = renderer.render(scratch.path(), "app", renderer.timeout);
     assert!(result.is_err(), "kustomize inflated the chart: {result:?}");
     assert!(
         !exec_marker.exists(),

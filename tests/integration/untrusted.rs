@@ -405,3 +405,228 @@ fn a_file_name_never_becomes_yaml() {
     );
     assert!(!rendered.contains("kind: Pod"), "{rendered}");
 }
+
+/// Counts connections to 127.0.0.1:`port` while `run` runs; `None` when the port is taken.
+fn connections_during(port: u16, run: impl FnOnce()) -> Option<usize> {
+    let listener = TcpListener::bind(("127.0.0.1", port)).ok()?;
+    listener.set_nonblocking(true).unwrap();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let counter = {
+        let (connections, stop) = (connections.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                if listener.accept().is_ok() {
+                    connections.fetch_add(1, Ordering::SeqCst);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
+    run();
+    stop.store(true, Ordering::SeqCst);
+    counter.join().unwrap();
+    Some(connections.load(Ordering::SeqCst))
+}
+
+/// Rendering makes no connection, not even kubectl's own: some kubectl builds (the Google
+/// Cloud SDK's dispatcher, installed here) ask `http://localhost:8080/version` before every
+/// command when no kubeconfig is set, which is what kustomize runs with.
+#[test]
+fn rendering_contacts_no_server() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new("resources:\n  - ingress.yaml\n");
+    let mut report = Value::Null;
+    let Some(count) = connections_during(8080, || report = case.plan(None, &[])) else {
+        eprintln!("SKIPPED: 127.0.0.1:8080 is in use; cannot watch kubectl's version lookup");
+        return;
+    };
+    assert_eq!(
+        build_status(&report, "app").as_deref(),
+        Some("verified"),
+        "{report}"
+    );
+    assert_eq!(count, 0, "kubectl contacted 127.0.0.1:8080 while rendering");
+}
+
+/// A file git ignores (a developer's `.env`) never reaches kustomize: through a
+/// `configMapGenerator` and `replacements`, its content would land in the translation and
+/// the report (and so a pull request body).
+#[test]
+fn git_ignored_files_are_not_given_to_kustomize() {
+    if !kustomize_here() {
+        return;
+    }
+    const SECRET: &str = "secret-token-3b9e";
+    let case = Case::new(
+        "resources:\n  - ingress.yaml\nconfigMapGenerator:\n  - name: leak\n    envs: [.env]\nreplacements:\n  - source: {kind: ConfigMap, name: leak, fieldPath: data.TOKEN}\n    targets:\n      - select: {kind: Ingress, name: web}\n        fieldPaths: [spec.rules.0.host]\n",
+    );
+    write(
+        &case.repo(),
+        "app/.env",
+        &format!("TOKEN={SECRET}.example.com\n"),
+    );
+    write(&case.repo(), ".gitignore", ".env\n");
+    let report = case.plan(None, &[]);
+    assert!(
+        !report.to_string().contains(SECRET),
+        "the ignored file reached the report: {report}"
+    );
+    assert_eq!(
+        build_status(&report, "app").as_deref(),
+        Some("render failed"),
+        "{report}"
+    );
+    // Committed, the same file is the repository's and is rendered.
+    std::fs::remove_file(case.repo().join(".gitignore")).unwrap();
+    let report = case.plan(None, &[]);
+    assert!(report.to_string().contains(SECRET), "{report}");
+}
+
+/// A generator configuration this tool cannot parse (nested past its budget) cannot be shown
+/// to be a builtin, so the build is refused rather than handed to kustomize.
+#[test]
+fn an_unparsable_plugin_configuration_is_refused() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new("resources:\n  - ingress.yaml\ntransformers:\n  - fn.yaml\n");
+    let deep = format!("{}x{}", "[".repeat(200), "]".repeat(200));
+    write(
+        &case.repo(),
+        "app/fn.yaml",
+        &format!(
+            "apiVersion: example.com/v1\nkind: Stamp\nmetadata:\n  name: stamp\n  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: ./fn.sh\nspec: {deep}\n"
+        ),
+    );
+    case.script(&case.repo().join("app/fn.sh"), "function");
+    let report = case.plan(None, &[]);
+    assert!(
+        codes(&report).contains(&"render/plugin-refused".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    assert!(!case.marker("function").exists(), "the exec function ran");
+}
+
+/// A fake kustomize (`--kustomize`) that logs each call and then does what `body` says.
+fn fake_kustomize(dir: &Path, body: &str) -> (PathBuf, PathBuf) {
+    let log = dir.join("calls.log");
+    let program = dir.join("kustomize");
+    std::fs::write(
+        &program,
+        format!("#!/bin/sh\necho \"$2\" >> '{}'\n{body}\n", log.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (program, log)
+}
+
+/// Eight builds whose kustomize never finishes: each is started once (a timed-out build is not
+/// rendered again at a later stage), and the run's budget stops the run, visibly.
+#[test]
+fn a_render_that_times_out_is_not_retried_and_the_run_has_a_budget() {
+    const APPS: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    for app in APPS {
+        write(
+            &repo,
+            &format!("{app}/ingress.yaml"),
+            &INGRESS.replace("web.example.com", &format!("{app}.example.com")),
+        );
+        write(
+            &repo,
+            &format!("{app}/kustomization.yaml"),
+            "resources:\n  - ingress.yaml\n",
+        );
+    }
+    let (program, log) = fake_kustomize(tmp.path(), "exec sleep 60");
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args([
+            "plan",
+            ".",
+            "--format",
+            "json",
+            "-j",
+            "2",
+            "--render-timeout",
+            "1",
+            "--render-budget",
+            "2",
+        ])
+        .arg("--kustomize")
+        .arg(&program)
+        .current_dir(&repo)
+        .env("GATEWAY_MIGRATE_CACHE_DIR", "")
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    // At most once per build; a budget of 2 s at two at a time leaves some unstarted.
+    let mut started_builds: Vec<&str> = calls.lines().collect();
+    let total = started_builds.len();
+    started_builds.sort();
+    started_builds.dedup();
+    assert_eq!(
+        total,
+        started_builds.len(),
+        "a build was rendered twice: {calls}"
+    );
+    assert!(
+        total < APPS.len(),
+        "every build was started despite the budget: {calls}"
+    );
+    assert!(
+        elapsed < std::time::Duration::from_secs(30),
+        "took {elapsed:?}"
+    );
+    assert!(
+        codes(&report).contains(&"render/budget-spent".into()),
+        "{:?}",
+        codes(&report)
+    );
+    for app in APPS {
+        assert_eq!(
+            build_status(&report, app).as_deref(),
+            Some("render failed"),
+            "{app}"
+        );
+    }
+}
+
+/// kustomize output past 256 MiB fails the build instead of filling memory.
+#[test]
+fn a_render_that_prints_too_much_fails_the_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    write(&repo, "a/ingress.yaml", INGRESS);
+    write(
+        &repo,
+        "a/kustomization.yaml",
+        "resources:\n  - ingress.yaml\n",
+    );
+    let (program, _) = fake_kustomize(tmp.path(), "exec head -c 300000000 /dev/zero");
+    let out = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["plan", ".", "--format", "json"])
+        .arg("--kustomize")
+        .arg(&program)
+        .current_dir(&repo)
+        .env("GATEWAY_MIGRATE_CACHE_DIR", "")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(build_status(&report, "a").as_deref(), Some("render failed"));
+    assert!(report.to_string().contains("more than 256 MiB"), "{report}");
+}
