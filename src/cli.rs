@@ -832,8 +832,23 @@ fn render(report: &Report, format: Format, args: &ReportArgs) -> String {
 /// Writes every `--output FORMAT=PATH`, and the job summary when a GitHub format is asked
 /// for inside a workflow (`$GITHUB_STEP_SUMMARY`).
 fn write_outputs(report: &Report, args: &ReportArgs, stdout_format: Option<Format>) -> Result<()> {
+    write_outputs_masked(report, args, stdout_format, None)
+}
+
+/// [`write_outputs`], every output passed through `mask` when given (`pr`: a token found in
+/// the repository's content is masked in every channel, not only the pull request body).
+fn write_outputs_masked(
+    report: &Report,
+    args: &ReportArgs,
+    stdout_format: Option<Format>,
+    mask: Option<&publish::Redactor>,
+) -> Result<()> {
+    let masked = |text: String| match mask {
+        Some(r) => r.redact(&text),
+        None => text,
+    };
     for (format, path) in &args.outputs {
-        std::fs::write(path, render(report, *format, args))
+        std::fs::write(path, masked(render(report, *format, args)))
             .with_context(|| format!("writing the {format:?} report to {}", path.display()))?;
     }
     let github = stdout_format == Some(Format::Github)
@@ -842,7 +857,7 @@ fn write_outputs(report: &Report, args: &ReportArgs, stdout_format: Option<Forma
     {
         append_to(
             Path::new(&path),
-            &render(report, Format::Markdown, args),
+            &masked(render(report, Format::Markdown, args)),
             "$GITHUB_STEP_SUMMARY",
         )?;
     }
@@ -1154,7 +1169,8 @@ fn pr(args: PrArgs) -> Result<u8> {
     publish::check_options(&opts)?;
     publish::check_repository(&args.path, &opts)?;
     let (outcome, report) = run.run_with(config, |_| {})?;
-    write_outputs(&report, &args.report, None)?;
+    let mask = publish::Redactor::new([&opts.token]);
+    write_outputs_masked(&report, &args.report, None, Some(&mask))?;
     // The body is the Markdown report, cut below the publisher's own limit so that it is
     // never truncated blindly.
     let body = report::markdown::render(
@@ -1224,6 +1240,7 @@ fn select_repositories(
                 args.token_env
             );
         }
+        publish::check_token(token, &args.token_env).map_err(|e| anyhow::anyhow!("{e}"))?;
         let listed = bulk::organisation_repositories(
             org,
             topic,

@@ -630,17 +630,35 @@ pub fn check_options(opts: &PublishOptions) -> Result<(), PublishError> {
             ),
         ));
     }
-    let chars = opts.token.expose().chars().count();
+    check_token(&opts.token, &opts.token_env)
+}
+
+/// A token must be one plain word of at least [`MIN_TOKEN_CHARS`] characters: a control
+/// character or space inside it (a pasted CR/LF) would be refused by the HTTP client deep
+/// inside a request; it is refused here, cleanly, without showing it.
+pub fn check_token(token: &Secret, token_env: &str) -> Result<(), PublishError> {
+    if token
+        .expose()
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace())
+    {
+        return Err(PublishError::new(
+            ErrorKind::Usage,
+            format!("the token in {token_env} contains a control character or white space"),
+            format!(
+                "GitHub tokens are one word of letters, digits and '_'; check {token_env} for a pasted line break"
+            ),
+        ));
+    }
+    let chars = token.expose().chars().count();
     if chars < MIN_TOKEN_CHARS {
         return Err(PublishError::new(
             ErrorKind::Usage,
             format!(
-                "the token in {} is {chars} characters long, too short to be a GitHub token",
-                opts.token_env
+                "the token in {token_env} is {chars} characters long, too short to be a GitHub token"
             ),
             format!(
-                "GitHub tokens have 40 characters or more; a string under {MIN_TOKEN_CHARS} could not be masked in output without garbling it. Check {}",
-                opts.token_env
+                "GitHub tokens have 40 characters or more; a string under {MIN_TOKEN_CHARS} could not be masked in output without garbling it. Check {token_env}"
             ),
         ));
     }

@@ -94,3 +94,72 @@ fn the_git_repository_and_remote_are_checked_before_the_scan() {
         "kustomize ran: the scan started before the checks"
     );
 }
+
+/// A token found in the repository's content is masked in every report `pr` writes (its
+/// `--output` files), not only in the pull request body.
+#[test]
+fn a_token_in_the_repository_is_masked_in_every_output() {
+    use crate::common::{Fixture, TOKEN, commit_all, write};
+    let fx = Fixture::new();
+    // A file whose name is the token: its path is in every report.
+    write(
+        &fx.work,
+        &format!("apps/web/{TOKEN}.yaml"),
+        &std::fs::read_to_string(fx.work.join("apps/web/app.yaml")).unwrap(),
+    );
+    commit_all(&fx.work_repo(), "a file named after the token");
+    // No route mounted: the publish step fails after the reports are written.
+    let gh = crate::common::FakeGitHub::start();
+    let md = fx.dir.path().join("report.md");
+    let json = fx.dir.path().join("report.json");
+    let mut t = scenarios::Transcript::default();
+    let run = scenarios::run_cli(
+        &fx,
+        &gh.uri(),
+        Some(TOKEN),
+        &[
+            "--no-render",
+            "--output",
+            &format!("markdown={}", md.display()),
+            "--output",
+            &format!("json={}", json.display()),
+        ],
+        &mut t,
+    );
+    for file in [&md, &json] {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(!text.contains(TOKEN), "{}: {text}", file.display());
+        assert!(
+            text.contains("apps/web/***.yaml"),
+            "{}: {text}",
+            file.display()
+        );
+    }
+    assert!(!run.stdout.contains(TOKEN) && !run.stderr.contains(TOKEN));
+}
+
+/// A token holding a line break (a pasted CR/LF) is refused cleanly, before anything is
+/// scanned, and not shown.
+#[test]
+fn a_token_with_a_line_break_is_refused_cleanly() {
+    for token in [
+        "ghp_0123456789abcdef\r\nX-Injected: 1",
+        "ghp_0123456789\nabcdef0123",
+        "ghp_0123456789\u{7f}abcdef0123",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = assert_cmd::Command::cargo_bin("gateway-migrate")
+            .unwrap()
+            .args(["pr"])
+            .arg(dir.path())
+            .env("GITHUB_TOKEN", token)
+            .env("GITHUB_REPOSITORY", "o/r")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("control character"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!err.contains("0123456789"), "{err}");
+    }
+}
