@@ -326,6 +326,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     }
     let written = match (&root, write) {
         (Some(root), true) => {
+            crate::write::remove_stale_temporaries(root);
             progress.phase(&format!("writing {} files", plan.edits.len()), None);
             Some(crate::write::apply(root, &plan)?)
         }

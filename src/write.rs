@@ -108,6 +108,73 @@ pub fn apply(root: &Path, plan: &EditPlan) -> Result<Vec<FileAction>, WriteError
     Ok(done)
 }
 
+/// The temporary files of earlier runs that were killed between staging and renaming (a
+/// SIGKILL or power loss skips every clean-up): `.<name>.gateway-migrate-<pid>.tmp` whose
+/// process is gone and which git does not track (a committed file of that name is the
+/// repository's, never touched). Removed before a run writes; returns their paths.
+pub fn remove_stale_temporaries(root: &Path) -> Vec<String> {
+    let mut stale = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git");
+    for entry in walker.flatten() {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let Some(pid) = entry.file_name().to_str().and_then(temporary_pid) else {
+            continue;
+        };
+        let gone = match process_is_running(pid) {
+            Some(running) => !running,
+            // Without /proc: a day old is long past any run.
+            None => entry
+                .metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 24 * 3600),
+        };
+        if gone && let Ok(rel) = entry.path().strip_prefix(root) {
+            stale.push(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            );
+        }
+    }
+    // In a git work tree only what git does not track is removed.
+    let in_git = std::fs::canonicalize(root)
+        .ok()
+        .is_some_and(|r| crate::vcs::work_tree_top(&r).is_some());
+    if in_git {
+        let untracked: std::collections::BTreeSet<String> = crate::vcs::unrecorded(root, &stale)
+            .into_iter()
+            .filter(|(_, why)| *why == crate::vcs::Unrecorded::Untracked)
+            .map(|(p, _)| p)
+            .collect();
+        stale.retain(|p| untracked.contains(p));
+    }
+    stale.retain(|p| std::fs::remove_file(root.join(p)).is_ok());
+    stale
+}
+
+/// The process id in a temporary file's name (`.app.yaml.gateway-migrate-123.tmp`).
+fn temporary_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, pid) = rest.rsplit_once(".gateway-migrate-")?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` runs, where `/proc` can tell; `None` where it cannot.
+pub(crate) fn process_is_running(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    proc.join("self")
+        .exists()
+        .then(|| pid == std::process::id() || proc.join(pid.to_string()).exists())
+}
+
 /// A file's new contents, written and synced beside it, not yet in its place.
 struct Staged {
     temp: PathBuf,

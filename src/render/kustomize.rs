@@ -245,6 +245,32 @@ fn parse_stream(bytes: &[u8]) -> Result<Vec<Value>, RenderError> {
     Ok(docs)
 }
 
+/// Scratch directories are `gateway-migrate-render-<pid>-<random>` in the temporary directory.
+const SCRATCH_PREFIX: &str = "gateway-migrate-render-";
+
+/// Removes the scratch directories of runs that were killed (their process is gone), where
+/// the system can tell (`/proc`).
+fn remove_stale_scratch(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SCRATCH_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && crate::write::process_is_running(pid) == Some(false) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// A scratch copy of the repository's regular files.
 pub struct Scratch {
     dir: tempfile::TempDir,
@@ -259,8 +285,9 @@ impl Scratch {
     /// With the root-only load restrictor a build reads nothing outside the directories of
     /// the kustomizations it reaches, so those are all a render needs.
     pub fn copy_of(root: &Path, dirs: &BTreeSet<String>) -> Result<Scratch, RenderError> {
+        remove_stale_scratch(&std::env::temp_dir());
         let dir = tempfile::Builder::new()
-            .prefix("gateway-migrate-render-")
+            .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
             .tempdir()
             .map_err(|e| RenderError::Scratch(e.to_string()))?;
         let repo = dir.path().join("repo");

@@ -445,3 +445,53 @@ fn a_read_only_directory_fails_the_run_and_leaves_its_files_as_they_were() {
     );
     assert_eq!(tree(&repo), done);
 }
+
+/// A run killed between staging and renaming (SIGKILL skips every clean-up) leaves
+/// `.<name>.gateway-migrate-<pid>.tmp` files and a render scratch directory; the next run that
+/// writes removes them, when their process is gone and git does not track them.
+#[test]
+fn leftovers_of_a_killed_run_are_removed_by_the_next() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    crate::common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo-repo"),
+        &root,
+    );
+    // No process has an id above the kernel's limit (at most 2^22).
+    let dead = 99_999_999u32;
+    let stale = format!("apps/.app.yaml.gateway-migrate-{dead}.tmp");
+    let committed = format!(".notes.gateway-migrate-{}.tmp", dead - 1);
+    let running = format!(".live.gateway-migrate-{}.tmp", std::process::id());
+    write(&root, &committed, "the repository's own file");
+    let repo = git2::Repository::init(&root).unwrap();
+    crate::common::commit_all(&repo, "manifests");
+    write(&root, &stale, "half-written");
+    write(&root, &running, "another run's, still going");
+    let scratch_tmp = tmp.path().join("tmp");
+    let old_scratch = scratch_tmp.join(format!("gateway-migrate-render-{dead}-abc123"));
+    std::fs::create_dir_all(old_scratch.join("repo")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["apply", "."])
+        .current_dir(&root)
+        .env("TMPDIR", &scratch_tmp)
+        .env("GATEWAY_MIGRATE_CACHE_DIR", "")
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !root.join(&stale).exists(),
+        "the stale temporary file is left"
+    );
+    assert!(root.join(&committed).exists(), "a tracked file was removed");
+    assert!(
+        root.join(&running).exists(),
+        "a running process's file was removed"
+    );
+    if crate::render::kubectl().is_some() {
+        assert!(!old_scratch.exists(), "the stale scratch directory is left");
+    }
+}
