@@ -466,7 +466,13 @@ fn skip_diagnostic(s: &Skipped) -> Diagnostic {
         SkipKind::Symlink => Code::WalkSymlink,
         SkipKind::TooLarge => Code::WalkTooLarge,
         SkipKind::Binary => Code::WalkBinary,
+        SkipKind::Encoding => Code::WalkEncoding,
         SkipKind::Unreadable => Code::WalkUnreadable,
     };
-    Diagnostic::new(code, format!("skipped: {}", s.reason)).in_file(s.path.clone(), 0)
+    // A file's content is at its first line; a directory (a chart) or a link has none.
+    let line = match s.kind {
+        SkipKind::Binary | SkipKind::Encoding | SkipKind::TooLarge => 1,
+        SkipKind::HelmChart | SkipKind::Symlink | SkipKind::Unreadable => 0,
+    };
+    Diagnostic::new(code, format!("skipped: {}", s.reason)).in_file(s.path.clone(), line)
 }

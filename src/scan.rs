@@ -92,6 +92,15 @@ pub fn scan_repo_with_progress(
                     kind: walk::SkipKind::Unreadable,
                     reason: format!("cannot read: {e}"),
                 })?;
+                if let Some(encoding) = walk::foreign_encoding(&bytes) {
+                    return Err(Skipped {
+                        path: f.rel.clone(),
+                        kind: walk::SkipKind::Encoding,
+                        reason: format!(
+                            "the file is {encoding}, and only UTF-8 is read, so its objects are not translated (kubectl reads it: convert it with `iconv -f {encoding} -t UTF-8`)"
+                        ),
+                    });
+                }
                 if walk::looks_binary(&bytes) {
                     return Err(Skipped {
                         path: f.rel.clone(),

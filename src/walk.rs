@@ -25,6 +25,8 @@ pub enum SkipKind {
     Symlink,
     TooLarge,
     Binary,
+    /// UTF-16 or UTF-32 ([`foreign_encoding`]).
+    Encoding,
     Unreadable,
 }
 
@@ -258,6 +260,30 @@ fn classify(
 }
 
 /// Whether the bytes look binary (a NUL byte in the first 8 KiB, as git decides).
+/// The Unicode encoding other than UTF-8 a file is in, by its byte order mark, or without one
+/// by the zero bytes ASCII text has in UTF-16 or UTF-32 (YAML allows them, and go-yaml, so
+/// kubectl, reads them). This tool reads UTF-8 only: such a file is reported, not read.
+pub fn foreign_encoding(bytes: &[u8]) -> Option<&'static str> {
+    const BOMS: [(&[u8], &str); 4] = [
+        (&[0xFF, 0xFE, 0, 0], "UTF-32LE"),
+        (&[0, 0, 0xFE, 0xFF], "UTF-32BE"),
+        (&[0xFF, 0xFE], "UTF-16LE"),
+        (&[0xFE, 0xFF], "UTF-16BE"),
+    ];
+    if let Some((_, name)) = BOMS.iter().find(|(bom, _)| bytes.starts_with(bom)) {
+        return Some(name);
+    }
+    // YAML's own rule (spec 5.2): the first character is ASCII, so its zero bytes tell the
+    // encoding.
+    match bytes {
+        [0, 0, 0, b, ..] if *b != 0 => Some("UTF-32BE"),
+        [b, 0, 0, 0, ..] if *b != 0 => Some("UTF-32LE"),
+        [0, b, ..] if *b != 0 => Some("UTF-16BE"),
+        [b, 0, ..] if *b != 0 => Some("UTF-16LE"),
+        _ => None,
+    }
+}
+
 pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes.iter().take(8192).any(|&b| b == 0)
 }

@@ -112,10 +112,16 @@ registry! {
     LoadInvalidYaml = "load/invalid-yaml", Error,
         "A document is not valid YAML (or exceeds the parser's nesting, alias or size budgets).",
         "A document is not valid YAML (or exceeds the parser's nesting, alias or size budgets); it is skipped, the rest of the file is read. The diagnostic names the line and column.";
+    LoadUnknownApiVersion = "load/unknown-api-version", Warning,
+        "An object of an API group the tool reads, in a version it does not know, is not read.",
+        "An object of an API group the tool reads (`networking.istio.io`, `security.istio.io`, `networking.k8s.io` Ingresses and IngressClasses, `extensions` Ingresses, the Gateway API groups), in a version it does not know (`networking.istio.io/v9`, `networking.istio.io/V1`: versions are case-sensitive), is not read, so it is not translated and nothing refers to it. Fix the `apiVersion`, or tell us which version a cluster serves.";
     // ── Walking the repository (skipped paths) ──
     WalkBinary = "walk/binary", Info,
         "A file that looks binary (it has a NUL byte) is not read.",
         "A file that looks binary (it has a NUL byte) is not read.";
+    WalkEncoding = "walk/encoding", Warning,
+        "A UTF-16 or UTF-32 file is not read; its objects are not translated.",
+        "A file in UTF-16 or UTF-32 (by its byte order mark, or the zero bytes of its first character) is not read: this tool reads UTF-8 only, while kubectl reads these too, so the objects in it would be deployed and not translated. Convert it: `iconv -f UTF-16 -t UTF-8`.";
     WalkHelmChart = "walk/helm-chart", Info,
         "A directory with a `Chart.yaml` is a Helm chart.",
         "A directory with a `Chart.yaml` is a Helm chart; its templates are not manifests. Render it with `helm template` and scan the output.";

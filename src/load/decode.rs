@@ -15,6 +15,42 @@ pub(crate) enum Decoded {
     Kustomization(Kustomization),
     /// A Flux `Kustomization` or an Argo CD `Application`: it names directories to deploy.
     Deployer(Deployer),
+    /// An object of a group the tool reads, in a version it does not know (`v9`, `V1`): not
+    /// read, and said so (`load/unknown-api-version`).
+    UnknownVersion(String),
+}
+
+/// The versions of each API group the tool reads, and the kinds of that group it reads (empty:
+/// every kind). Another version of one of those kinds is not read, and reported.
+const KNOWN_VERSIONS: &[(&str, &[&str], &[&str])] = &[
+    ("networking.istio.io", &["v1", "v1beta1", "v1alpha3"], &[]),
+    ("security.istio.io", &["v1", "v1beta1"], &[]),
+    (
+        "networking.k8s.io",
+        &["v1", "v1beta1"],
+        &["Ingress", "IngressClass"],
+    ),
+    ("extensions", &["v1beta1"], &["Ingress"]),
+    (
+        "gateway.networking.k8s.io",
+        &["v1", "v1beta1", "v1alpha2", "v1alpha3"],
+        &[],
+    ),
+    ("gateway.networking.x-k8s.io", &["v1alpha1"], &[]),
+];
+
+/// Why `api_version` of `kind` is not read, when its group is one the tool reads but the
+/// version is not one it knows.
+fn unknown_version(api_version: &str, kind: &str) -> Option<String> {
+    let (group, version) = api_version.split_once('/')?;
+    let (_, versions, kinds) = KNOWN_VERSIONS.iter().find(|(g, _, _)| *g == group)?;
+    if versions.contains(&version) || (!kinds.is_empty() && !kinds.contains(&kind)) {
+        return None;
+    }
+    Some(format!(
+        "{kind} of apiVersion {api_version} is not read: {group} has the versions {} here (API versions are case-sensitive); if a cluster serves this one, its objects are not translated",
+        versions.join(", ")
+    ))
 }
 
 /// A document that has the shape of an object we read but cannot be decoded.
@@ -79,6 +115,10 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
+    if let Some(why) = unknown_version(&api_version, &kind) {
+        out.push(Ok(Decoded::UnknownVersion(why)));
+        return;
+    }
     let base = source.file.rsplit('/').next().unwrap_or("");
     let is_kustomization_file = crate::model::kustomize::KUSTOMIZATION_FILES.contains(&base);
 

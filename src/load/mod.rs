@@ -319,6 +319,9 @@ impl FileLoad {
                 Ok(decode::Decoded::Object(obj)) => self.objects.push(*obj),
                 Ok(decode::Decoded::Kustomization(k)) => self.kustomizations.push(k),
                 Ok(decode::Decoded::Deployer(d)) => self.deployers.push(d),
+                Ok(decode::Decoded::UnknownVersion(why)) => {
+                    self.diagnose(source.line, None, Code::LoadUnknownApiVersion, why);
+                }
                 Err(e) => self.diagnose(
                     source.line,
                     None,

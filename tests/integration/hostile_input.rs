@@ -146,3 +146,108 @@ fn one_document_may_replay_only_so_many_alias_events() {
     }
     assert_diagnosed("replay.yaml", doc.as_bytes());
 }
+
+/// `plan --format json` on a directory; its diagnostics as (code, file, line).
+fn plan_diagnostics(dir: &std::path::Path) -> Vec<(String, String, u64)> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["plan", ".", "--no-render", "--format", "json"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["file"].as_str().unwrap_or("").to_string(),
+                d["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+const VIRTUAL_SERVICE: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  hosts: [web.example.com]\n  gateways: [istio-system/public]\n  http:\n  - route:\n    - destination: {host: web}\n";
+
+/// UTF-16 and UTF-32 files (kubectl reads them) are reported as not read, with a reason, at
+/// line 1, as a warning: their objects are deployed and would not be translated.
+#[test]
+fn utf16_and_utf32_files_are_reported_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let utf16le: Vec<u8> = VIRTUAL_SERVICE
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let utf16be: Vec<u8> = VIRTUAL_SERVICE
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    let utf32le: Vec<u8> = VIRTUAL_SERVICE
+        .chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect();
+    let with_bom = |bom: &[u8], body: &[u8]| [bom, body].concat();
+    let files: [(&str, Vec<u8>); 4] = [
+        ("bom16le.yaml", with_bom(&[0xFF, 0xFE], &utf16le)),
+        ("bom16be.yaml", with_bom(&[0xFE, 0xFF], &utf16be)),
+        ("plain16le.yaml", utf16le.clone()),
+        ("plain32le.yaml", utf32le),
+    ];
+    for (name, bytes) in &files {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    let diagnostics = plan_diagnostics(dir.path());
+    for (name, _) in &files {
+        assert!(
+            diagnostics
+                .iter()
+                .any(|(code, file, line)| code == "walk/encoding" && file == name && *line == 1),
+            "{name}: {diagnostics:?}"
+        );
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["explain", "walk/encoding"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("UTF-16"));
+}
+
+/// An object of a group the tool reads in a version it does not know is reported, not
+/// passed over in silence; a known version of the same object is translated.
+#[test]
+fn unknown_api_versions_of_known_groups_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, version) in [("v9.yaml", "v9"), ("upper.yaml", "V1"), ("ok.yaml", "v1")] {
+        std::fs::write(
+            dir.path().join(file),
+            VIRTUAL_SERVICE
+                .replace(
+                    "networking.istio.io/v1",
+                    &format!("networking.istio.io/{version}"),
+                )
+                .replace(
+                    "name: web",
+                    &format!("name: web-{}", version.to_lowercase()),
+                ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.path().join("ingress.yaml"),
+        "apiVersion: networking.k8s.io/v2\nkind: Ingress\nmetadata:\n  name: i\nspec:\n  rules:\n  - host: a.example.com\n",
+    )
+    .unwrap();
+    let diagnostics = plan_diagnostics(dir.path());
+    let reported: Vec<&str> = diagnostics
+        .iter()
+        .filter(|(code, _, line)| code == "load/unknown-api-version" && *line == 1)
+        .map(|(_, file, _)| file.as_str())
+        .collect();
+    assert_eq!(reported.len(), 3, "{diagnostics:?}");
+    for file in ["v9.yaml", "upper.yaml", "ingress.yaml"] {
+        assert!(reported.contains(&file), "{file}: {diagnostics:?}");
+    }
+}
