@@ -436,6 +436,7 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
     let mut differences: BTreeMap<(Origin, Option<Code>, Option<Part>), Difference> =
         BTreeMap::new();
     let mut split_candidates = BTreeMap::new();
+    let mut budget_findings = Vec::new();
     for frontend in &frontends {
         let mut seeds = probes::Seeds::default();
         match &frontend.old {
@@ -448,6 +449,21 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
         // report never says "0 differ" for what it did not look at.
         summary.probes += left_out;
         summary.unmodelled += left_out;
+        if left_out > 0 {
+            budget_findings.push(Finding {
+                object: frontend.anchor,
+                diagnostic: Diagnostic::new(
+                    Code::EquivalenceBudget,
+                    format!(
+                        "the behaviour check's budget of {} probes for this {} entry point is spent: {left_out} probes of {} were not sent, so what they would show is not known (they count as not modelled; hosts took turns, so every host was probed)",
+                        probes::MAX_PROBES_PER_FRONTEND,
+                        frontend.old_name,
+                        left_out + probes.len()
+                    ),
+                ),
+                probes: 0,
+            });
+        }
         for probe in probes {
             hosts_seen.insert(probe.host.clone());
             summary.probes += 1;
@@ -639,6 +655,7 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 probes: count,
             }
         })
+        .chain(budget_findings)
         .collect();
     Equivalence { summary, findings }
 }

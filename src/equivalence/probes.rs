@@ -18,7 +18,7 @@ pub(crate) const UNLISTED_HOST: &str = "gm-probe.invalid";
 
 /// At most this many probes per entry point; beyond it every host gets an equal turn and the
 /// probes left out are counted as not modelled.
-const MAX_PROBES_PER_FRONTEND: usize = 20_000;
+pub(crate) const MAX_PROBES_PER_FRONTEND: usize = 20_000;
 
 /// A request shape taken from one match: path, method, headers, query parameters.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]

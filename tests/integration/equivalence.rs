@@ -213,3 +213,40 @@ spec:
         "{message}"
     );
 }
+
+/// Many unrelated Ingresses spend the probe budget (issue #38): what is left out is counted
+/// as not modelled and raises `equivalence/budget`, never a clean "0 differ".
+#[test]
+fn a_spent_probe_budget_is_counted_and_reported() {
+    let mut stream = String::new();
+    for i in 0..800 {
+        stream.push_str(&format!(
+            "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: app{i}\nspec:\n  ingressClassName: nginx\n  rules:\n  - host: app{i}.example.com\n    http:\n      paths:\n"
+        ));
+        for path in ["/a", "/b", "/c"] {
+            stream.push_str(&format!(
+                "      - path: {path}\n        pathType: Prefix\n        backend:\n          service:\n            name: app{i}\n            port:\n              number: 80\n"
+            ));
+        }
+    }
+    let request = Request::new(
+        Input::Streams(vec![("many.yaml".to_string(), stream.into_bytes())]),
+        Config::default(),
+    );
+    let outcome = pipeline::run(request).unwrap();
+    let summary = outcome.equivalence.clone().unwrap();
+    assert!(summary.unmodelled > 0, "{summary:?}");
+    let budget: Vec<_> = outcome
+        .results
+        .iter()
+        .flat_map(|r| &r.notes)
+        .chain(outcome.diagnostics.iter())
+        .filter(|d| d.code == Code::EquivalenceBudget)
+        .collect();
+    assert_eq!(budget.len(), 1, "one warning for the one entry point");
+    assert!(
+        budget[0].message.contains("were not sent"),
+        "{}",
+        budget[0].message
+    );
+}
