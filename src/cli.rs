@@ -336,7 +336,7 @@ pub struct TranslateArgs {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Repository")]
 pub struct RepositoryArgs {
-    /// Worker threads [default: one per core].
+    /// Worker threads [default: one per core; at most 64].
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Only scan paths matching this glob (gitignore syntax, repeatable; added to `include`).

@@ -164,7 +164,17 @@ pub fn scan_repo_with_progress(
 }
 
 /// A pool of `jobs` worker threads (0: one per core).
+/// The most worker threads a run uses, whatever `-j` says: each thread may hold one document
+/// being parsed at its budget's worst (about 6 MiB for an alias bomb), so this bounds the
+/// peak (`bench/hostile.py`); no machine this runs on gains from more.
+pub const MAX_JOBS: usize = 64;
+
 pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, ScanError> {
+    let jobs = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
+    .min(MAX_JOBS);
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()

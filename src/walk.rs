@@ -273,15 +273,28 @@ pub fn foreign_encoding(bytes: &[u8]) -> Option<&'static str> {
     if let Some((_, name)) = BOMS.iter().find(|(bom, _)| bytes.starts_with(bom)) {
         return Some(name);
     }
-    // YAML's own rule (spec 5.2): the first character is ASCII, so its zero bytes tell the
-    // encoding.
-    match bytes {
-        [0, 0, 0, b, ..] if *b != 0 => Some("UTF-32BE"),
-        [b, 0, 0, 0, ..] if *b != 0 => Some("UTF-32LE"),
-        [0, b, ..] if *b != 0 => Some("UTF-16BE"),
-        [b, 0, ..] if *b != 0 => Some("UTF-16LE"),
-        _ => None,
-    }
+    // YAML's own rule (spec 5.2) reads the encoding from the zero bytes of the first
+    // character; to tell text from a binary blob, the first characters (up to 16) must all be
+    // printable ASCII in that encoding.
+    const ENCODINGS: [(usize, usize, &str); 4] = [
+        (4, 3, "UTF-32BE"),
+        (4, 0, "UTF-32LE"),
+        (2, 1, "UTF-16BE"),
+        (2, 0, "UTF-16LE"),
+    ];
+    ENCODINGS.iter().find_map(|&(width, at, name)| {
+        let units: Vec<&[u8]> = bytes.chunks_exact(width).take(16).collect();
+        let ascii = |unit: &[u8]| {
+            unit.iter().enumerate().all(|(i, &b)| {
+                if i == at {
+                    b.is_ascii_graphic() || matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+                } else {
+                    b == 0
+                }
+            })
+        };
+        (!units.is_empty() && units.iter().all(|u| ascii(u))).then_some(name)
+    })
 }
 
 pub fn looks_binary(bytes: &[u8]) -> bool {

@@ -279,6 +279,19 @@ fn fixtures_match_expected_output() {
 /// Codes no fixture can reach, each with the reason and the test that covers it instead.
 const NOT_REACHABLE_FROM_FIXTURES: &[(Code, &str)] = &[
     (
+        Code::RenderBudgetSpent,
+        "needs a kustomize that does not finish (fixtures render with the real one); covered by \
+         tests/integration/untrusted.rs \
+         (a_render_that_times_out_is_not_retried_and_the_run_has_a_budget, with a stand-in \
+         that sleeps)",
+    ),
+    (
+        Code::EquivalenceBudget,
+        "needs more than 20,000 probes for one entry point (hundreds of Ingresses, a fixture \
+         no reviewer could judge); covered by tests/integration/equivalence.rs \
+         (a_spent_probe_budget_is_counted_and_reported)",
+    ),
+    (
         Code::InternalPanic,
         "a panic is a bug, and no input is known to cause one (the fuzzers look for them);          debug builds panic on purpose at test markers; covered by tests/integration/robustness.rs          (a_panic_loading_one_file_is_a_diagnostic_on_it_and_the_run_goes_on,          a_panic_translating_one_object_costs_that_object_only,          a_panic_in_one_build_is_reported_on_its_kustomization)",
     ),

@@ -53,3 +53,29 @@ fn every_test_docs_security_md_names_exists() {
         );
     }
 }
+
+/// docs/security.md's table of the configuration file says what each key may do: every key
+/// the configuration reads is in it, and nothing else.
+#[test]
+fn docs_security_md_says_what_every_configuration_key_may_do() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/security.md")).unwrap();
+    let section = doc
+        .split("\n## The repository's configuration file\n")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let mut listed = std::collections::BTreeSet::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let first_cell = row.split(" | ").next().unwrap_or_default();
+        for key in first_cell.split('`').skip(1).step_by(2) {
+            listed.insert(key.to_string());
+        }
+    }
+    let value = serde_json::to_value(gateway_migrate::config::Config::default()).unwrap();
+    let keys: std::collections::BTreeSet<String> =
+        value.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(listed, keys);
+}
