@@ -241,7 +241,7 @@ fn a_spent_probe_budget_is_counted_and_reported() {
         .iter()
         .flat_map(|r| &r.notes)
         .chain(outcome.diagnostics.iter())
-        .filter(|d| d.code == Code::EquivalenceBudget)
+        .filter(|d| d.code.id() == "equivalence/budget")
         .collect();
     assert_eq!(budget.len(), 1, "one warning for the one entry point");
     assert!(
