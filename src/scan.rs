@@ -80,7 +80,7 @@ pub fn scan_repo_with_progress(
     let walked =
         pool.install(|| walk::walk(root, &config.include, &config.exclude, config.max_file_size))?;
     progress.phase("scanning files", Some(walked.files.len()));
-    let budget = crate::yaml::ExpansionBudget::default();
+    let budget = crate::yaml::ParseBudget::default();
     let loads: Vec<Result<(FileLoad, Option<GeneratedHeader>), Skipped>> = pool.install(|| {
         walked
             .files
@@ -192,7 +192,7 @@ fn resolve_workloads(
     files: &[walk::WalkedFile],
     loads: &mut [Result<(FileLoad, Option<GeneratedHeader>), Skipped>],
     progress: &crate::progress::Progress,
-    budget: &crate::yaml::ExpansionBudget,
+    budget: &crate::yaml::ParseBudget,
 ) {
     let selectors: Vec<BTreeMap<String, String>> = {
         let mut selectors: Vec<BTreeMap<String, String>> = loads
@@ -309,7 +309,7 @@ fn load_mount_gateways(
 /// Loads named in-memory inputs as one stream (for `convert`): their objects form the index
 /// exactly as a repository's would.
 pub fn scan_inputs(inputs: &[(String, Vec<u8>)], config: &Config) -> Scan {
-    let budget = crate::yaml::ExpansionBudget::default();
+    let budget = crate::yaml::ParseBudget::default();
     let loads = inputs
         .iter()
         .map(|(name, bytes)| load::load_isolated(name, bytes, load::Deferral::None, &budget))

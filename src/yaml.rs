@@ -32,7 +32,7 @@ fn strip_position_prefix(message: &str) -> &str {
 pub const MAX_REPLAYED_EVENTS_PER_DOCUMENT: usize = 50_000;
 /// Nodes that documents with aliases may expand to, in one file and in one run: what the
 /// parsed values of such documents keep in memory. A document past either budget is refused
-/// with `load/expansion-budget`; once a budget is spent, documents with aliases are not parsed.
+/// with `load/parse-budget`; once a budget is spent, documents with aliases are not parsed.
 pub const MAX_EXPANDED_NODES_PER_FILE: usize = 200_000;
 pub const MAX_EXPANDED_NODES_PER_RUN: usize = 1_000_000;
 
@@ -62,56 +62,73 @@ pub fn parse_document(text: &str) -> Result<Option<Value>, YamlError> {
 
 /// Which budget a refused document hit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExpansionLimit {
-    File,
-    Run,
+pub enum ParseLimit {
+    /// The file's documents with aliases expanded to too many nodes.
+    FileExpansion,
+    /// The run's documents with aliases expanded to too many nodes.
+    RunExpansion,
+    /// The run parsed too many bytes of documents.
+    RunBytes,
 }
 
-impl ExpansionLimit {
+impl ParseLimit {
     pub fn describe(self) -> String {
         match self {
-            ExpansionLimit::File => format!(
+            ParseLimit::FileExpansion => format!(
                 "this file's documents with aliases already expand to {MAX_EXPANDED_NODES_PER_FILE} nodes (the per-file budget)"
             ),
-            ExpansionLimit::Run => format!(
+            ParseLimit::RunExpansion => format!(
                 "the run's documents with aliases already expand to {MAX_EXPANDED_NODES_PER_RUN} nodes (the per-run budget)"
+            ),
+            ParseLimit::RunBytes => format!(
+                "the run has already parsed {} MiB of documents (the per-run budget)",
+                MAX_PARSED_BYTES_PER_RUN / (1024 * 1024)
             ),
         }
     }
 }
 
-/// The nodes that documents with aliases expanded to, across one run (shared by the threads
-/// that load files); each file counts its own.
+/// Bytes of documents one run parses at most: what their values can hold in memory is a small
+/// multiple of it. Real repositories parse a few MiB (only the kinds the tool reads are parsed).
+pub const MAX_PARSED_BYTES_PER_RUN: usize = 256 * 1024 * 1024;
+
+/// What one run's parsing may spend, shared by the threads that load files: nodes expanded by
+/// aliases (each file also counts its own) and bytes parsed.
 #[derive(Debug, Default)]
-pub struct ExpansionBudget {
-    run: std::sync::atomic::AtomicUsize,
+pub struct ParseBudget {
+    expanded: std::sync::atomic::AtomicUsize,
+    bytes: std::sync::atomic::AtomicUsize,
 }
 
-impl ExpansionBudget {
-    /// The budget already spent, if any, given what this file has spent.
-    pub fn spent(&self, file: usize) -> Option<ExpansionLimit> {
-        if file >= MAX_EXPANDED_NODES_PER_FILE {
-            Some(ExpansionLimit::File)
-        } else if self.run.load(std::sync::atomic::Ordering::Relaxed) >= MAX_EXPANDED_NODES_PER_RUN
-        {
-            Some(ExpansionLimit::Run)
-        } else {
-            None
+impl ParseBudget {
+    /// The budget that refuses a document of `len` bytes that may hold an alias (`aliases`),
+    /// given what its file has expanded so far; charges its bytes when it may be parsed.
+    pub fn admit(&self, len: usize, aliases: bool, file_expanded: usize) -> Option<ParseLimit> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if aliases {
+            if file_expanded >= MAX_EXPANDED_NODES_PER_FILE {
+                return Some(ParseLimit::FileExpansion);
+            }
+            if self.expanded.load(Relaxed) >= MAX_EXPANDED_NODES_PER_RUN {
+                return Some(ParseLimit::RunExpansion);
+            }
         }
+        let before = self.bytes.fetch_add(len, Relaxed);
+        (before.saturating_add(len) > MAX_PARSED_BYTES_PER_RUN).then_some(ParseLimit::RunBytes)
     }
 
-    /// Charges `nodes` to the file (`file`) and the run; the budget it goes over, if any (the
-    /// charge stands either way: the document was expanded).
-    pub fn charge(&self, file: &mut usize, nodes: usize) -> Option<ExpansionLimit> {
+    /// Charges `nodes` of alias expansion to the file (`file`) and the run; the budget it goes
+    /// over, if any (the charge stands either way: the document was expanded).
+    pub fn charge(&self, file: &mut usize, nodes: usize) -> Option<ParseLimit> {
         *file = file.saturating_add(nodes);
         let run = self
-            .run
+            .expanded
             .fetch_add(nodes, std::sync::atomic::Ordering::Relaxed)
             .saturating_add(nodes);
         if *file > MAX_EXPANDED_NODES_PER_FILE {
-            Some(ExpansionLimit::File)
+            Some(ParseLimit::FileExpansion)
         } else if run > MAX_EXPANDED_NODES_PER_RUN {
-            Some(ExpansionLimit::Run)
+            Some(ParseLimit::RunExpansion)
         } else {
             None
         }

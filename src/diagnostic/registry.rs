@@ -97,9 +97,9 @@ impl Serialize for Code {
 
 registry! {
     // ── Loading ──
-    LoadExpansionBudget = "load/expansion-budget", Warning,
-        "A document whose aliases expand past the file's or the run's budget is not read.",
-        "A document whose YAML aliases expand to more nodes than the file's budget (200,000) or the run's (1,000,000) allows is not read; once a budget is spent, no further document with an alias is parsed. Anchors in manifests expand to a few hundred nodes; this is an alias bomb, or a file to split. A single document replaying more than 50,000 events is `load/invalid-yaml`.";
+    LoadParseBudget = "load/parse-budget", Warning,
+        "A document past the parser's per-file or per-run budget is not read.",
+        "Parsing has budgets per run, so that no input can exhaust memory: documents whose YAML aliases expand past 200,000 nodes in one file or 1,000,000 in the run, and 256 MiB of parsed documents in the run. A document past one is not read (it is not translated and nothing refers to it); once a budget is spent, the documents it covers are not parsed at all. Anchors in manifests expand to a few hundred nodes, so an expansion budget is hit by an alias bomb or a file to split; the bytes budget by a repository far larger than any real one (scan it in parts with `--include`). A single document replaying more than 50,000 alias events is `load/invalid-yaml`.";
     LoadInvalidJson = "load/invalid-json", Error,
         "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.",
         "A `.json` file that looks like a manifest (it has a `kind`) is not valid JSON.";

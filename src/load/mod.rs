@@ -14,7 +14,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::kustomize::Kustomization;
 use crate::model::surrounding::Surrounding;
 use crate::model::{SourceBody, SourceObject, SourceRef};
-use crate::yaml::{ExpansionBudget, ExpansionLimit};
+use crate::yaml::{ParseBudget, ParseLimit};
 use split::Span;
 
 /// A loaded file's bytes and the place of each of its documents: kept for the files the
@@ -52,7 +52,7 @@ pub struct FileLoad {
     pub text: Option<SourceText>,
     /// Workload documents not parsed yet ([`Deferral::Workloads`]).
     pub deferred: Vec<DeferredWorkload>,
-    /// Nodes this file's documents with aliases expanded to (see [`crate::yaml::ExpansionBudget`]).
+    /// Nodes this file's documents with aliases expanded to (see [`crate::yaml::ParseBudget`]).
     pub expanded_nodes: usize,
 }
 
@@ -86,7 +86,7 @@ pub fn load_isolated(
     path: &str,
     bytes: &[u8],
     deferral: Deferral,
-    budget: &ExpansionBudget,
+    budget: &ParseBudget,
 ) -> FileLoad {
     crate::isolate::catch(&format!("loading {path}"), || {
         crate::isolate::test_trigger("load", bytes);
@@ -102,7 +102,7 @@ pub fn load_isolated(
 
 /// Loads one file's bytes. `path` is root-relative and names the file in diagnostics.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> FileLoad {
-    load_bytes_with(path, bytes, Deferral::None, &ExpansionBudget::default())
+    load_bytes_with(path, bytes, Deferral::None, &ParseBudget::default())
 }
 
 /// [`load_bytes`], leaving the documents `deferral` names unparsed, and charging alias
@@ -111,7 +111,7 @@ pub fn load_bytes_with(
     path: &str,
     bytes: &[u8],
     deferral: Deferral,
-    budget: &ExpansionBudget,
+    budget: &ParseBudget,
 ) -> FileLoad {
     let mut load = FileLoad {
         path: path.to_string(),
@@ -145,7 +145,7 @@ fn load_yaml(
     bytes: &[u8],
     documents: &mut Vec<Span>,
     deferral: Deferral,
-    budget: &ExpansionBudget,
+    budget: &ParseBudget,
 ) {
     let path = load.path.clone();
     for span in split::split(bytes) {
@@ -205,7 +205,7 @@ impl FileLoad {
         span: Span,
         doc_index: usize,
         line: usize,
-        budget: &ExpansionBudget,
+        budget: &ParseBudget,
     ) {
         let load = self;
         let path = load.path.clone();
@@ -227,23 +227,23 @@ impl FileLoad {
             }
         };
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-        // Once a budget is spent, a document that may hold an alias is not parsed at all: an
-        // alias bomb costs its parse time before it can be counted.
-        if text.contains('*')
-            && let Some(limit) = budget.spent(load.expanded_nodes)
-        {
-            load.refuse_expansion(line, limit);
+        // Once a budget is spent, a document it covers is not parsed at all: an alias bomb
+        // costs its parse time before it can be counted.
+        if let Some(limit) = budget.admit(text.len(), text.contains('*'), load.expanded_nodes) {
+            load.refuse_parse(line, limit);
             return;
         }
-        match crate::yaml::parse_document_counting(text) {
-            Ok((_, nodes))
-                if nodes > 0 && budget.charge(&mut load.expanded_nodes, nodes).is_some() =>
-            {
-                let limit = budget
-                    .spent(load.expanded_nodes)
-                    .unwrap_or(ExpansionLimit::File);
-                load.refuse_expansion(line, limit);
+        let parsed = match crate::yaml::parse_document_counting(text) {
+            Ok((value, nodes)) if nodes > 0 => {
+                if let Some(limit) = budget.charge(&mut load.expanded_nodes, nodes) {
+                    load.refuse_parse(line, limit);
+                    return;
+                }
+                Ok((value, nodes))
             }
+            other => other,
+        };
+        match parsed {
             Ok((Some(value), _)) => {
                 let source = SourceRef {
                     file: path.clone(),
@@ -265,15 +265,18 @@ impl FileLoad {
         }
     }
 
-    fn refuse_expansion(&mut self, line: usize, limit: ExpansionLimit) {
+    fn refuse_parse(&mut self, line: usize, limit: ParseLimit) {
+        let why = match limit {
+            ParseLimit::FileExpansion | ParseLimit::RunExpansion => {
+                "anchors and aliases expanding to that many nodes are not what a manifest needs"
+            }
+            ParseLimit::RunBytes => "scan the repository in parts (--include) to read it all",
+        };
         self.diagnose(
             line,
             None,
-            Code::LoadExpansionBudget,
-            format!(
-                "document not read: its aliases expand too far ({}); anchors and aliases expanding to that many nodes are not what a manifest needs",
-                limit.describe()
-            ),
+            Code::LoadParseBudget,
+            format!("document not read: {}; {why}", limit.describe()),
         );
     }
 
@@ -381,7 +384,7 @@ impl FileLoad {
         &mut self,
         bytes: &[u8],
         selectors: &[std::collections::BTreeMap<String, String>],
-        budget: &ExpansionBudget,
+        budget: &ParseBudget,
     ) {
         if bytes.len() != self.bytes {
             self.diagnose(
@@ -462,7 +465,7 @@ mod tests {
             "w.yaml",
             file.as_bytes(),
             Deferral::Workloads,
-            &ExpansionBudget::default(),
+            &ParseBudget::default(),
         );
         assert!(deferred.objects.is_empty());
         assert_eq!(deferred.documents, 2);
@@ -477,7 +480,7 @@ mod tests {
         deferred.resolve_deferred(
             file.as_bytes(),
             &[selector(&[("istio", "ingressgateway")])],
-            &ExpansionBudget::default(),
+            &ParseBudget::default(),
         );
         // The gateway's workload is parsed, exactly as the eager load has it; the other stays
         // deferred.
@@ -491,19 +494,40 @@ mod tests {
         assert_eq!(deferred.deferred[0].document, 1);
     }
 
+    /// Past the run's budget of parsed bytes, a document is refused unparsed, at its line;
+    /// before it, the same document is read.
+    #[test]
+    fn a_run_past_its_parsed_bytes_is_refused_visibly() {
+        let doc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n";
+        let fresh = ParseBudget::default();
+        let read = load_bytes_with("a.yaml", doc.as_bytes(), Deferral::None, &fresh);
+        assert_eq!(read.objects.len(), 1);
+        let spent = ParseBudget::default();
+        assert_eq!(
+            spent.admit(crate::yaml::MAX_PARSED_BYTES_PER_RUN, false, 0),
+            None
+        );
+        let refused = load_bytes_with("b.yaml", doc.as_bytes(), Deferral::None, &spent);
+        assert!(refused.objects.is_empty());
+        assert_eq!(refused.diagnostics.len(), 1);
+        assert_eq!(refused.diagnostics[0].code, Code::LoadParseBudget);
+        assert_eq!(refused.diagnostics[0].location.line, 1);
+        assert!(refused.diagnostics[0].message.contains("256 MiB"));
+    }
+
     #[test]
     fn a_file_that_changed_between_reads_is_reported_not_misread() {
         let mut load = load_bytes_with(
             "w.yaml",
             GATEWAY_WORKLOAD.as_bytes(),
             Deferral::Workloads,
-            &ExpansionBudget::default(),
+            &ParseBudget::default(),
         );
         let longer = format!("{GATEWAY_WORKLOAD}# edited\n");
         load.resolve_deferred(
             longer.as_bytes(),
             &[selector(&[("istio", "ingressgateway")])],
-            &ExpansionBudget::default(),
+            &ParseBudget::default(),
         );
         assert!(load.objects.is_empty());
         assert_eq!(load.diagnostics.len(), 1);

@@ -97,7 +97,7 @@ fn a_file_of_many_alias_documents_spends_its_budget_and_the_rest_is_not_parsed()
     let refused: Vec<_> = load
         .diagnostics
         .iter()
-        .filter(|d| d.code.id() == "load/expansion-budget")
+        .filter(|d| d.code.id() == "load/parse-budget")
         .collect();
     // 200,000 nodes per file: five documents of about 38,000 fit, the sixth goes over.
     assert_eq!(load.objects.len(), 5, "{:?}", load.diagnostics);
@@ -127,7 +127,7 @@ fn alias_documents_across_files_spend_the_runs_budget() {
     let refused: Vec<_> = scan
         .diagnostics
         .iter()
-        .filter(|d| d.code.id() == "load/expansion-budget")
+        .filter(|d| d.code.id() == "load/parse-budget")
         .collect();
     // 80 documents of about 38,000 nodes against 1,000,000 for the run: 26 are read.
     assert_eq!(refused.len(), 80 - 26, "{refused:?}");

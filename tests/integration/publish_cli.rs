@@ -139,27 +139,27 @@ fn a_token_in_the_repository_is_masked_in_every_output() {
 }
 
 /// A token holding a line break (a pasted CR/LF) is refused cleanly, before anything is
-/// scanned, and not shown.
+/// scanned or sent, and not shown: in a clone whose remote and repository are fine, it used to
+/// reach the HTTP client, which panicked on the header.
 #[test]
 fn a_token_with_a_line_break_is_refused_cleanly() {
+    let fx = crate::common::Fixture::new();
+    let gh = crate::common::FakeGitHub::start();
     for token in [
         "ghp_0123456789abcdef\r\nX-Injected: 1",
         "ghp_0123456789\nabcdef0123",
         "ghp_0123456789\u{7f}abcdef0123",
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let out = assert_cmd::Command::cargo_bin("gateway-migrate")
-            .unwrap()
-            .args(["pr"])
-            .arg(dir.path())
-            .env("GITHUB_TOKEN", token)
-            .env("GITHUB_REPOSITORY", "o/r")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("control character"), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
-        assert!(!err.contains("0123456789"), "{err}");
+        let mut t = scenarios::Transcript::default();
+        let run = scenarios::run_cli(&fx, &gh.uri(), Some(token), &["--no-render"], &mut t);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("control character"), "{}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        assert!(!run.stderr.contains("0123456789"), "{}", run.stderr);
     }
+    let requests = gh
+        .rt
+        .block_on(gh.server.received_requests())
+        .unwrap_or_default();
+    assert!(requests.is_empty(), "a request was sent: {requests:?}");
 }
