@@ -13,6 +13,9 @@ pub struct YamlError {
     pub line: Option<usize>,
     pub column: Option<usize>,
     pub message: String,
+    /// The parser stopped at one of its budgets (alias replay, events, nodes, bytes): the
+    /// document cost that much work before it was refused.
+    pub over_budget: bool,
 }
 
 /// The parser's message without its `error: line N column M: ` prefix: the caller knows the
@@ -186,10 +189,23 @@ fn parse_with<T: serde::de::DeserializeOwned>(
             .next()
             .unwrap_or("invalid YAML")
             .to_string();
+        // The parser wraps the error it stopped at (in a snippet, at an alias).
+        let mut inner = &e;
+        while let serde_saphyr::Error::WithSnippet { error, .. }
+        | serde_saphyr::Error::AliasError { error, .. } = inner
+        {
+            inner = error;
+        }
+        let over_budget = matches!(
+            inner,
+            serde_saphyr::Error::AliasReplayLimitExceeded { .. }
+                | serde_saphyr::Error::Budget { .. }
+        );
         YamlError {
             line,
             column,
             message: strip_position_prefix(&first).to_string(),
+            over_budget,
         }
     })
 }

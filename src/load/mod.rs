@@ -241,6 +241,16 @@ impl FileLoad {
                 }
                 Ok((value, nodes))
             }
+            // A document stopped at the parser's own budget cost that much work (an alias
+            // bomb just over the per-document limit): charged too, so that many of them are
+            // not parsed either.
+            Err(e) if e.over_budget => {
+                budget.charge(
+                    &mut load.expanded_nodes,
+                    crate::yaml::MAX_REPLAYED_EVENTS_PER_DOCUMENT,
+                );
+                Err(e)
+            }
             other => other,
         };
         match parsed {

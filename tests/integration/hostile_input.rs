@@ -251,3 +251,28 @@ fn unknown_api_versions_of_known_groups_are_reported() {
         assert!(reported.contains(&file), "{file}: {diagnostics:?}");
     }
 }
+
+/// Documents each just over the per-document replay limit cost that work before they are
+/// refused: they are charged to the file's budget too, so a file of many of them is not
+/// parsed to the end (each would take its share of time and memory).
+#[test]
+fn documents_over_the_replay_limit_spend_the_files_budget() {
+    let mut doc = String::from("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n");
+    doc.push_str("a0: &a0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n");
+    for i in 1..5 {
+        let prev = format!("*a{}", i - 1);
+        doc.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 9].join(",")));
+    }
+    let file: String = (0..100).map(|_| format!("---\n{doc}")).collect();
+    let load = load_bytes("over.yaml", file.as_bytes());
+    let count = |code: &str| {
+        load.diagnostics
+            .iter()
+            .filter(|d| d.code.id() == code)
+            .count()
+    };
+    // 200,000 nodes per file at 50,000 per refused document: four are parsed (and refused).
+    assert_eq!(count("load/invalid-yaml"), 4, "{:?}", load.diagnostics);
+    assert_eq!(count("load/parse-budget"), 96);
+    assert!(load.objects.is_empty());
+}
