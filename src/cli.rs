@@ -955,6 +955,7 @@ fn repository_request(
     if repo.allow_remote
         && let Some(r) = renderer.as_mut()
     {
+        r.offline = false;
         for key in [
             "PATH",
             "HTTPS_PROXY",

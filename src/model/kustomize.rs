@@ -32,6 +32,10 @@ pub struct Kustomization {
     /// `generators:`, `transformers:` and `validators:` entries: plugin configurations, as
     /// file paths or inline documents.
     pub plugins: Vec<PluginEntry>,
+    /// Every other path kustomize loads a file from: generators' `files`/`envs`/`env`, `crds`,
+    /// `configurations`, `openapi.path`, `replacements[].path`. kustomize's loader fetches a
+    /// URL in any of them, so each is checked like a resource.
+    pub loaded_files: Vec<String>,
 }
 
 /// One `generators:`/`transformers:`/`validators:` entry.
@@ -91,6 +95,50 @@ struct Raw {
     transformers: Vec<Value>,
     #[serde(default, deserialize_with = "nullable_list")]
     validators: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    config_map_generator: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    secret_generator: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    crds: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable_list")]
+    configurations: Vec<Value>,
+    openapi: Option<Value>,
+}
+
+/// The file paths `raw` has kustomize load besides resources, components, patches and plugins.
+fn loaded_files(raw: &Raw) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut push = |v: &Value| {
+        if let Some(s) = v.as_str() {
+            out.push(s.to_string());
+        }
+    };
+    for generator in raw.config_map_generator.iter().chain(&raw.secret_generator) {
+        for key in ["files", "envs"] {
+            for f in generator.get(key).and_then(Value::as_array).into_iter().flatten() {
+                // `files:` entries may be `key=path`.
+                if let Some(s) = f.as_str() {
+                    push(&Value::from(s.split_once('=').map_or(s, |(_, path)| path)));
+                }
+            }
+        }
+        if let Some(env) = generator.get("env") {
+            push(env);
+        }
+    }
+    for v in raw.crds.iter().chain(&raw.configurations) {
+        push(v);
+    }
+    if let Some(path) = raw.openapi.as_ref().and_then(|o| o.get("path")) {
+        push(path);
+    }
+    for r in &raw.replacements {
+        if let Some(path) = r.get("path") {
+            push(path);
+        }
+    }
+    out
 }
 
 impl Kustomization {
@@ -155,6 +203,7 @@ impl Kustomization {
             })
             .collect();
         let nonempty = |s: Option<String>| s.filter(|n| !n.is_empty());
+        let loaded_files = loaded_files(&raw);
         Ok(Kustomization {
             file: file.to_string(),
             dir,
@@ -175,6 +224,7 @@ impl Kustomization {
                 || raw.helm_globals.is_some_and(|v| !v.is_null())
                 || !raw.helm_chart_inflation_generator.is_empty(),
             plugins,
+            loaded_files,
         })
     }
 
@@ -216,6 +266,11 @@ const KNOWN_KEYS: &[&str] = &[
     "generators",
     "transformers",
     "validators",
+    "configMapGenerator",
+    "secretGenerator",
+    "crds",
+    "configurations",
+    "openapi",
 ];
 
 /// kustomize reads a kustomization with Go's JSON decoding, which matches field names without

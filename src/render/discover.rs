@@ -210,6 +210,18 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                 ));
             }
         }
+        for path in &k.loaded_files {
+            if is_remote(path) && !allow_remote {
+                out.push(at(
+                    Code::RenderRemoteResource,
+                    format!(
+                        "{} loads the remote file {path} (a generator's files, crds, configurations, openapi or replacements); kustomize would fetch it, so build {} is translated from its files",
+                        k.file,
+                        build.name()
+                    ),
+                ));
+            }
+        }
         if k.helm {
             out.push(at(
                 Code::RenderHelmRefused,

@@ -27,6 +27,9 @@ pub struct Renderer {
     /// Environment passed to kustomize besides its own `HOME` (none by default; with
     /// `--allow-remote`, what fetching needs: `PATH` for `git`, proxies, CA bundles).
     pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    /// No network for kustomize (unless `--allow-remote`): besides the checks that refuse
+    /// remote paths, its HTTP client is pointed at a proxy that is not there.
+    pub offline: bool,
 }
 
 /// Given to `kubectl kustomize` so that no kubectl contacts a server (see [`Renderer::render`]).
@@ -68,6 +71,7 @@ impl Renderer {
                 timeout: DEFAULT_TIMEOUT,
                 run_budget: DEFAULT_RUN_BUDGET,
                 env: Vec::new(),
+                offline: true,
             }
         };
         if let Some(p) = explicit {
@@ -125,6 +129,14 @@ impl Renderer {
             .env("XDG_CONFIG_HOME", &home)
             .env("KUSTOMIZE_PLUGIN_HOME", home.join("plugins"))
             .envs(self.env.iter().map(|(k, v)| (k, v)))
+            // Go's HTTP client honours these: a URL this tool failed to refuse still goes
+            // nowhere (loopback addresses excepted, which Go never proxies).
+            .envs(
+                ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"]
+                    .into_iter()
+                    .filter(|_| self.offline)
+                    .map(|k| (k, "http://127.0.0.1:9")),
+            )
             .current_dir(scratch)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -630,3 +630,43 @@ fn a_render_that_prints_too_much_fails_the_build() {
     assert_eq!(build_status(&report, "a").as_deref(), Some("render failed"));
     assert!(report.to_string().contains("more than 256 MiB"), "{report}");
 }
+
+/// kustomize's loader fetches a URL wherever it loads a file, not only in `resources:`:
+/// generators' `files`/`envs`/`env`, `crds`, `configurations`, `openapi.path`,
+/// `replacements[].path`. Each is refused like a remote resource, and nothing connects.
+#[test]
+fn remote_files_in_any_field_are_never_fetched() {
+    if !kustomize_here() {
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let url = |p: &str| format!("http://127.0.0.1:{port}/{p}");
+    let fields = [
+        format!("configMapGenerator:\n  - name: a\n    files: [{}]\n", url("files")),
+        format!("configMapGenerator:\n  - name: a\n    files: [\"k={}\"]\n", url("keyed")),
+        format!("configMapGenerator:\n  - name: a\n    envs: [{}]\n", url("envs")),
+        format!("secretGenerator:\n  - name: a\n    env: {}\n", url("env")),
+        format!("crds: [{}]\n", url("crds")),
+        format!("configurations: [{}]\n", url("configurations")),
+        format!("openapi:\n  path: {}\n", url("openapi")),
+        format!(
+            "replacements:\n  - path: {}\n",
+            url("replacements").replace("http", "HTTP")
+        ),
+    ];
+    for field in fields {
+        let case = Case::new(&format!("resources:\n  - ingress.yaml\n{field}"));
+        let mut report = Value::Null;
+        let count = connections_during(port, || report = case.plan(None, &[]))
+            .expect("the port was just free");
+        assert_eq!(count, 0, "{field}: kustomize fetched");
+        assert!(
+            codes(&report).contains(&"render/remote-resource".into()),
+            "{field}: {:?}",
+            codes(&report)
+        );
+        assert_eq!(build_status(&report, "app").as_deref(), Some("refused"), "{field}");
+    }
+}
