@@ -330,8 +330,24 @@ pub fn check_output_suffix(suffix: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a configuration file is at `path`. A symlink is refused, not followed: a
+/// repository's configuration would otherwise read (and echo in its errors) a file anywhere.
+fn present(path: &Path) -> Result<bool, ConfigError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            Err(ConfigError::Symlink(path.display().to_string()))
+        }
+        Ok(meta) => Ok(meta.is_file()),
+        Err(_) => Ok(false),
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error(
+        "{0} is a symbolic link; a repository's configuration is not read through one (replace it with the file, or pass a file with --config)"
+    )]
+    Symlink(String),
     #[error("config file {0} does not exist")]
     Missing(String),
     #[error("cannot read config file {path}: {source}")]
@@ -403,7 +419,7 @@ impl Config {
         while let Some(d) = dir {
             let yaml = d.join(CONFIG_FILE);
             let yml = d.join(CONFIG_FILE_YML);
-            match (yaml.is_file(), yml.is_file()) {
+            match (present(&yaml)?, present(&yml)?) {
                 (true, true) => {
                     return Err(ConfigError::Ambiguous(
                         yaml.display().to_string(),

@@ -204,3 +204,29 @@ fn max_file_size_in_the_repository_only_tightens() {
     assert!(!text(&out).contains("walk/too-large"), "{}", text(&out));
     assert!(text(&out).contains("HTTPRoute"), "{}", text(&out));
 }
+
+/// A `.gateway-migrate.yaml` that is a symlink is refused, not followed: otherwise its target
+/// (anywhere) would be read, echoed in the parse error, and applied; and whether the target
+/// exists would show.
+#[test]
+fn a_symlinked_configuration_is_refused_not_followed() {
+    let mut messages = Vec::new();
+    for target in ["../outside/secret.yaml", "../outside/missing.yaml"] {
+        let (tmp, repo) = case("");
+        write(
+            &tmp.path().join("outside"),
+            "secret.yaml",
+            "AWS_SECRET_ACCESS_KEY_wJalrXUtnFEMI: 1\n",
+        );
+        std::fs::remove_file(repo.join(".gateway-migrate.yaml")).unwrap();
+        std::os::unix::fs::symlink(target, repo.join(".gateway-migrate.yaml")).unwrap();
+        let out = run(&repo, &["plan", ".", "--no-render"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(text(&out).contains("symbolic link"), "{}", text(&out));
+        assert!(!text(&out).contains("wJalrXUtnFEMI"), "{}", text(&out));
+        messages.push(
+            String::from_utf8_lossy(&out.stderr).replace(&tmp.path().display().to_string(), "TMP"),
+        );
+    }
+    assert_eq!(messages[0], messages[1]);
+}
