@@ -78,14 +78,34 @@ impl Redactor {
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_string();
         for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), MASK);
-            }
+            out = replace_ignoring_ascii_case(&out, secret);
         }
         URL_USERINFO
             .replace_all(&out, |c: &regex::Captures<'_>| format!("{}{MASK}@", &c[1]))
             .into_owned()
     }
+}
+
+/// `text` with every occurrence of `secret` masked, whatever the case of its ASCII letters:
+/// the report lowercases host names, and a token's case can be recovered from its checksum.
+fn replace_ignoring_ascii_case(text: &str, secret: &str) -> String {
+    // ASCII lowercasing keeps every byte where it is, so positions found in the lowered text
+    // are positions in `text`, on character boundaries (a match starts and ends where the
+    // secret's own characters do).
+    let lowered = text.to_ascii_lowercase();
+    let needle = secret.to_ascii_lowercase();
+    if needle.is_empty() || !lowered.contains(&needle) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, _) in lowered.match_indices(&needle) {
+        out.push_str(&text[last..at]);
+        out.push_str(MASK);
+        last = at + needle.len();
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 /// Standard base64 with padding (RFC 4648), for recognising encoded credentials.
@@ -146,6 +166,23 @@ mod tests {
         assert_eq!(base64(b"fo"), "Zm8=");
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+
+    /// The report lowercases host names (and a token's case can be recovered from its
+    /// checksum): a secret is masked whatever its letters' case, its encodings too.
+    #[test]
+    fn secrets_are_masked_in_any_case() {
+        let secret = Secret::new("ghp_MixedCase0123456789abcdefXYZ");
+        let r = Redactor::new([&secret]);
+        let text = format!(
+            "a {} b {} c {} d {}",
+            secret.expose().to_ascii_lowercase(),
+            secret.expose().to_ascii_uppercase(),
+            secret.expose(),
+            base64(format!("x-access-token:{}", secret.expose()).as_bytes()).to_ascii_lowercase()
+        );
+        assert_eq!(r.redact(&text), "a *** b *** c *** d ***");
+        assert_eq!(r.redact("nothing here, é ü"), "nothing here, é ü");
     }
 
     #[test]
