@@ -104,13 +104,27 @@ pub fn walk(
             Ok(_) => WalkError::NotADirectory(shown),
         });
     }
-    let mut overrides = OverrideBuilder::new(root);
-    for glob in include {
-        overrides.add(glob).map_err(|e| WalkError::BadGlob {
-            glob: glob.clone(),
+    // `include` narrows what the walk would read; it never brings back what it skips (hidden
+    // paths, what git ignores, `.git`): as overrides, its globs would whitelist those. It is
+    // matched against each file after the walk's own filters.
+    let included = if include.is_empty() {
+        None
+    } else {
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
+        for glob in include {
+            builder
+                .add_line(None, glob)
+                .map_err(|e| WalkError::BadGlob {
+                    glob: glob.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+        Some(builder.build().map_err(|e| WalkError::BadGlob {
+            glob: String::new(),
             message: e.to_string(),
-        })?;
-    }
+        })?)
+    };
+    let mut overrides = OverrideBuilder::new(root);
     for glob in exclude {
         overrides
             .add(&format!("!{glob}"))
@@ -141,6 +155,9 @@ pub fn walk(
                 if !is_dir {
                     return true;
                 }
+                if entry.file_name() == ".git" {
+                    return false;
+                }
                 let Some(reason) = helm_chart_reason(entry.path()) else {
                     return true;
                 };
@@ -163,8 +180,10 @@ pub fn walk(
     walker.run(|| {
         let found = &found;
         let canonical_root = &canonical_root;
+        let included = &included;
         Box::new(move |entry| {
             if let Some(outcome) = classify(root, canonical_root, max_file_size, entry)
+                && is_included(included.as_ref(), root, &outcome)
                 && let Ok(mut found) = found.lock()
             {
                 found.push(outcome);
@@ -191,6 +210,28 @@ pub fn walk(
         files,
         skipped: all_skipped,
     })
+}
+
+/// Whether a walk outcome is within `include` (everything is without one). A skipped path is
+/// reported only when it would have been included.
+fn is_included(
+    included: Option<&ignore::gitignore::Gitignore>,
+    root: &Path,
+    outcome: &Result<WalkedFile, Skipped>,
+) -> bool {
+    let Some(matcher) = included else {
+        return true;
+    };
+    let rel = match outcome {
+        Ok(file) => file.rel.as_str(),
+        Err(skip) => skip.path.as_str(),
+    };
+    if rel.is_empty() {
+        return true;
+    }
+    matcher
+        .matched_path_or_any_parents(root.join(rel), false)
+        .is_ignore()
 }
 
 /// What the walk makes of one entry: a file to load, a skipped path, or nothing (a directory,

@@ -269,6 +269,10 @@ pub fn checked_target(root: &Path, rel: &str) -> Result<PathBuf, WriteError> {
             "the path is not a plain path inside the repository",
         ));
     }
+    // git's own directory is never a place for output, whatever a configuration says.
+    if rel_path.components().any(|c| c.as_os_str() == ".git") {
+        return Err(refused(rel, "the path is inside .git"));
+    }
     let mut cur = root.to_path_buf();
     let components: Vec<_> = rel_path.components().collect();
     for (i, c) in components.iter().enumerate() {

@@ -116,7 +116,12 @@ fn loaded_files(raw: &Raw) -> Vec<String> {
     };
     for generator in raw.config_map_generator.iter().chain(&raw.secret_generator) {
         for key in ["files", "envs"] {
-            for f in generator.get(key).and_then(Value::as_array).into_iter().flatten() {
+            for f in generator
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 // `files:` entries may be `key=path`.
                 if let Some(s) = f.as_str() {
                     push(&Value::from(s.split_once('=').map_or(s, |(_, path)| path)));

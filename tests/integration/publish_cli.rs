@@ -133,7 +133,9 @@ fn a_token_in_the_repository_is_masked_in_every_output() {
     for file in [&md, &json] {
         let text = std::fs::read_to_string(file).unwrap();
         assert!(
-            !text.to_ascii_lowercase().contains(&TOKEN.to_ascii_lowercase()),
+            !text
+                .to_ascii_lowercase()
+                .contains(&TOKEN.to_ascii_lowercase()),
             "{}: {text}",
             file.display()
         );

@@ -644,9 +644,18 @@ fn remote_files_in_any_field_are_never_fetched() {
     drop(listener);
     let url = |p: &str| format!("http://127.0.0.1:{port}/{p}");
     let fields = [
-        format!("configMapGenerator:\n  - name: a\n    files: [{}]\n", url("files")),
-        format!("configMapGenerator:\n  - name: a\n    files: [\"k={}\"]\n", url("keyed")),
-        format!("configMapGenerator:\n  - name: a\n    envs: [{}]\n", url("envs")),
+        format!(
+            "configMapGenerator:\n  - name: a\n    files: [{}]\n",
+            url("files")
+        ),
+        format!(
+            "configMapGenerator:\n  - name: a\n    files: [\"k={}\"]\n",
+            url("keyed")
+        ),
+        format!(
+            "configMapGenerator:\n  - name: a\n    envs: [{}]\n",
+            url("envs")
+        ),
         format!("secretGenerator:\n  - name: a\n    env: {}\n", url("env")),
         format!("crds: [{}]\n", url("crds")),
         format!("configurations: [{}]\n", url("configurations")),
@@ -667,6 +676,10 @@ fn remote_files_in_any_field_are_never_fetched() {
             "{field}: {:?}",
             codes(&report)
         );
-        assert_eq!(build_status(&report, "app").as_deref(), Some("refused"), "{field}");
+        assert_eq!(
+            build_status(&report, "app").as_deref(),
+            Some("refused"),
+            "{field}"
+        );
     }
 }

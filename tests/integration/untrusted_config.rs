@@ -230,3 +230,57 @@ fn a_symlinked_configuration_is_refused_not_followed() {
     }
     assert_eq!(messages[0], messages[1]);
 }
+
+const VIRTUAL_SERVICE: &str = "apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata:
+  name: NAME
+spec:
+  hosts: [NAME.example.com]
+  gateways: [istio-system/public]
+  http:
+  - route:
+    - destination: {host: web}
+";
+
+/// `include` narrows the scan; it never brings back what the walk skips (hidden paths, what
+/// git ignores, `.git` itself), so `apply` never writes into `.git`.
+#[test]
+fn include_globs_only_narrow_the_scan() {
+    for include in ["\"**\"", "\"*\"", "\"/**\"", "\"**/*\"", "\"**/*.yaml\""] {
+        let (_tmp, repo) = case(&format!("include: [{include}]\n"));
+        let vs = |name: &str| VIRTUAL_SERVICE.replace("NAME", name);
+        write(&repo, ".git/vs.yaml", &vs("in-git-x1"));
+        write(&repo, ".hidden/vs.yaml", &vs("hidden-x2"));
+        write(&repo, "ignored/vs.yaml", &vs("ignored-x3"));
+        write(&repo, ".gitignore", "ignored/\n");
+        write(&repo, "apps/vs.yaml", &vs("visible"));
+        let out = run(&repo, &["plan", ".", "--no-render", "--format", "json"]);
+        let report = text(&out);
+        assert!(report.contains("visible"), "{include}: {report}");
+        for hidden in ["in-git-x1", "hidden-x2", "ignored-x3"] {
+            assert!(
+                !report.contains(hidden),
+                "{include}: {hidden} was scanned: {report}"
+            );
+        }
+        let out = run(&repo, &["apply", ".", "--no-render"]);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out));
+        assert!(!repo.join(".git/vs.gateway-api.yaml").exists(), "{include}");
+    }
+    // A narrower include still narrows.
+    let (_tmp, repo) = case("include: [\"apps/**\"]\n");
+    write(
+        &repo,
+        "apps/vs.yaml",
+        &VIRTUAL_SERVICE.replace("NAME", "kept"),
+    );
+    write(
+        &repo,
+        "other/vs.yaml",
+        &VIRTUAL_SERVICE.replace("NAME", "left-out"),
+    );
+    let out = run(&repo, &["plan", ".", "--no-render", "--format", "json"]);
+    assert!(text(&out).contains("\"kept\""), "{}", text(&out));
+    assert!(!text(&out).contains("left-out"));
+}
