@@ -683,3 +683,48 @@ fn remote_files_in_any_field_are_never_fetched() {
         );
     }
 }
+
+/// A file planted under the name of one of this tool's build fixes (here the patches file an
+/// overlay needs), without the generated header, is neither replaced nor listed in the
+/// kustomization: `apply` would otherwise deploy its ClusterRoleBinding under this tool's name.
+#[test]
+fn a_planted_fix_file_is_neither_replaced_nor_listed() {
+    if !kustomize_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    crate::common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/render/overlay-ingress-host/tree"),
+        &repo,
+    );
+    const PLANTED: &str = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: planted-admin\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\nsubjects: [{kind: ServiceAccount, name: default, namespace: default}]\n";
+    let planted = repo.join("overlays/development/gateway-migrate.build-patches.yaml");
+    std::fs::write(&planted, PLANTED).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["apply", ".", "--format", "json"])
+        .current_dir(&repo)
+        .env("GATEWAY_MIGRATE_CACHE_DIR", "")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        codes(&report).contains(&"plan/output-exists".into()),
+        "{:?}",
+        codes(&report)
+    );
+    assert_eq!(std::fs::read_to_string(&planted).unwrap(), PLANTED);
+    let kustomization =
+        std::fs::read_to_string(repo.join("overlays/development/kustomization.yaml")).unwrap();
+    assert!(
+        !kustomization.contains("gateway-migrate.build-patches.yaml"),
+        "{kustomization}"
+    );
+    let rendered = Command::new("kubectl")
+        .arg("kustomize")
+        .arg(repo.join("overlays/development"))
+        .output()
+        .unwrap();
+    let rendered = String::from_utf8_lossy(&rendered.stdout);
+    assert!(!rendered.contains("planted-admin"), "{rendered}");
+}
