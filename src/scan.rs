@@ -281,14 +281,31 @@ fn load_mount_gateways(
             )));
         }
     }
+    // What the scan would not read (hidden paths, `.git`, what git ignores) is not read here
+    // either.
+    if mount.split('/').any(|part| part.starts_with('.')) {
+        return Err(ScanError::MountGatewaysPath(format!(
+            "{mount:?} is a hidden path, which the scan does not read either"
+        )));
+    }
     let path = root.join(mount);
     let files: Vec<(String, std::path::PathBuf)> = if path.is_dir() {
+        if !walk::walks_to(root, mount) {
+            return Err(ScanError::MountGatewaysPath(format!(
+                "{mount:?} is a directory the scan does not read (git ignores it)"
+            )));
+        }
         walk::walk(&path, &[], &[], config.max_file_size)?
             .files
             .into_iter()
             .map(|f| (format!("{}/{}", mount.trim_end_matches('/'), f.rel), f.abs))
             .collect()
     } else if path.is_file() {
+        if !walk::walks_to(root, mount) {
+            return Err(ScanError::MountGatewaysPath(format!(
+                "{mount:?} is a file the scan does not read (git ignores it, or it is not a manifest)"
+            )));
+        }
         vec![(mount.to_string(), path)]
     } else {
         return Err(ScanError::MountGateways(mount.to_string()));

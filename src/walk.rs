@@ -212,6 +212,32 @@ pub fn walk(
     })
 }
 
+/// Whether the walk of `root` reads the file, or enters the directory, at root-relative `rel`
+/// (a plain path): with the
+/// walk's own filters (hidden paths, `.git`, what git ignores, manifest names), visiting only
+/// the directories on the way to it.
+pub fn walks_to(root: &Path, rel: &str) -> bool {
+    let target = root.join(rel);
+    let on_the_way = target.clone();
+    let mut found = false;
+    for entry in WalkBuilder::new(root)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(move |e| on_the_way.starts_with(e.path()) && e.file_name() != ".git")
+        .build()
+        .flatten()
+    {
+        if entry.path() == target {
+            found = entry.file_type().is_some_and(|t| t.is_dir())
+                || is_manifest_name(&entry.file_name().to_string_lossy());
+        }
+    }
+    found
+}
+
 /// Whether a walk outcome is within `include` (everything is without one). A skipped path is
 /// reported only when it would have been included.
 fn is_included(

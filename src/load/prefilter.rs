@@ -34,6 +34,9 @@ pub(crate) const SMALL_CONFIG_MAP: usize = 16 * 1024;
 /// Whether a document may hold an object of a relevant kind (or a `List` of them).
 pub(crate) fn needs_parse(doc: &[u8]) -> bool {
     match top_level_kind(doc) {
+        // A tag (`!!str VirtualService`), an anchor (`&k VirtualService`), an alias (`*k`) or
+        // an escape in quotes: only the parser can tell what the kind is.
+        Some(kind) if kind.starts_with(['!', '&', '*']) || kind.contains('\\') => true,
         // Repositories hold many ConfigMaps, some of them large (dashboards, scripts); only
         // the one an ingress-nginx controller's `--configmap` names matters. It names nginx
         // or is small; one that does neither is reported as not found

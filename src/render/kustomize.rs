@@ -326,7 +326,9 @@ impl Scratch {
             .ignore(false)
             .git_ignore(true)
             .git_exclude(true)
-            .git_global(false)
+            // The user's own excludes too (core.excludesFile, ~/.config/git/ignore): where a
+            // developer keeps their secrets out of every repository.
+            .git_global(true)
             .require_git(false)
             .follow_links(false)
             .filter_entry(|e| e.file_name() != ".git")

@@ -276,3 +276,26 @@ fn documents_over_the_replay_limit_spend_the_files_budget() {
     assert_eq!(count("load/parse-budget"), 96);
     assert!(load.objects.is_empty());
 }
+
+/// A tag, an anchor or an alias on `kind` (kustomize and kubectl read them) does not hide
+/// the object from the prefilter: it is read like any other.
+#[test]
+fn tags_and_aliases_on_kind_do_not_hide_an_object() {
+    let variants = [
+        VIRTUAL_SERVICE.replace("kind: VirtualService", "kind: !!str VirtualService"),
+        VIRTUAL_SERVICE
+            .replace("apiVersion: networking.istio.io/v1", "apiVersion: !!str networking.istio.io/v1")
+            .replace("kind: VirtualService", "kind: !!str VirtualService"),
+        VIRTUAL_SERVICE.replace("kind: VirtualService", "kind: &k VirtualService"),
+        format!(
+            "x-kind: &k VirtualService\n{}",
+            VIRTUAL_SERVICE.replace("kind: VirtualService", "kind: *k")
+        ),
+        VIRTUAL_SERVICE.replace("kind: VirtualService", "kind: \"Virtual\\x53ervice\""),
+    ];
+    for doc in variants {
+        let load = load_bytes("vs.yaml", doc.as_bytes());
+        assert_eq!(load.objects.len(), 1, "{doc}\n{:?}", load.diagnostics);
+        assert_eq!(load.objects[0].kind, "VirtualService", "{doc}");
+    }
+}

@@ -284,3 +284,24 @@ fn include_globs_only_narrow_the_scan() {
     assert!(text(&out).contains("\"kept\""), "{}", text(&out));
     assert!(!text(&out).contains("left-out"));
 }
+
+/// `mountGateways` reads only what the scan would read: not `.git`, not hidden paths, not
+/// what git ignores.
+#[test]
+fn mount_gateways_reads_only_what_the_scan_would() {
+    for (mount, place, ignore) in [
+        (".git/config", ".git/config", None),
+        (".infra/gw.yaml", ".infra/gw.yaml", None),
+        ("infra/gw.yaml", "infra/gw.yaml", Some("infra/gw.yaml\n")),
+        ("secret/gw.yaml", "secret/gw.yaml", Some("secret/\n")),
+    ] {
+        let (_tmp, repo) = case(&format!("ingressMode: mount\nmountGateways: {mount}\n"));
+        write(&repo, place, GATEWAY);
+        if let Some(rules) = ignore {
+            write(&repo, ".gitignore", rules);
+        }
+        let out = run(&repo, &["plan", ".", "--no-render", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(2), "{mount}: {}", text(&out));
+        assert!(!text(&out).contains("outside-gateway-7f3a"), "{mount}: {}", text(&out));
+    }
+}
