@@ -52,7 +52,7 @@ fn options() -> serde_saphyr::Options {
             flow_nesting_limit: 64,
             max_aliases: 10_000,
             max_anchors: 10_000,
-            max_nodes: 2_000_000,
+            max_nodes: MAX_NODES_PER_DOCUMENT,
             max_total_scalar_bytes: 64 * 1024 * 1024,
         },
     }
@@ -72,6 +72,8 @@ pub enum ParseLimit {
     RunExpansion,
     /// The run parsed too many bytes of documents.
     RunBytes,
+    /// The run parsed too many nodes.
+    RunNodes,
 }
 
 impl ParseLimit {
@@ -87,9 +89,19 @@ impl ParseLimit {
                 "the run has already parsed {} MiB of documents (the per-run budget)",
                 MAX_PARSED_BYTES_PER_RUN / (1024 * 1024)
             ),
+            ParseLimit::RunNodes => format!(
+                "the run has already parsed {MAX_PARSED_NODES_PER_RUN} nodes (the per-run budget)"
+            ),
         }
     }
 }
+
+/// Nodes one document may have: the parse of a document holds them all (about 100 bytes each)
+/// on its thread. Kubernetes objects have hundreds; a `List` of a thousand objects fits.
+pub const MAX_NODES_PER_DOCUMENT: usize = 100_000;
+
+/// Nodes of all documents one run parses at most: what their values can keep in memory.
+pub const MAX_PARSED_NODES_PER_RUN: usize = 3_000_000;
 
 /// Bytes of documents one run parses at most: what their values can hold in memory is a small
 /// multiple of it. Real repositories parse a few MiB (only the kinds the tool reads are parsed).
@@ -101,6 +113,7 @@ pub const MAX_PARSED_BYTES_PER_RUN: usize = 256 * 1024 * 1024;
 pub struct ParseBudget {
     expanded: std::sync::atomic::AtomicUsize,
     bytes: std::sync::atomic::AtomicUsize,
+    nodes: std::sync::atomic::AtomicUsize,
 }
 
 impl ParseBudget {
@@ -116,8 +129,19 @@ impl ParseBudget {
                 return Some(ParseLimit::RunExpansion);
             }
         }
+        if self.nodes.load(Relaxed) >= MAX_PARSED_NODES_PER_RUN {
+            return Some(ParseLimit::RunNodes);
+        }
         let before = self.bytes.fetch_add(len, Relaxed);
         (before.saturating_add(len) > MAX_PARSED_BYTES_PER_RUN).then_some(ParseLimit::RunBytes)
+    }
+
+    /// Charges the nodes a parsed document has to the run; the budget it goes over, if any.
+    pub fn charge_nodes(&self, nodes: usize) -> Option<ParseLimit> {
+        let before = self
+            .nodes
+            .fetch_add(nodes, std::sync::atomic::Ordering::Relaxed);
+        (before.saturating_add(nodes) > MAX_PARSED_NODES_PER_RUN).then_some(ParseLimit::RunNodes)
     }
 
     /// Charges `nodes` of alias expansion to the file (`file`) and the run; the budget it goes
@@ -138,21 +162,38 @@ impl ParseBudget {
     }
 }
 
-/// Parses one YAML document, and says how many nodes its value has when the document used
-/// aliases (0 when it used none: nothing was expanded, so nothing is charged).
-pub fn parse_document_counting(text: &str) -> Result<(Option<Value>, usize), YamlError> {
-    let aliases = std::rc::Rc::new(std::cell::Cell::new(0usize));
-    let seen = aliases.clone();
+/// One parsed document and what it cost.
+#[derive(Debug)]
+pub struct Parsed {
+    pub value: Option<Value>,
+    /// Nodes the parser read (aliases' replays not counted).
+    pub nodes: usize,
+    /// Nodes its value has when the document used aliases (what they expanded to); 0 when it
+    /// used none: nothing was expanded.
+    pub expanded: usize,
+}
+
+/// Parses one YAML document, counting what it cost ([`Parsed`]).
+pub fn parse_document_counting(text: &str) -> Result<Parsed, YamlError> {
+    let seen = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
+    let report_to = seen.clone();
     let mut opts = options();
     opts.budget_report_cb = Some(std::rc::Rc::new(std::cell::RefCell::new(
-        move |report: serde_saphyr::budget::BudgetReport| seen.set(report.aliases),
+        move |report: serde_saphyr::budget::BudgetReport| {
+            report_to.set((report.aliases, report.nodes));
+        },
     )));
     let value = parse_with(text, opts)?;
-    let nodes = match (&value, aliases.get()) {
-        (Some(v), n) if n > 0 => count_nodes(v),
+    let (aliases, nodes) = seen.get();
+    let expanded = match &value {
+        Some(v) if aliases > 0 => count_nodes(v),
         _ => 0,
     };
-    Ok((value, nodes))
+    Ok(Parsed {
+        value,
+        nodes,
+        expanded,
+    })
 }
 
 /// Nodes of a value (scalars, lists and maps; keys are not counted).

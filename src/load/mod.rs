@@ -234,12 +234,17 @@ impl FileLoad {
             return;
         }
         let parsed = match crate::yaml::parse_document_counting(text) {
-            Ok((value, nodes)) if nodes > 0 => {
-                if let Some(limit) = budget.charge(&mut load.expanded_nodes, nodes) {
+            Ok(parsed) => {
+                let over = budget.charge_nodes(parsed.nodes).or_else(|| {
+                    (parsed.expanded > 0)
+                        .then(|| budget.charge(&mut load.expanded_nodes, parsed.expanded))
+                        .flatten()
+                });
+                if let Some(limit) = over {
                     load.refuse_parse(line, limit);
                     return;
                 }
-                Ok((value, nodes))
+                Ok(parsed.value)
             }
             // A document stopped at the parser's own budget cost that much work (an alias
             // bomb just over the per-document limit): charged too, so that many of them are
@@ -251,10 +256,10 @@ impl FileLoad {
                 );
                 Err(e)
             }
-            other => other,
+            Err(e) => Err(e),
         };
         match parsed {
-            Ok((Some(value), _)) => {
+            Ok(Some(value)) => {
                 let source = SourceRef {
                     file: path.clone(),
                     document: doc_index,
@@ -262,7 +267,7 @@ impl FileLoad {
                 };
                 load.add(value, &source);
             }
-            Ok((None, _)) => {}
+            Ok(None) => {}
             Err(e) => {
                 let at = e.line.map_or(line, |l| span.line + l - 1);
                 load.diagnose(
@@ -280,7 +285,9 @@ impl FileLoad {
             ParseLimit::FileExpansion | ParseLimit::RunExpansion => {
                 "anchors and aliases expanding to that many nodes are not what a manifest needs"
             }
-            ParseLimit::RunBytes => "scan the repository in parts (--include) to read it all",
+            ParseLimit::RunBytes | ParseLimit::RunNodes => {
+                "scan the repository in parts (--include) to read it all"
+            }
         };
         self.diagnose(
             line,
@@ -523,6 +530,21 @@ mod tests {
         assert_eq!(refused.diagnostics[0].code, Code::LoadParseBudget);
         assert_eq!(refused.diagnostics[0].location.line, 1);
         assert!(refused.diagnostics[0].message.contains("256 MiB"));
+    }
+
+    /// Past the run's budget of parsed nodes, a document is refused unparsed, at its line.
+    #[test]
+    fn a_run_past_its_parsed_nodes_is_refused_visibly() {
+        let doc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n";
+        let spent = ParseBudget::default();
+        assert_eq!(
+            spent.charge_nodes(crate::yaml::MAX_PARSED_NODES_PER_RUN),
+            None
+        );
+        let refused = load_bytes_with("b.yaml", doc.as_bytes(), Deferral::None, &spent);
+        assert!(refused.objects.is_empty());
+        assert_eq!(refused.diagnostics[0].code, Code::LoadParseBudget);
+        assert!(refused.diagnostics[0].message.contains("3000000 nodes"));
     }
 
     #[test]

@@ -284,7 +284,10 @@ fn tags_and_aliases_on_kind_do_not_hide_an_object() {
     let variants = [
         VIRTUAL_SERVICE.replace("kind: VirtualService", "kind: !!str VirtualService"),
         VIRTUAL_SERVICE
-            .replace("apiVersion: networking.istio.io/v1", "apiVersion: !!str networking.istio.io/v1")
+            .replace(
+                "apiVersion: networking.istio.io/v1",
+                "apiVersion: !!str networking.istio.io/v1",
+            )
             .replace("kind: VirtualService", "kind: !!str VirtualService"),
         VIRTUAL_SERVICE.replace("kind: VirtualService", "kind: &k VirtualService"),
         format!(
@@ -298,4 +301,13 @@ fn tags_and_aliases_on_kind_do_not_hide_an_object() {
         assert_eq!(load.objects.len(), 1, "{doc}\n{:?}", load.diagnostics);
         assert_eq!(load.objects[0].kind, "VirtualService", "{doc}");
     }
+}
+
+/// A document of more nodes than one document may have (a VirtualService carrying a list of
+/// 150,000 items) is refused: its parse would hold them all.
+#[test]
+fn a_document_over_the_node_budget_is_refused() {
+    let items = "a,".repeat(150_000);
+    let doc = format!("{VIRTUAL_SERVICE}  extra: [{items}a]\n");
+    assert_diagnosed("wide.yaml", doc.as_bytes());
 }

@@ -302,6 +302,10 @@ fn mount_gateways_reads_only_what_the_scan_would() {
         }
         let out = run(&repo, &["plan", ".", "--no-render", "--format", "json"]);
         assert_eq!(out.status.code(), Some(2), "{mount}: {}", text(&out));
-        assert!(!text(&out).contains("outside-gateway-7f3a"), "{mount}: {}", text(&out));
+        assert!(
+            !text(&out).contains("outside-gateway-7f3a"),
+            "{mount}: {}",
+            text(&out)
+        );
     }
 }
