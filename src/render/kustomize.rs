@@ -41,7 +41,11 @@ pub const DEFAULT_RUN_BUDGET: Duration = Duration::from_secs(600);
 
 /// The most a render may print: past it the build fails (a build that expands to this much is
 /// not a manifest set the tool can hold, and kustomize's own alias limits are looser).
-const MAX_RENDER_OUTPUT: u64 = 256 * 1024 * 1024;
+const MAX_RENDER_OUTPUT: u64 = 64 * 1024 * 1024;
+
+/// kustomize processes one run starts at once, whatever `-j`: each holds its build in memory
+/// (a large one 1 GiB and more), and this tool holds each one's output while it reads it.
+pub const MAX_CONCURRENT_RENDERS: usize = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {

@@ -280,6 +280,7 @@ pub fn run(
         progress,
         deadline: std::time::Instant::now() + renderer.run_budget,
         given_up: std::sync::Mutex::new(BTreeMap::new()),
+        running: (std::sync::Mutex::new(0), std::sync::Condvar::new()),
     };
     // The root kustomizations as each stage renders them.
     let mut current: BTreeMap<String, Vec<u8>> = BTreeMap::new();
@@ -668,6 +669,37 @@ struct Renders<'a> {
     deadline: std::time::Instant,
     /// Builds not rendered again, by directory: one timed out, or the budget was spent.
     given_up: std::sync::Mutex<BTreeMap<String, GiveUp>>,
+    /// kustomize processes running, at most [`kustomize::MAX_CONCURRENT_RENDERS`].
+    running: (std::sync::Mutex<usize>, std::sync::Condvar),
+}
+
+/// One of the [`kustomize::MAX_CONCURRENT_RENDERS`] slots, given back when dropped.
+struct RenderSlot<'a>(&'a (std::sync::Mutex<usize>, std::sync::Condvar));
+
+impl<'a> RenderSlot<'a> {
+    fn take(slots: &'a (std::sync::Mutex<usize>, std::sync::Condvar)) -> RenderSlot<'a> {
+        let (count, freed) = slots;
+        if let Ok(mut running) = count.lock() {
+            while *running >= kustomize::MAX_CONCURRENT_RENDERS {
+                running = match freed.wait(running) {
+                    Ok(r) => r,
+                    Err(poisoned) => poisoned.into_inner(),
+                };
+            }
+            *running += 1;
+        }
+        RenderSlot(slots)
+    }
+}
+
+impl Drop for RenderSlot<'_> {
+    fn drop(&mut self) {
+        let (count, freed) = self.0;
+        if let Ok(mut running) = count.lock() {
+            *running = running.saturating_sub(1);
+        }
+        freed.notify_one();
+    }
 }
 
 /// Why a build is not rendered (again) in this run.
@@ -699,6 +731,15 @@ impl Renders<'_> {
         if let Some(why) = self.given_up.lock().ok().and_then(|g| g.get(dir).copied()) {
             return Err(refuse(why));
         }
+        let left = self
+            .deadline
+            .saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            give_up(GiveUp::BudgetSpent);
+            return Err(refuse(GiveUp::BudgetSpent));
+        }
+        let _slot = RenderSlot::take(&self.running);
+        // Waiting for a slot spent some of the budget.
         let left = self
             .deadline
             .saturating_duration_since(std::time::Instant::now());

@@ -606,7 +606,7 @@ fn a_render_that_times_out_is_not_retried_and_the_run_has_a_budget() {
     }
 }
 
-/// kustomize output past 256 MiB fails the build instead of filling memory.
+/// kustomize output past 64 MiB fails the build instead of filling memory.
 #[test]
 fn a_render_that_prints_too_much_fails_the_build() {
     let tmp = tempfile::tempdir().unwrap();
@@ -617,7 +617,7 @@ fn a_render_that_prints_too_much_fails_the_build() {
         "a/kustomization.yaml",
         "resources:\n  - ingress.yaml\n",
     );
-    let (program, _) = fake_kustomize(tmp.path(), "exec head -c 300000000 /dev/zero");
+    let (program, _) = fake_kustomize(tmp.path(), "exec head -c 100000000 /dev/zero");
     let out = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
         .args(["plan", ".", "--format", "json"])
         .arg("--kustomize")
@@ -628,7 +628,7 @@ fn a_render_that_prints_too_much_fails_the_build() {
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(build_status(&report, "a").as_deref(), Some("render failed"));
-    assert!(report.to_string().contains("more than 256 MiB"), "{report}");
+    assert!(report.to_string().contains("more than 64 MiB"), "{report}");
 }
 
 /// kustomize's loader fetches a URL wherever it loads a file, not only in `resources:`:
