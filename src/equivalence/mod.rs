@@ -444,7 +444,8 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
             OldFrontend::Nginx(class) => nginx_model.seeds(class, &mut seeds),
         }
         new_model.seeds(&frontend.gateways, &mut seeds);
-        let (probes, left_out) = seeds.probes();
+        let selection = seeds.probes();
+        let (probes, left_out) = (selection.probes, selection.left_out);
         // Probes the budget left out were not checked: they count as not modelled, so the
         // report never says "0 differ" for what it did not look at.
         summary.probes += left_out;
@@ -455,10 +456,12 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 diagnostic: Diagnostic::new(
                     Code::EquivalenceBudget,
                     format!(
-                        "the behaviour check's budget of {} probes for this {} entry point is spent: {left_out} probes of {} were not sent, so what they would show is not known (they count as not modelled; hosts took turns, so every host was probed)",
+                        "the behaviour check's budget of {} probes for this {} entry point is spent: {left_out} probes of {} were not sent, so what they would show is not known (they count as not modelled); hosts took turns: {} of {} hosts were probed",
                         probes::MAX_PROBES_PER_FRONTEND,
                         frontend.old_name,
-                        left_out + probes.len()
+                        left_out + probes.len(),
+                        selection.hosts_probed,
+                        selection.hosts,
                     ),
                 ),
                 probes: 0,

@@ -73,7 +73,7 @@ impl Seeds {
         host.shapes.insert(shape);
     }
 
-    /// The probes, in a stable order, and how many were left out for the budget.
+    /// The probes, in a stable order, and what the budget left out.
     ///
     /// Besides each path's boundaries, every shape's conditions (method, headers, query) are
     /// also sent on the other paths of its host: a header-only rule listed before a rule with
@@ -82,11 +82,11 @@ impl Seeds {
     ///
     /// At most [`MAX_PROBES_PER_FRONTEND`] are sent, shared fairly: hosts take turns, one
     /// probe each, so a host with many paths cannot crowd out the others.
-    pub(crate) fn probes(&self) -> (Vec<Probe>, usize) {
+    pub(crate) fn probes(&self) -> Selection {
         self.probes_within(MAX_PROBES_PER_FRONTEND)
     }
 
-    fn probes_within(&self, budget: usize) -> (Vec<Probe>, usize) {
+    fn probes_within(&self, budget: usize) -> Selection {
         let mut concrete: BTreeSet<String> = self.hosts.keys().map(|p| sample_host(p)).collect();
         // Under each wildcard also a host two labels deep: Gateway API's and Envoy's `*.`
         // cover any depth, ingress-nginx's rule hosts exactly one label.
@@ -103,6 +103,11 @@ impl Seeds {
             .iter()
             .filter(|(p, _)| p.starts_with('*'))
             .collect();
+        // Each host's probes are generated up to its share of the budget (with room for the
+        // shares that small hosts leave), never all of them: a repository of thousands of hosts
+        // with many paths would otherwise hold millions of probes to send twenty thousand.
+        let share = (budget.saturating_mul(2) / concrete.len().max(1)).max(2);
+        let mut cut = 0usize;
         let mut per_host: Vec<Vec<Probe>> = Vec::new();
         for host in &concrete {
             let mut out = BTreeSet::new();
@@ -154,13 +159,23 @@ impl Seeds {
                     }
                 }
             }
+            if out.len() > share {
+                cut += out.len() - share;
+                out = out.into_iter().take(share).collect();
+            }
             per_host.push(out.into_iter().collect());
         }
         let total: usize = per_host.iter().map(Vec::len).sum();
+        let hosts = per_host.iter().filter(|p| !p.is_empty()).count();
         if total <= budget {
             let mut all: Vec<Probe> = per_host.into_iter().flatten().collect();
             all.sort();
-            return (all, 0);
+            return Selection {
+                probes: all,
+                left_out: cut,
+                hosts,
+                hosts_probed: hosts,
+            };
         }
         // Round robin over the hosts until the budget is spent.
         let mut taken: Vec<Probe> = Vec::with_capacity(budget);
@@ -181,9 +196,30 @@ impl Seeds {
             round += 1;
         }
         taken.sort();
-        let left_out = total - taken.len();
-        (taken, left_out)
+        let left_out = total - taken.len() + cut;
+        let hosts_probed = taken
+            .iter()
+            .map(|p| p.host.as_str())
+            .collect::<BTreeSet<_>>()
+            .len();
+        Selection {
+            probes: taken,
+            left_out,
+            hosts,
+            hosts_probed,
+        }
     }
+}
+
+/// The probes an entry point sends, and what its budget left out.
+#[derive(Debug)]
+pub(crate) struct Selection {
+    pub probes: Vec<Probe>,
+    /// Probes not sent (counted as not modelled).
+    pub left_out: usize,
+    /// Hosts with probes, and how many of them got at least one.
+    pub hosts: usize,
+    pub hosts_probed: usize,
 }
 
 /// The boundary variants of a path seed.
@@ -232,7 +268,9 @@ mod tests {
                 ..Default::default()
             },
         );
-        let (probes, left_out) = seeds.probes();
+        let Selection {
+            probes, left_out, ..
+        } = seeds.probes();
         assert_eq!(left_out, 0);
         let hosts: BTreeSet<&str> = probes.iter().map(|p| p.host.as_str()).collect();
         assert_eq!(
@@ -283,11 +321,16 @@ mod tests {
             seeds.path("big.example.com", &format!("/p{i}"));
         }
         seeds.path("small.example.com", "/only");
-        let (all, none_left) = seeds.probes_within(usize::MAX);
-        assert_eq!(none_left, 0);
-        let (some, left_out) = seeds.probes_within(30);
-        assert_eq!(some.len(), 30);
-        assert_eq!(left_out, all.len() - 30);
+        let all = seeds.probes_within(usize::MAX / 4);
+        assert_eq!(all.left_out, 0);
+        let all = all.probes;
+        let selection = seeds.probes_within(30);
+        assert_eq!(selection.hosts, selection.hosts_probed);
+        let (some, left_out) = (selection.probes, selection.left_out);
+        // Within the budget (a host's share is generated, not all of its probes, so the small
+        // hosts' unused shares may stay unused), and every probe not sent is counted.
+        assert!(some.len() <= 30 && some.len() > 20, "{}", some.len());
+        assert_eq!(left_out, all.len() - some.len());
         assert!(
             some.iter()
                 .any(|p| p.host == "small.example.com" && p.path == "/only")
