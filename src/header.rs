@@ -55,8 +55,14 @@ pub fn render(source: &str, source_bytes: &[u8]) -> String {
 /// overrides, zero-width characters, the byte-order mark) are escaped too, so what a
 /// reviewer sees in the comment is what it says.
 fn needs_escape(c: char) -> bool {
-    c == '\\'
-        || c.is_control()
+    c == '\\' || hides_text(c)
+}
+
+/// A control character or an invisible format character (bidirectional overrides,
+/// zero-width characters, the byte-order mark, line and paragraph separators): shown as
+/// itself it can hide, reorder or fake text, or drive a terminal (an escape sequence).
+pub fn hides_text(c: char) -> bool {
+    c.is_control()
         || matches!(
             c,
             '\u{2028}'

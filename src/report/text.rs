@@ -161,7 +161,7 @@ pub fn render(report: &Report, options: &Options) -> String {
         "Scanned {} files, {} documents.",
         s.files_scanned, s.documents
     );
-    out
+    terminal_safe(out)
 }
 
 /// Longest line the default view prints; `--verbose` and `--format concise` print every line
@@ -296,6 +296,26 @@ pub fn concise(report: &Report) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
         let _ = writeln!(out, "{}", line_of(d));
+    }
+    terminal_safe(out)
+}
+
+/// `text` with every character that could drive a terminal or hide text (escape sequences,
+/// carriage returns, bidirectional overrides; see [`crate::header::hides_text`]) written as
+/// `\u{…}`, line breaks kept: repository content (host names, file names) reaches these
+/// lines.
+fn terminal_safe(text: String) -> String {
+    let unsafe_char = |c: char| c != '\n' && crate::header::hides_text(c);
+    if !text.chars().any(unsafe_char) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:X}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
     }
     out
 }

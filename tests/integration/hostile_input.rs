@@ -311,3 +311,29 @@ fn a_document_over_the_node_budget_is_refused() {
     let doc = format!("{VIRTUAL_SERVICE}  extra: [{items}a]\n");
     assert_diagnosed("wide.yaml", doc.as_bytes());
 }
+
+/// Repository text (a file name with a terminal escape sequence, a carriage return, a
+/// bidirectional override) never reaches the text or concise report raw: a clipboard write
+/// or a line erase would otherwise run in the reader's terminal.
+#[test]
+fn terminal_control_sequences_never_reach_the_text_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "web\u{1b}]52;c;Y3VybA==\u{7}\r\u{1b}[2K\u{202E}.yaml";
+    std::fs::write(
+        dir.path().join(name),
+        VIRTUAL_SERVICE.replace("istio-system/public", "missing/gw"),
+    )
+    .unwrap();
+    for format in ["text", "concise"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+            .args(["plan", ".", "--no-render", "-v", "--format", format])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("web\\u{1B}]52"), "{format}: {text}");
+        for c in ['\u{1b}', '\u{7}', '\r', '\u{202E}'] {
+            assert!(!text.contains(c), "{format}: {c:?} in {text:?}");
+        }
+    }
+}
