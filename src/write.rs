@@ -109,7 +109,7 @@ pub fn apply(root: &Path, plan: &EditPlan) -> Result<Vec<FileAction>, WriteError
 }
 
 /// The temporary files of earlier runs that were killed between staging and renaming (a
-/// SIGKILL or power loss skips every clean-up): `.<name>.gateway-migrate-<pid>.tmp` whose
+/// SIGKILL or power loss skips every clean-up): `.gateway-migrate-<pid>-<hash>.tmp` whose
 /// process is gone and which git does not track (a committed file of that name is the
 /// repository's, never touched). Removed before a run writes; returns their paths.
 pub fn remove_stale_temporaries(root: &Path) -> Vec<String> {
@@ -160,10 +160,28 @@ pub fn remove_stale_temporaries(root: &Path) -> Vec<String> {
     stale
 }
 
-/// The process id in a temporary file's name (`.app.yaml.gateway-migrate-123.tmp`).
+/// Temporary files are `.gateway-migrate-<pid>-<hash of the target's name>.tmp`.
+const TEMPORARY_PREFIX: &str = ".gateway-migrate-";
+
+/// FNV-1a of a file name: distinguishes the temporary files of one directory, and shortened
+/// file names.
+pub(crate) fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The process id in a temporary file's name: `.gateway-migrate-123-<hash>.tmp`, or the
+/// earlier `.app.yaml.gateway-migrate-123.tmp`.
 fn temporary_pid(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (_, pid) = rest.rsplit_once(".gateway-migrate-")?;
+    let rest = name.strip_suffix(".tmp")?;
+    if let Some(ours) = rest.strip_prefix(TEMPORARY_PREFIX) {
+        let (pid, hash) = ours.split_once('-')?;
+        return (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| pid.parse().ok())
+            .flatten();
+    }
+    let (_, pid) = rest.strip_prefix('.')?.rsplit_once(".gateway-migrate-")?;
     pid.parse().ok()
 }
 
@@ -225,9 +243,12 @@ fn stage(root: &Path, edit: &FileEdit) -> Result<Staged, WriteError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // A short name whatever the target's (one near the file system's 255-byte limit must
+    // still get a temporary file), unique per target and process.
     let temp = dir.join(format!(
-        ".{name}.gateway-migrate-{}.tmp",
-        std::process::id()
+        "{TEMPORARY_PREFIX}{}-{:016x}.tmp",
+        std::process::id(),
+        name_hash(&name)
     ));
     let result = (|| {
         let mut file = std::fs::OpenOptions::new()

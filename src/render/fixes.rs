@@ -594,6 +594,7 @@ pub(super) fn fix_edits(
                     kind.to_ascii_lowercase()
                 )
             };
+            let file = within_name_limit(file);
             if !patches.contains(&file) {
                 files.push((file.clone(), vec![d.clone()]));
                 patches.push(file);
@@ -689,6 +690,23 @@ pub(super) fn fix_edits(
     edits
 }
 
+/// `name` if it fits a file name comfortably (file systems take 255 bytes; an object's name
+/// alone may have 253), else its first 160 bytes and a hash of the whole, keeping `.yaml`.
+fn within_name_limit(name: String) -> String {
+    if name.len() <= 200 {
+        return name;
+    }
+    let mut cut = 160;
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(
+        "{}-{:016x}.yaml",
+        &name[..cut],
+        crate::write::name_hash(&name)
+    )
+}
+
 /// Why the file at root-relative `path` is not this tool's to replace: a symlink or other
 /// non-file, or a file without the generated header. `None` when it is absent or ours.
 fn foreign_file(root: &Path, path: &str) -> Option<&'static str> {
@@ -760,6 +778,18 @@ pub(super) fn merge_edits(plan: &mut EditPlan, fix: Vec<FileEdit>) {
 mod tests {
     use super::*;
     use crate::render::test_support::route;
+
+    /// A fix file named after an object of 253 characters still fits a file name.
+    #[test]
+    fn long_fix_file_names_are_shortened_stably() {
+        let long = format!("{DELETE_PREFIX}httproute.ns.{}.yaml", "é".repeat(130));
+        let short = within_name_limit(long.clone());
+        assert!(short.len() <= 200, "{}", short.len());
+        assert!(short.starts_with(DELETE_PREFIX) && short.ends_with(".yaml"));
+        assert_eq!(short, within_name_limit(long.clone()));
+        assert_ne!(short, within_name_limit(long.replace("ns", "other")));
+        assert_eq!(within_name_limit("a.yaml".into()), "a.yaml");
+    }
 
     #[test]
     fn parent_refs_follow_renamed_gateways() {

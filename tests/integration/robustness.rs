@@ -447,7 +447,8 @@ fn a_read_only_directory_fails_the_run_and_leaves_its_files_as_they_were() {
 }
 
 /// A run killed between staging and renaming (SIGKILL skips every clean-up) leaves
-/// `.<name>.gateway-migrate-<pid>.tmp` files and a render scratch directory; the next run that
+/// `.gateway-migrate-<pid>-<hash>.tmp` files (`.<name>.gateway-migrate-<pid>.tmp` before) and
+/// a render scratch directory; the next run that
 /// writes removes them, when their process is gone and git does not track them.
 #[test]
 fn leftovers_of_a_killed_run_are_removed_by_the_next() {
@@ -460,12 +461,14 @@ fn leftovers_of_a_killed_run_are_removed_by_the_next() {
     // No process has an id above the kernel's limit (at most 2^22).
     let dead = 99_999_999u32;
     let stale = format!("apps/.app.yaml.gateway-migrate-{dead}.tmp");
+    let stale_now = format!("apps/.gateway-migrate-{dead}-0123456789abcdef.tmp");
     let committed = format!(".notes.gateway-migrate-{}.tmp", dead - 1);
     let running = format!(".live.gateway-migrate-{}.tmp", std::process::id());
     write(&root, &committed, "the repository's own file");
     let repo = git2::Repository::init(&root).unwrap();
     crate::common::commit_all(&repo, "manifests");
     write(&root, &stale, "half-written");
+    write(&root, &stale_now, "half-written");
     write(&root, &running, "another run's, still going");
     let scratch_tmp = tmp.path().join("tmp");
     let old_scratch = scratch_tmp.join(format!("gateway-migrate-render-{dead}-abc123"));
@@ -494,4 +497,31 @@ fn leftovers_of_a_killed_run_are_removed_by_the_next() {
     if crate::render::kubectl().is_some() {
         assert!(!old_scratch.exists(), "the stale scratch directory is left");
     }
+}
+
+/// A source whose name is near the file system's limit (235 bytes) is migrated: the
+/// temporary file `apply` stages beside its generated file has a short name of its own.
+#[test]
+fn a_long_source_name_does_not_block_apply() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    let source = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  ingressClassName: nginx\n  rules:\n  - host: a.example.com\n    http:\n      paths:\n      - path: /\n        pathType: Prefix\n        backend: {service: {name: web, port: {number: 80}}}\n";
+    let name = format!("{}.yaml", "n".repeat(230));
+    write(&root, &name, source);
+    let out = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["apply", ".", "--no-render"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let generated = format!("{}.gateway-api.yaml", "n".repeat(230));
+    assert!(
+        root.join(&generated).is_file(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
