@@ -112,6 +112,24 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
+/// Escapes free text from the repository (a diagnostic's message, a reason) for a table cell
+/// or a line of Markdown: as [`escape`], and no link, image or mention either (`[`, `]` and
+/// `@` are backslash-escaped), so a host name cannot put a phishing link or ping a team in a
+/// pull request.
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in escape(text).chars() {
+        match c {
+            '[' | ']' | '@' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Escapes text for a table cell or a line of Markdown: no HTML, no table breaks, one line.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -324,7 +342,7 @@ fn notes_by_code(report: &Report) -> String {
                     escape(&n.file),
                     n.line,
                     escape(&object_name(o)),
-                    escape(&n.message)
+                    escape_text(&n.message)
                 ));
         }
     }
@@ -366,7 +384,7 @@ fn findings(report: &Report) -> String {
                 escape(&f.file),
                 f.line,
                 escape(&f.subject_name()),
-                escape(&f.message)
+                escape_text(&f.message)
             ));
     }
     if groups.is_empty() {
@@ -410,7 +428,7 @@ fn diagnostics(report: &Report) -> String {
             d.line,
             d.severity.as_str(),
             escape(d.code.id()),
-            escape(&d.message)
+            escape_text(&d.message)
         );
     }
     out.push('\n');
@@ -426,7 +444,7 @@ fn skipped(report: &Report) -> String {
         report.skipped.len()
     );
     for s in &report.skipped {
-        let _ = writeln!(out, "- `{}`: {}", escape(&s.path), escape(&s.reason));
+        let _ = writeln!(out, "- `{}`: {}", escape(&s.path), escape_text(&s.reason));
     }
     out.push_str("\n</details>\n\n");
     out
@@ -531,4 +549,19 @@ fn next_steps(report: &Report) -> String {
     }
     capped_list(&mut out, &old, "   ");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Repository text cannot make a link, an image or a mention in a pull request.
+    #[test]
+    fn free_text_makes_no_link_image_or_mention() {
+        let text = escape_text("host '[approve](https://evil.example)' ![x](y) @acme/security");
+        assert_eq!(
+            text,
+            "host '\\[approve\\](https://evil.example)' !\\[x\\](y) \\@acme/security"
+        );
+    }
 }
