@@ -86,44 +86,21 @@ pub fn scan_repo_with_progress(
             .files
             .par_iter()
             .inspect(|_| progress.step())
-            .map(|f| {
-                let bytes = std::fs::read(&f.abs).map_err(|e| Skipped {
-                    path: f.rel.clone(),
-                    kind: walk::SkipKind::Unreadable,
-                    reason: format!("cannot read: {e}"),
-                })?;
-                if let Some(encoding) = walk::foreign_encoding(&bytes) {
-                    return Err(Skipped {
-                        path: f.rel.clone(),
-                        kind: walk::SkipKind::Encoding,
-                        reason: format!(
-                            "the file is {encoding}, and only UTF-8 is read, so its objects are not translated (kubectl reads it: convert it with `iconv -f {encoding} -t UTF-8`)"
-                        ),
-                    });
-                }
-                if walk::looks_binary(&bytes) {
-                    return Err(Skipped {
-                        path: f.rel.clone(),
-                        kind: walk::SkipKind::Binary,
-                        reason: "binary file".into(),
-                    });
-                }
-                let header =
-                    crate::isolate::catch(&format!("reading the header of {}", f.rel), || {
-                        header::parse(&bytes)
-                    });
-                let mut load =
-                    load::load_isolated(&f.rel, &bytes, load::Deferral::Workloads, &budget);
-                let header = header.unwrap_or_else(|d| {
-                    load.diagnostics.push((*d).in_file(f.rel.clone(), 1));
-                    None
-                });
-                Ok((load, header))
-            })
+            .map(|f| load_file(f, load::Deferral::Workloads, &budget))
             .collect()
     });
     let mut loads = loads;
     resolve_workloads(&pool, &walked.files, &mut loads, progress, &budget);
+    // Files a kustomization lists that the walk passed over (another extension, a hidden or
+    // git-ignored path): kustomize deploys them, so they are read too.
+    let walked_paths: std::collections::BTreeSet<String> = walked
+        .files
+        .iter()
+        .map(|f| f.rel.clone())
+        .chain(walked.skipped.iter().map(|s| s.path.clone()))
+        .collect();
+    let referenced = load_referenced(root, config, &budget, &loads, walked_paths);
+    loads.extend(referenced);
     progress.phase("indexing", None);
     let mut skipped = walked.skipped;
     let mut file_loads = Vec::new();
@@ -168,6 +145,141 @@ pub fn scan_repo_with_progress(
 /// being parsed at its budget's worst (about 6 MiB for an alias bomb), so this bounds the
 /// peak (`bench/hostile.py`); no machine this runs on gains from more.
 pub const MAX_JOBS: usize = 64;
+
+/// Reads and loads one walked file: its header, its documents, or why it is skipped.
+fn load_file(
+    f: &walk::WalkedFile,
+    deferral: load::Deferral,
+    budget: &crate::yaml::ParseBudget,
+) -> Result<(FileLoad, Option<GeneratedHeader>), Skipped> {
+    let bytes = std::fs::read(&f.abs).map_err(|e| Skipped {
+        path: f.rel.clone(),
+        kind: walk::SkipKind::Unreadable,
+        reason: format!("cannot read: {e}"),
+    })?;
+    if let Some(encoding) = walk::foreign_encoding(&bytes) {
+        return Err(Skipped {
+            path: f.rel.clone(),
+            kind: walk::SkipKind::Encoding,
+            reason: format!(
+                "the file is {encoding}, and only UTF-8 is read, so its objects are not translated (kubectl reads it: convert it with `iconv -f {encoding} -t UTF-8`)"
+            ),
+        });
+    }
+    if walk::looks_binary(&bytes) {
+        return Err(Skipped {
+            path: f.rel.clone(),
+            kind: walk::SkipKind::Binary,
+            reason: "binary file".into(),
+        });
+    }
+    let header = crate::isolate::catch(&format!("reading the header of {}", f.rel), || {
+        header::parse(&bytes)
+    });
+    let mut load = load::load_isolated(&f.rel, &bytes, deferral, budget);
+    let header = header.unwrap_or_else(|d| {
+        load.diagnostics.push((*d).in_file(f.rel.clone(), 1));
+        None
+    });
+    Ok((load, header))
+}
+
+/// Most files read because a kustomization lists them although the walk passed them over.
+const MAX_REFERENCED_FILES: usize = 10_000;
+
+/// The files kustomizations list (as resources or components, directly or as a directory)
+/// that the walk did not read: hidden or git-ignored paths, other extensions. kustomize
+/// deploys them, so a migration that skipped them would leave objects behind unnoticed. They
+/// are read as the walk reads files (inside the repository, never through a symlink, never
+/// in `.git`, within the size limit); kustomizations among them are followed in turn.
+fn load_referenced(
+    root: &Path,
+    config: &Config,
+    budget: &crate::yaml::ParseBudget,
+    loads: &[Result<(FileLoad, Option<GeneratedHeader>), Skipped>],
+    mut seen: std::collections::BTreeSet<String>,
+) -> Vec<Result<(FileLoad, Option<GeneratedHeader>), Skipped>> {
+    let entries = |load: &FileLoad| -> Vec<String> {
+        load.kustomizations
+            .iter()
+            .flat_map(|k| {
+                k.included()
+                    .filter_map(|e| k.resolve(e))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let mut queue: Vec<String> = loads
+        .iter()
+        .flatten()
+        .flat_map(|(load, _)| entries(load))
+        .collect();
+    let mut out = Vec::new();
+    while let Some(rel) = queue.pop() {
+        if out.len() >= MAX_REFERENCED_FILES || !seen.insert(rel.clone()) {
+            continue;
+        }
+        let Ok(rel) = crate::config::confined_path(&rel) else {
+            continue;
+        };
+        if rel.split('/').any(|p| p == ".git") || through_symlink(root, &rel) {
+            continue;
+        }
+        let path = root.join(&rel);
+        let files: Vec<walk::WalkedFile> = if path.is_file() {
+            vec![walk::WalkedFile {
+                rel: rel.clone(),
+                abs: path,
+            }]
+        } else if path.is_dir() {
+            // A directory the walk skipped (hidden, ignored): what kustomize reads in it.
+            match walk::walk(&path, &[], &[], config.max_file_size) {
+                Ok(w) => w
+                    .files
+                    .into_iter()
+                    .map(|f| walk::WalkedFile {
+                        rel: format!("{rel}/{}", f.rel),
+                        abs: f.abs,
+                    })
+                    .filter(|f| !seen.contains(&f.rel))
+                    .collect(),
+                Err(_) => Vec::new(),
+            }
+        } else {
+            continue;
+        };
+        for f in files {
+            seen.insert(f.rel.clone());
+            let too_large = std::fs::metadata(&f.abs).is_ok_and(|m| m.len() > config.max_file_size);
+            let loaded = if too_large {
+                Err(Skipped {
+                    path: f.rel.clone(),
+                    kind: walk::SkipKind::TooLarge,
+                    reason: format!(
+                        "a kustomization lists it, but it is over the {}-byte limit (maxFileSize)",
+                        config.max_file_size
+                    ),
+                })
+            } else {
+                load_file(&f, load::Deferral::None, budget)
+            };
+            if let Ok((load, _)) = &loaded {
+                queue.extend(entries(load));
+            }
+            out.push(loaded);
+        }
+    }
+    out
+}
+
+/// Whether a component of root-relative `rel` is a symlink.
+fn through_symlink(root: &Path, rel: &str) -> bool {
+    let mut at = root.to_path_buf();
+    rel.split('/').any(|part| {
+        at.push(part);
+        std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink())
+    })
+}
 
 pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, ScanError> {
     let jobs = match jobs {

@@ -54,3 +54,46 @@ pub fn unrecorded(root: &Path, paths: &[String]) -> Vec<(String, Unrecorded)> {
     }
     out
 }
+
+/// The files git tracks (in its index) under the root-relative directories `dirs` of `root`
+/// (`""`: all of them), as root-relative paths. Empty outside a git work tree.
+pub fn tracked_under(root: &Path, dirs: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let Ok(repo) = git2::Repository::discover(root) else {
+        return Vec::new();
+    };
+    let (Some(workdir), Ok(index)) = (repo.workdir(), repo.index()) else {
+        return Vec::new();
+    };
+    let (Ok(workdir), Ok(root)) = (std::fs::canonicalize(workdir), std::fs::canonicalize(root))
+    else {
+        return Vec::new();
+    };
+    let Ok(prefix) = root.strip_prefix(&workdir) else {
+        return Vec::new();
+    };
+    let prefix = prefix.to_string_lossy().replace('\\', "/");
+    let mut out = Vec::new();
+    for entry in index.iter() {
+        let Ok(path) = std::str::from_utf8(&entry.path) else {
+            continue;
+        };
+        let rel = if prefix.is_empty() {
+            path
+        } else {
+            match path
+                .strip_prefix(prefix.as_str())
+                .and_then(|p| p.strip_prefix('/'))
+            {
+                Some(rel) => rel,
+                None => continue,
+            }
+        };
+        let under = dirs
+            .iter()
+            .any(|d| d.is_empty() || rel.starts_with(&format!("{d}/")));
+        if under {
+            out.push(rel.to_string());
+        }
+    }
+    out
+}

@@ -128,9 +128,9 @@ registry! {
     WalkSymlink = "walk/symlink", Info,
         "A symbolic link is never followed, so nothing outside the repository is read.",
         "A symbolic link is never followed, so nothing outside the repository is read.";
-    WalkTooLarge = "walk/too-large", Info,
-        "A file larger than `maxFileSize` (10 MiB by default) is not read.",
-        "A file larger than `maxFileSize` (10 MiB by default) is not read.";
+    WalkTooLarge = "walk/too-large", Warning,
+        "A file larger than `maxFileSize` (10 MiB by default) is not read; objects in it are not migrated.",
+        "A file larger than `maxFileSize` (10 MiB by default, `--max-file-size` raises it) is not read, so Istio or Ingress objects in it, which kustomize or kubectl would still deploy, are not migrated (a warning, so that `check --fail-on warning` does not pass over it). Raise the limit with the flag, or split the file.";
     WalkUnreadable = "walk/unreadable", Info,
         "A file or directory that cannot be read (permissions, a broken entry) is skipped.",
         "A file or directory that cannot be read (permissions, a broken entry) is skipped.";

@@ -359,6 +359,31 @@ impl Scratch {
                     .map_err(|e| RenderError::Scratch(e.to_string()))?;
             }
         }
+        // What git tracks is the repository's even where an ignore rule matches it (a file
+        // added with `git add -f`): copied too.
+        for rel in crate::vcs::tracked_under(root, dirs) {
+            let source = root.join(&rel);
+            let dest = repo.join(&rel);
+            let regular = std::fs::symlink_metadata(&source)
+                .is_ok_and(|m| m.file_type().is_file() && m.len() <= MAX_COPIED_FILE);
+            if dest.exists() || !regular || rel.split('/').any(|p| p == ".git") {
+                continue;
+            }
+            let mut through_link = false;
+            let mut at = root.to_path_buf();
+            for part in rel.split('/') {
+                at.push(part);
+                through_link |=
+                    std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
+            }
+            if through_link {
+                continue;
+            }
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| RenderError::Scratch(e.to_string()))?;
+            }
+            std::fs::copy(&source, &dest).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        }
         Ok(Scratch { dir })
     }
 

@@ -337,3 +337,38 @@ fn terminal_control_sequences_never_reach_the_text_report() {
         }
     }
 }
+
+/// Files a kustomization lists are what kustomize deploys: those the walk passes over (another
+/// extension, a hidden directory, a git-ignored path) are read too, so their objects are
+/// migrated and `check` judges them, instead of "nothing to migrate".
+#[test]
+fn files_a_kustomization_lists_are_read_whatever_their_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let vs = |name: &str| VIRTUAL_SERVICE.replace("name: web", &format!("name: {name}"));
+    let files = [
+        ("app/routes.txt", vs("from-txt")),
+        ("app/.hidden/routes.yaml", vs("from-hidden")),
+        ("app/ignored/routes.yaml", vs("from-ignored")),
+        ("app/UPPER.YAML", vs("from-upper")),
+    ];
+    for (path, text) in &files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    std::fs::write(dir.path().join(".gitignore"), "ignored/\n").unwrap();
+    std::fs::write(
+        dir.path().join("app/kustomization.yaml"),
+        "resources:\n- routes.txt\n- .hidden/routes.yaml\n- ignored/routes.yaml\n- UPPER.YAML\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gateway-migrate"))
+        .args(["plan", ".", "--no-render", "--format", "json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    for name in ["from-txt", "from-hidden", "from-ignored", "from-upper"] {
+        assert!(report.contains(&format!("\"{name}\"")), "{name}: {report}");
+    }
+}
