@@ -112,22 +112,31 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
-/// Escapes free text from the repository (a diagnostic's message, a reason) for a table cell
-/// or a line of Markdown: as [`escape`], and no link, image or mention either (`[`, `]` and
-/// `@` are backslash-escaped), so a host name cannot put a phishing link or ping a team in a
-/// pull request.
+/// Free text that carries repository content (a diagnostic's message, a reason), for a table
+/// cell or a line of Markdown: inside a code span, where Markdown makes no link, image,
+/// autolink, mention or HTML (a host name could otherwise put a phishing link in the pull
+/// request or ping a team). The span stays one line and closed (backticks become `'`), a table
+/// cell stays whole (`|` is escaped, which GitHub's tables unescape in code spans), and
+/// invisible and control characters are written `\u{…}`.
 pub fn escape_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in escape(text).chars() {
+    let mut out = String::with_capacity(text.len() + 2);
+    for c in text.chars() {
         match c {
-            '[' | ']' | '@' => {
-                out.push('\\');
-                out.push(c);
+            '`' => out.push('\''),
+            '|' => out.push_str("\\|"),
+            '\n' => out.push(' '),
+            '\r' => {}
+            c if crate::header::hides_text(c) => {
+                let _ = write!(out, "\\u{{{:X}}}", u32::from(c));
             }
             c => out.push(c),
         }
     }
-    out
+    let out = out.trim().to_string();
+    if out.is_empty() {
+        return out;
+    }
+    format!("`{out}`")
 }
 
 /// Escapes text for a table cell or a line of Markdown: no HTML, no table breaks, one line.
@@ -555,13 +564,16 @@ fn next_steps(report: &Report) -> String {
 mod tests {
     use super::*;
 
-    /// Repository text cannot make a link, an image or a mention in a pull request.
+    /// Repository text cannot make a link, an image or a mention in a pull request, nor hide
+    /// behind a bidirectional override.
     #[test]
     fn free_text_makes_no_link_image_or_mention() {
-        let text = escape_text("host '[approve](https://evil.example)' ![x](y) @acme/security");
+        let text =
+            escape_text("host '[approve](https://evil.example)' ![x](y) @acme/sec `x` \u{202E}");
         assert_eq!(
             text,
-            "host '\\[approve\\](https://evil.example)' !\\[x\\](y) \\@acme/security"
+            "`host '[approve](https://evil.example)' ![x](y) @acme/sec 'x' \\u{202E}`"
         );
+        assert_eq!(escape_text(""), "");
     }
 }
