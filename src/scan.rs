@@ -187,8 +187,9 @@ fn load_file(
 /// Most files read because a kustomization lists them although the walk passed them over.
 const MAX_REFERENCED_FILES: usize = 10_000;
 
-/// The files kustomizations list (as resources or components, directly or as a directory)
-/// that the walk did not read: hidden or git-ignored paths, other extensions. kustomize
+/// The files kustomizations list (as resources or components, directly or as a directory),
+/// Flux and Argo CD deploy (their paths) or git tracks, that the walk did not read: hidden or
+/// git-ignored paths, other extensions. kustomize
 /// deploys them, so a migration that skipped them would leave objects behind unnoticed. They
 /// are read as the walk reads files (inside the repository, never through a symlink, never
 /// in `.git`, within the size limit); kustomizations among them are followed in turn.
@@ -212,8 +213,26 @@ fn load_referenced(
     let mut queue: Vec<String> = loads
         .iter()
         .flatten()
-        .flat_map(|(load, _)| entries(load))
+        .flat_map(|(load, _)| {
+            // Flux and Argo CD paths deploy a directory too, hidden or not.
+            let deployed = load
+                .deployers
+                .iter()
+                .flat_map(|d| d.paths.iter())
+                .filter_map(|p| crate::config::confined_path(p).ok());
+            entries(load)
+                .into_iter()
+                .chain(deployed)
+                .collect::<Vec<_>>()
+        })
         .collect();
+    // What git tracks is the repository's even where an ignore rule matches it (`git add -f`).
+    let all: std::collections::BTreeSet<String> = [String::new()].into();
+    queue.extend(
+        crate::vcs::tracked_under(root, &all)
+            .into_iter()
+            .filter(|p| walk::is_manifest_name(p.rsplit('/').next().unwrap_or(""))),
+    );
     let mut out = Vec::new();
     while let Some(rel) = queue.pop() {
         if out.len() >= MAX_REFERENCED_FILES || !seen.insert(rel.clone()) {
