@@ -187,9 +187,9 @@ fn load_file(
 /// Most files read because a kustomization lists them although the walk passed them over.
 const MAX_REFERENCED_FILES: usize = 10_000;
 
-/// The files kustomizations list (as resources or components, directly or as a directory),
-/// Flux and Argo CD deploy (their paths) or git tracks, that the walk did not read: hidden or
-/// git-ignored paths, other extensions. kustomize
+/// The files kustomizations list (as resources or components, directly or as a directory) or
+/// Flux and Argo CD deploy (their paths), that the walk did not read: hidden or git-ignored
+/// paths, other extensions. kustomize
 /// deploys them, so a migration that skipped them would leave objects behind unnoticed. They
 /// are read as the walk reads files (inside the repository, never through a symlink, never
 /// in `.git`, within the size limit); kustomizations among them are followed in turn.
@@ -226,13 +226,7 @@ fn load_referenced(
                 .collect::<Vec<_>>()
         })
         .collect();
-    // What git tracks is the repository's even where an ignore rule matches it (`git add -f`).
-    let all: std::collections::BTreeSet<String> = [String::new()].into();
-    queue.extend(
-        crate::vcs::tracked_under(root, &all)
-            .into_iter()
-            .filter(|p| walk::is_manifest_name(p.rsplit('/').next().unwrap_or(""))),
-    );
+
     let mut out = Vec::new();
     while let Some(rel) = queue.pop() {
         if out.len() >= MAX_REFERENCED_FILES || !seen.insert(rel.clone()) {
@@ -241,7 +235,10 @@ fn load_referenced(
         let Ok(rel) = crate::config::confined_path(&rel) else {
             continue;
         };
-        if rel.split('/').any(|p| p == ".git") || through_symlink(root, &rel) {
+        if rel.split('/').any(|p| p == ".git")
+            || through_symlink(root, &rel)
+            || !walk::selected(root, &config.include, &config.exclude, &rel)
+        {
             continue;
         }
         let path = root.join(&rel);
@@ -250,8 +247,9 @@ fn load_referenced(
                 rel: rel.clone(),
                 abs: path,
             }]
-        } else if path.is_dir() {
-            // A directory the walk skipped (hidden, ignored): what kustomize reads in it.
+        } else if path.is_dir() && !path.join("Chart.yaml").exists() {
+            // A directory the walk skipped (hidden, ignored): what kustomize reads in it. A
+            // Helm chart's templates are not manifests (the walk reports charts).
             match walk::walk(&path, &[], &[], config.max_file_size) {
                 Ok(w) => w
                     .files

@@ -238,6 +238,28 @@ pub fn walks_to(root: &Path, rel: &str) -> bool {
     found
 }
 
+/// Whether root-relative `rel` is within the user's `include` (everything, when empty) and
+/// outside `exclude`, as the walk matches them; an invalid glob selects nothing.
+pub fn selected(root: &Path, include: &[String], exclude: &[String], rel: &str) -> bool {
+    let matches = |globs: &[String]| {
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
+        for g in globs {
+            if builder.add_line(None, g).is_err() {
+                return None;
+            }
+        }
+        let matcher = builder.build().ok()?;
+        Some(
+            matcher
+                .matched_path_or_any_parents(root.join(rel), false)
+                .is_ignore(),
+        )
+    };
+    let included = include.is_empty() || matches(include) == Some(true);
+    let excluded = !exclude.is_empty() && matches(exclude) != Some(false);
+    included && !excluded
+}
+
 /// Whether a walk outcome is within `include` (everything is without one). A skipped path is
 /// reported only when it would have been included.
 fn is_included(
