@@ -240,7 +240,7 @@ fn markdown_report_lists_the_findings_and_fits_the_limit() {
     );
     assert!(
         md.contains(&format!(
-            "- `{ISTIO_OUTPUT}1-gateway.yaml:8` Gateway test/my-gateway: {LISTENER_RULE} (`spec.listeners`)"
+            "- `{ISTIO_OUTPUT}1-gateway.yaml:8` Gateway test/my-gateway: `{LISTENER_RULE}` (`spec.listeners`)"
         )),
         "{md}"
     );
