@@ -227,8 +227,21 @@ fn load_referenced(
         })
         .collect();
 
+    // Directories the walk entered (every ancestor of a file it found or skipped): what they
+    // hold was read already, so they are not walked again.
+    let walked_dirs: std::collections::BTreeSet<String> = seen
+        .iter()
+        .flat_map(|f| {
+            f.match_indices('/')
+                .map(|(i, _)| f[..i].to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let mut out = Vec::new();
     while let Some(rel) = queue.pop() {
+        if walked_dirs.contains(&rel) {
+            continue;
+        }
         if out.len() >= MAX_REFERENCED_FILES || !seen.insert(rel.clone()) {
             continue;
         }
