@@ -1,10 +1,10 @@
 //! Running kustomize on a scratch copy of the repository.
 //!
 //! The repository is untrusted. The copy holds only its regular files (no symlinks, no
-//! `.git`, nothing git ignores), so nothing outside it can be reached through the copy; kustomize runs with the
-//! root-only load restrictor and without `--enable-helm`, `--enable-alpha-plugins` or
-//! `--enable-exec`, with an empty environment (its plugin home points into the scratch
-//! directory), no standard input, and a time limit.
+//! `.git`, nothing git ignores), so nothing outside it can be reached through the copy;
+//! kustomize runs with the root-only load restrictor and without `--enable-helm`,
+//! `--enable-alpha-plugins` or `--enable-exec`, with an empty environment (its home and plugin
+//! home are a directory beside the copy, not in it), no standard input, and a time limit.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -114,7 +114,11 @@ impl Renderer {
         } else {
             scratch.join(dir)
         };
-        let home = scratch.join(".gateway-migrate-home");
+        // kustomize's (and kubectl's) home is beside the copy, not inside it: a repository
+        // could otherwise plant `.kube/config` or plugins there.
+        let home = scratch
+            .parent()
+            .map_or_else(|| scratch.join(".gateway-migrate-home"), |p| p.join("home"));
         let mut cmd = Command::new(&self.program);
         if self.via_kubectl {
             // Some kubectl builds (Google Cloud SDK's dispatcher) ask the API server for its
