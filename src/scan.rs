@@ -140,7 +140,6 @@ pub fn scan_repo_with_progress(
     Ok(scan)
 }
 
-/// A pool of `jobs` worker threads (0: one per core).
 /// The most worker threads a run uses, whatever `-j` says: each thread may hold one document
 /// being parsed at its budget's worst (about 6 MiB for an alias bomb), so this bounds the
 /// peak (`bench/hostile.py`); no machine this runs on gains from more.
@@ -249,7 +248,7 @@ fn load_referenced(
             continue;
         };
         if rel.split('/').any(|p| p == ".git")
-            || through_symlink(root, &rel)
+            || walk::symlink_on_the_way(root, &rel).is_some()
             || !walk::selected(root, &config.include, &config.exclude, &rel)
         {
             continue;
@@ -302,15 +301,7 @@ fn load_referenced(
     out
 }
 
-/// Whether a component of root-relative `rel` is a symlink.
-fn through_symlink(root: &Path, rel: &str) -> bool {
-    let mut at = root.to_path_buf();
-    rel.split('/').any(|part| {
-        at.push(part);
-        std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink())
-    })
-}
-
+/// A pool of `jobs` worker threads (0: one per core; at most [`MAX_JOBS`]).
 pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, ScanError> {
     let jobs = match jobs {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
@@ -414,14 +405,10 @@ fn load_mount_gateways(
     // when no component is a symlink, so it cannot lead out of the repository.
     let mount = crate::config::confined_path(mount).map_err(ScanError::MountGatewaysPath)?;
     let mount = mount.as_str();
-    let mut prefix = root.to_path_buf();
-    for part in mount.split('/') {
-        prefix.push(part);
-        if std::fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(ScanError::MountGatewaysPath(format!(
-                "{mount:?} goes through a symlink; symlinks are not followed"
-            )));
-        }
+    if walk::symlink_on_the_way(root, mount).is_some() {
+        return Err(ScanError::MountGatewaysPath(format!(
+            "{mount:?} goes through a symlink; symlinks are not followed"
+        )));
     }
     // What the scan would not read (hidden paths, `.git`, what git ignores) is not read here
     // either.

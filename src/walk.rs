@@ -212,6 +212,23 @@ pub fn walk(
     })
 }
 
+/// The first symlink among the components of root-relative `rel` (`app/linked`), if any:
+/// kustomize would follow it, possibly out of the repository.
+pub(crate) fn symlink_on_the_way(root: &Path, rel: &str) -> Option<String> {
+    let mut at = root.to_path_buf();
+    let mut shown = Vec::new();
+    for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        at.push(part);
+        shown.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return Some(shown.join("/")),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
 /// Whether the walk of `root` reads the file, or enters the directory, at root-relative `rel`
 /// (a plain path): with the
 /// walk's own filters (hidden paths, `.git`, what git ignores, manifest names), visiting only

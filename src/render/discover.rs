@@ -159,7 +159,10 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                     ));
                 }
             } else {
-                if let Some(link) = k.resolve(entry).and_then(|p| symlink_on_the_way(root, &p)) {
+                if let Some(link) = k
+                    .resolve(entry)
+                    .and_then(|p| crate::walk::symlink_on_the_way(root, &p))
+                {
                     out.push(at(
                         Code::RenderOutsideRoot,
                         format!(
@@ -198,7 +201,9 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
             }
         }
         for p in &k.patches {
-            let through_link = k.resolve(p).and_then(|r| symlink_on_the_way(root, &r));
+            let through_link = k
+                .resolve(p)
+                .and_then(|r| crate::walk::symlink_on_the_way(root, &r));
             if is_remote(p) || k.resolve(p).is_none() || through_link.is_some() {
                 out.push(at(
                     Code::RenderOutsideRoot,
@@ -250,23 +255,6 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
     out
 }
 
-/// The first symlink among the components of root-relative `rel` (`app/linked`), if any:
-/// kustomize would follow it, possibly out of the repository.
-fn symlink_on_the_way(root: &Path, rel: &str) -> Option<String> {
-    let mut at = root.to_path_buf();
-    let mut shown = Vec::new();
-    for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
-        at.push(part);
-        shown.push(part);
-        match std::fs::symlink_metadata(&at) {
-            Ok(meta) if meta.file_type().is_symlink() => return Some(shown.join("/")),
-            Ok(_) => {}
-            Err(_) => return None,
-        }
-    }
-    None
-}
-
 /// The kustomization file kustomize would find in directory `dir` (root-relative), if `dir` is
 /// a real directory (not through a symlink) holding one.
 fn unread_kustomization(root: &Path, dir: &str) -> Option<&'static str> {
@@ -298,7 +286,7 @@ fn plugin_refusal(root: &Path, k: &Kustomization, plugin: &PluginEntry) -> Optio
                     "configures a plugin from {path}, outside the repository"
                 ));
             };
-            if let Some(link) = symlink_on_the_way(root, &rel) {
+            if let Some(link) = crate::walk::symlink_on_the_way(root, &rel) {
                 return Some(format!(
                     "configures plugins from {path}, through the symlink {link}, which is not followed"
                 ));

@@ -373,14 +373,7 @@ impl Scratch {
             if dest.exists() || !regular || rel.split('/').any(|p| p == ".git") {
                 continue;
             }
-            let mut through_link = false;
-            let mut at = root.to_path_buf();
-            for part in rel.split('/') {
-                at.push(part);
-                through_link |=
-                    std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
-            }
-            if through_link {
+            if crate::walk::symlink_on_the_way(root, &rel).is_some() {
                 continue;
             }
             if let Some(parent) = dest.parent() {

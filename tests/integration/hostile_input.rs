@@ -76,13 +76,19 @@ fn duplicate_keys_are_a_diagnostic() {
 /// limit, so only the file's and the run's budgets stop a file of many of them.
 fn medium_bomb(name: &str) -> String {
     let mut doc = format!("apiVersion: v1\nkind: Service\nmetadata:\n  name: {name}\n");
-    doc.push_str("a0: &a0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n");
-    for i in 1..4 {
-        let prev = format!("*a{}", i - 1);
-        doc.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 9].join(",")));
-    }
+    doc.push_str(&anchors(4));
     doc.push_str("b: [*a3, *a3, *a3, *a3]\n");
     doc
+}
+
+/// `a0` to `a{depth-1}`: each anchor a list of nine aliases of the one before (9^depth leaves).
+fn anchors(depth: usize) -> String {
+    let mut text = String::from("a0: &a0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n");
+    for i in 1..depth {
+        let prev = format!("*a{}", i - 1);
+        text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 9].join(",")));
+    }
+    text
 }
 
 #[test]
@@ -139,11 +145,7 @@ fn one_document_may_replay_only_so_many_alias_events() {
     // About 66,000 replayed events in one document (nine aliases of a 7,381-event anchor),
     // within the old default of 1,000,000.
     let mut doc = String::from("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n");
-    doc.push_str("a0: &a0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n");
-    for i in 1..5 {
-        let prev = format!("*a{}", i - 1);
-        doc.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 9].join(",")));
-    }
+    doc.push_str(&anchors(5));
     assert_diagnosed("replay.yaml", doc.as_bytes());
 }
 
@@ -258,11 +260,7 @@ fn unknown_api_versions_of_known_groups_are_reported() {
 #[test]
 fn documents_over_the_replay_limit_spend_the_files_budget() {
     let mut doc = String::from("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n");
-    doc.push_str("a0: &a0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n");
-    for i in 1..5 {
-        let prev = format!("*a{}", i - 1);
-        doc.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 9].join(",")));
-    }
+    doc.push_str(&anchors(5));
     let file: String = (0..100).map(|_| format!("---\n{doc}")).collect();
     let load = load_bytes("over.yaml", file.as_bytes());
     let count = |code: &str| {

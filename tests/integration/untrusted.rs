@@ -19,7 +19,7 @@ use crate::common::write;
 
 const CANARY: &str = "canary-outside-5d1c";
 
-const INGRESS: &str = "apiVersion: networking.k8s.io/v1
+pub const INGRESS: &str = "apiVersion: networking.k8s.io/v1
 kind: Ingress
 metadata:
   name: web
@@ -269,40 +269,25 @@ fn a_remote_resource_is_never_fetched() {
     if !kustomize_here() {
         return;
     }
-    // Anything that connects to this listener is counted.
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    listener.set_nonblocking(true).unwrap();
-    let connections = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let counter = {
-        let (connections, stop) = (connections.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::SeqCst) {
-                if listener.accept().is_ok() {
-                    connections.fetch_add(1, Ordering::SeqCst);
-                }
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-        })
-    };
+    // Anything that connects to this port is counted.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let case = Case::new(&format!(
         "resources:\n  - ingress.yaml\n  - http://127.0.0.1:{port}/base.yaml\n  - https://127.0.0.1:{port}/org/repo//deploy?ref=v1\n"
     ));
-    let report = case.plan(None, &[]);
-    stop.store(true, Ordering::SeqCst);
-    counter.join().unwrap();
+    let mut report = Value::Null;
+    let connections =
+        connections_during(port, || report = case.plan(None, &[])).expect("the port was just free");
     assert!(
         codes(&report).contains(&"render/remote-resource".into()),
         "{:?}",
         codes(&report)
     );
     assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
-    assert_eq!(
-        connections.load(Ordering::SeqCst),
-        0,
-        "something connected to the remote"
-    );
+    assert_eq!(connections, 0, "something connected to the remote");
 }
 
 /// Splits as a YAML 1.1 parser (go-yaml in kustomize and kubectl, libyaml) splits lines.

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::common::write;
+use crate::untrusted::INGRESS;
 
 const GATEWAY: &str = "apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -19,25 +20,6 @@ spec:
     - name: http
       port: 80
       protocol: HTTP
-";
-
-const INGRESS: &str = "apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata:
-  name: web
-spec:
-  ingressClassName: nginx
-  rules:
-    - host: web.example.com
-      http:
-        paths:
-          - path: /
-            pathType: Prefix
-            backend:
-              service:
-                name: web
-                port:
-                  number: 80
 ";
 
 /// `tmp/repo` with an Ingress and the given configuration, and `tmp/outside` with a Gateway.
