@@ -1047,6 +1047,72 @@ pub fn refused_by_admission(vs: &VirtualService) -> Option<String> {
     None
 }
 
+/// What Istio makes of one root `http[]` entry that names a delegate
+/// (`virtualservice_controller.go` `mergeVirtualServices`, `virtualservice.go`
+/// `MergeHTTPRoutes`). The translator inlines exactly this, and the model routes with it.
+#[derive(Debug, Clone)]
+pub enum Delegation {
+    /// The named VirtualService has `hosts`, so it is a root, not a delegate: Istio finds no
+    /// delegate of that name and drops the root's entry.
+    HasHosts,
+    /// The delegate's `exportTo` hides it from the root's namespace: the entry is dropped.
+    NotExported,
+    /// Istio's admission refuses the delegate (the reason): it never exists, the entry is
+    /// dropped.
+    Refused(String),
+    /// One outcome per delegate entry, in the delegate's order.
+    Merged(Vec<MergedEntry>),
+}
+
+/// One delegate entry after the merge.
+#[derive(Debug, Clone)]
+pub enum MergedEntry {
+    /// Merged with the root entry: root conditions under the delegate's, root settings the
+    /// delegate leaves unset. Short names are resolved in the namespace that wrote them.
+    Kept(Box<HttpRoute>),
+    /// A match of the entry does not fit under any root match (`hasConflict`): Istio drops
+    /// the whole entry.
+    Conflict,
+}
+
+/// Whether a VirtualService in `namespace` with `export_to` is visible from `viewer`'s
+/// namespace (what `mergeVirtualServices` asks of a delegate).
+pub fn visible_from(export_to: &[String], namespace: &str, viewer: &str) -> bool {
+    exported_to(export_to, namespace, viewer)
+}
+
+/// Istio's merge of the root entry `root` (of a VirtualService in `root_namespace`) with the
+/// delegate `delegate` (in `delegate_namespace`).
+pub fn delegation(
+    root: &HttpRoute,
+    root_namespace: &str,
+    delegate: &VirtualService,
+    delegate_namespace: &str,
+) -> Delegation {
+    if !delegate.hosts.is_empty() {
+        return Delegation::HasHosts;
+    }
+    if let Some(why) = refused_by_admission(delegate) {
+        return Delegation::Refused(why);
+    }
+    if !exported_to(&delegate.export_to, delegate_namespace, root_namespace) {
+        return Delegation::NotExported;
+    }
+    let root = resolved(root, root_namespace);
+    Delegation::Merged(
+        delegate
+            .http
+            .iter()
+            .map(|leaf| {
+                match delegate::merge_route(&root, &resolved(leaf, delegate_namespace)) {
+                    Some((merged, _)) => MergedEntry::Kept(Box::new(merged)),
+                    None => MergedEntry::Conflict,
+                }
+            })
+            .collect(),
+    )
+}
+
 /// A VirtualService with hosts, its delegates merged in.
 fn virtual_service(
     position: usize,

@@ -13,10 +13,15 @@ pub(super) fn translate(
     vs: &VirtualService,
 ) -> SourceResult {
     let mut result = SourceResult::new(position);
-    if let Some((root_ns, root_name)) = ctx.delegate_root(&obj.namespace, obj.name()) {
+    // A VirtualService with hosts is a root even when another names it as a delegate
+    // (Istio only looks delegates up among those without hosts).
+    if vs.hosts.is_empty()
+        && let Some((root_ns, root_name)) = ctx.delegate_root(&obj.namespace, obj.name())
+    {
         match crate::semantics::istio::refused_by_admission(vs) {
             // Reported at the root's entry too (`istio/delegate-nested`).
             Some(why) => result.notes.push(Diagnostic::new(Code::IstioDelegateNested, format!("delegate VirtualService refused by Istio's admission ({why}): it never existed, and {root_ns}/{root_name} gets none of its rules"))),
+            None if !crate::semantics::istio::visible_from(&vs.export_to, &obj.namespace, root_ns) => result.notes.push(Diagnostic::new(Code::IstioDelegateSkipped, format!("delegate VirtualService not exported to namespace {root_ns} (exportTo): {root_ns}/{root_name} never gets its rules, so nothing is translated"))),
             None => result.notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate VirtualService: its rules are inlined into the routes of {root_ns}/{root_name}; no separate route"))),
         }
         return result;

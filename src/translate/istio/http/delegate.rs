@@ -1,11 +1,14 @@
 //! `delegate`: Gateway API has no route delegation, so the delegate VirtualService's rules are
-//! inlined into the root in place of the delegating entry. Istio requires a delegate's matches
-//! to be narrower than the root's, so each merged match is the delegate match with the root's
-//! conditions added (AND).
+//! inlined into the root in place of the delegating entry, merged exactly as Istio merges them
+//! (the behaviour model's [`delegation`]: `mergeVirtualServices`, `mergeHTTPRoute`,
+//! `hasConflict`): root conditions under the delegate's, the root's rewrite, headers,
+//! timeout, retries, fault, mirrors, CORS and direct response where the delegate entry has
+//! none, conflicting entries and hidden or non-delegate targets dropped.
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::SourceObject;
-use crate::model::istio::{HttpMatchRequest, HttpRoute, VirtualService};
+use crate::model::istio::{HttpRoute, VirtualService};
+use crate::semantics::istio::{Delegation, MergedEntry, delegation};
 use crate::translate::istio::Ctx;
 
 /// The http entries of `vs` with delegates inlined, each with the field path it came from.
@@ -31,27 +34,49 @@ pub(super) fn flatten(
             out.push((path, own));
             continue;
         };
-        // Istio's admission refuses a delegate that delegates again or has gateways, TLS or
-        // TCP routes (validation.go `ValidateVirtualService`, virtualservice.go
-        // `validateHTTPRoute`): it never exists, and Istio drops the root entry
-        // (`mergeVirtualServices`), so nothing of it is inlined.
-        if let Some(why) = crate::semantics::istio::refused_by_admission(delegate) {
-            notes.push(
-                Diagnostic::new(
-                    Code::IstioDelegateNested,
-                    format!("delegate {ns}/{name} is refused by Istio's admission ({why}), so it never existed and this entry routed nothing; the entry is dropped"),
-                )
-                .at(format!("{path}.delegate")),
-            );
-            continue;
-        }
-        notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate {ns}/{name} inlined: its {} rules replace this entry, with the root's match conditions added (Gateway API has no route delegation)", delegate.http.len())).at(format!("{path}.delegate")));
-        for (j, dh) in delegate.http.iter().enumerate() {
+        let merged = match delegation(http, &obj.namespace, delegate, &ns) {
+            Delegation::Merged(entries) => entries,
+            // Istio's admission refuses such a delegate (validation.go
+            // `ValidateVirtualService`, virtualservice.go `validateHTTPRoute`): it never
+            // exists, and `mergeVirtualServices` drops the root entry naming it.
+            Delegation::Refused(why) => {
+                notes.push(
+                    Diagnostic::new(
+                        Code::IstioDelegateNested,
+                        format!("delegate {ns}/{name} is refused by Istio's admission ({why}), so it never existed and this entry routed nothing; the entry is dropped"),
+                    )
+                    .at(format!("{path}.delegate")),
+                );
+                continue;
+            }
+            // `mergeVirtualServices` looks the name up among VirtualServices without hosts
+            // only, and checks the delegate's `exportTo` against the root's namespace; either
+            // way the entry is skipped and requests fall through to the next one.
+            Delegation::HasHosts => {
+                notes.push(Diagnostic::new(Code::IstioDelegateSkipped, format!("{ns}/{name} has hosts, so it is not a delegate: Istio skips this entry (requests go on to the next entries); the entry is dropped")).at(format!("{path}.delegate")));
+                continue;
+            }
+            Delegation::NotExported => {
+                notes.push(Diagnostic::new(Code::IstioDelegateSkipped, format!("delegate {ns}/{name} is not exported to namespace {} (its exportTo): Istio skips this entry (requests go on to the next entries); the entry is dropped", obj.namespace)).at(format!("{path}.delegate")));
+                continue;
+            }
+        };
+        let kept = merged
+            .iter()
+            .filter(|m| matches!(m, MergedEntry::Kept(_)))
+            .count();
+        notes.push(Diagnostic::new(Code::IstioDelegateFlattened, format!("delegate {ns}/{name} inlined: its {kept} rules replace this entry, each with the root's match conditions and the root's settings it leaves unset (Gateway API has no route delegation)")).at(format!("{path}.delegate")));
+        for (j, entry) in merged.into_iter().enumerate() {
             let dpath = format!("{path}.delegate({ns}/{name}).http[{j}]");
-            let mut merged = dh.clone();
-            merged.matches = merge(&http.matches, &dh.matches);
-            qualify_short_hosts(&mut merged, &ns, &ctx.config.cluster_domain);
-            out.push((dpath, merged));
+            match entry {
+                MergedEntry::Kept(mut merged) => {
+                    qualify_short_hosts(&mut merged, &ns, &ctx.config.cluster_domain);
+                    out.push((dpath, *merged));
+                }
+                // `mergeHTTPMatchRequests` / `hasConflict`: a delegate match that does not
+                // fit under the root's drops the whole delegate entry.
+                MergedEntry::Conflict => notes.push(Diagnostic::new(Code::IstioDelegateConflict, format!("entry {j} of delegate {ns}/{name} has a match that does not fit under this entry's matches (Istio's hasConflict: not a narrower path, a regex, another case sensitivity, header, port or method), so Istio drops it; not translated")).at(format!("{path}.delegate"))),
+            }
         }
     }
     out
@@ -76,51 +101,4 @@ fn qualify_short_hosts(http: &mut HttpRoute, namespace: &str, cluster_domain: &s
     for m in &mut http.mirrors {
         qualify(&mut m.destination);
     }
-}
-
-/// Root matches AND delegate matches (cross product).
-fn merge(root: &[HttpMatchRequest], delegate: &[HttpMatchRequest]) -> Vec<HttpMatchRequest> {
-    if root.is_empty() {
-        return delegate.to_vec();
-    }
-    if delegate.is_empty() {
-        return root.to_vec();
-    }
-    let mut out = Vec::new();
-    for r in root {
-        for d in delegate {
-            let mut m = d.clone();
-            if m.uri.is_none() {
-                m.uri = r.uri.clone();
-            }
-            if m.method.is_none() {
-                m.method = r.method.clone();
-            }
-            if m.authority.is_none() {
-                m.authority = r.authority.clone();
-            }
-            if m.scheme.is_none() {
-                m.scheme = r.scheme.clone();
-            }
-            if m.port.is_none() {
-                m.port = r.port;
-            }
-            if m.ignore_uri_case.is_none() {
-                m.ignore_uri_case = r.ignore_uri_case;
-            }
-            for (k, v) in &r.headers {
-                m.headers.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-            for (k, v) in &r.query_params {
-                m.query_params.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-            for (k, v) in &r.without_headers {
-                m.without_headers
-                    .entry(k.clone())
-                    .or_insert_with(|| v.clone());
-            }
-            out.push(m);
-        }
-    }
-    out
 }
