@@ -11,6 +11,7 @@ mod headers;
 mod layering;
 pub(super) mod matches;
 mod mirror;
+mod order;
 pub(super) mod precedence;
 mod redirect;
 mod retries;
@@ -63,7 +64,8 @@ pub(super) fn translate(
     hostnames: &[String],
     result: &mut SourceResult,
 ) {
-    let entries = delegate::flatten(ctx, obj, vs, &mut result.notes);
+    let mut entries = delegate::flatten(ctx, obj, vs, &mut result.notes);
+    order::drop_after_catch_all(&mut entries, &mut result.notes);
     let from = From {
         kind: "HTTPRoute",
         namespace: &obj.namespace,
@@ -80,6 +82,7 @@ pub(super) fn translate(
         );
         per_entry.push((path.clone(), rules));
     }
+    order::carry(&mut per_entry, &mut result.notes);
     let mut keys: Vec<RouteKey> = Vec::new();
     for (_, rules) in &per_entry {
         for r in rules {

@@ -95,6 +95,12 @@ fn paths_overlap(a: Option<&HttpRouteMatch>, b: Option<&HttpRouteMatch>) -> bool
 
 /// Whether a whole-path regex may match a path under `prefix`.
 fn regex_may_reach(regex: &str, prefix: &str) -> bool {
+    // `(?i)` alone compares the literal prefix without case; other flags are not read.
+    if let Some(folded) = regex.strip_prefix("(?i)") {
+        let literal = crate::pattern::literal_prefix(folded).to_lowercase();
+        let prefix = prefix.to_lowercase();
+        return literal.starts_with(&prefix) || prefix.starts_with(&literal);
+    }
     if regex.starts_with("(?") {
         return true;
     }
@@ -113,7 +119,8 @@ fn conditions_conflict(a: &[HttpHeaderMatch], b: &[HttpHeaderMatch]) -> bool {
     })
 }
 
-fn overlap(a: Option<&HttpRouteMatch>, b: Option<&HttpRouteMatch>) -> bool {
+/// Whether two matches may take the same request (`true` when unsure).
+pub(super) fn may_overlap(a: Option<&HttpRouteMatch>, b: Option<&HttpRouteMatch>) -> bool {
     if !paths_overlap(a, b) {
         return false;
     }
@@ -158,7 +165,9 @@ fn describe(m: Option<&HttpRouteMatch>) -> String {
 pub(crate) fn check(entries: &[Entry], notes: &mut Vec<Diagnostic>) {
     for (i, a) in entries.iter().enumerate() {
         for b in &entries[i + 1..] {
-            if a.path == b.path || !routes_overlap(a, b) {
+            // Entries of one route are kept in Istio's order by carrying conditions
+            // (`order::carry`, which reports what it cannot carry).
+            if a.path == b.path || a.key == b.key || !routes_overlap(a, b) {
                 continue;
             }
             // A route with an authority hostname beats the VirtualService's other hosts
@@ -170,7 +179,7 @@ pub(crate) fn check(entries: &[Entry], notes: &mut Vec<Diagnostic>) {
             let hit = a.matches.iter().find_map(|ma| {
                 b.matches
                     .iter()
-                    .find(|mb| overlap(*ma, **mb) && (by_hostname || rank(**mb) > rank(*ma)))
+                    .find(|mb| may_overlap(*ma, **mb) && (by_hostname || rank(**mb) > rank(*ma)))
                     .map(|mb| (*ma, *mb))
             });
             if let Some((ma, mb)) = hit {
@@ -204,11 +213,17 @@ mod tests {
         }
     }
 
+    // Entries of one route are carried (`order::carry`); across routes, an authority route
+    // wins by hostname whatever the paths.
     #[test]
-    fn exact_after_prefix_is_reported() {
+    fn exact_after_prefix_in_an_authority_route_is_reported() {
         let a = path("PathPrefix", "/api");
         let b = path("Exact", "/api/health");
         let key = RouteKey::default();
+        let authority = RouteKey {
+            authority: Some("api.example.com".into()),
+            ..Default::default()
+        };
         let parents = [ParentReference {
             name: "gw".into(),
             ..Default::default()
@@ -222,7 +237,7 @@ mod tests {
             },
             Entry {
                 path: "spec.http[1]",
-                key: &key,
+                key: &authority,
                 parents: &parents,
                 matches: vec![Some(&b)],
             },
@@ -243,6 +258,9 @@ mod tests {
         ));
         assert!(paths_overlap(re.as_ref(), Some(&path("PathPrefix", "/v1"))));
         assert!(paths_overlap(re.as_ref(), Some(&path("PathPrefix", "/"))));
+        let folded = Some(path("RegularExpression", "(?i)^/old\\-docs.*"));
+        assert!(!paths_overlap(folded.as_ref(), Some(&path("PathPrefix", "/Legacy"))));
+        assert!(paths_overlap(folded.as_ref(), Some(&path("PathPrefix", "/OLD-docs/x"))));
     }
 
     #[test]
