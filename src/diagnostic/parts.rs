@@ -145,6 +145,7 @@ impl Code {
             Code::IstioDirectResponse
             | Code::IstioDirectResponseDropped
             | Code::IstioDirectResponseFailClosed
+            | Code::IstioFaultAbortFailClosed
             | Code::IstioFaultInjection
             | Code::IstioNoAction
             | Code::NginxCustomHttpErrors => &[Part::Response],

@@ -285,9 +285,18 @@ registry! {
     IstioExternalHostDropped = "istio/external-host-dropped", Error,
         "A destination host that is not a Kubernetes Service (ServiceEntry or external name) has no portable backend.",
         "A destination host that is not a Kubernetes Service (ServiceEntry or external name) has no portable backend; dropped (the Istio target uses the `networking.istio.io/Hostname` backend kind instead, see `istio/external-host`).";
+    IstioFaultAbortAll = "istio/fault-abort-all", Info,
+        "A fault aborting every request with 500 becomes a rule without backends, which Gateway API answers with 500 as well.",
+        "Istio's fault filter answers before routing (`pilot/pkg/networking/core/route/route.go` `TranslateFault`); an abort of 100 % of the requests with `httpStatus: 500` refuses every request the entry matches. Gateway API has no fault injection, but a rule without backends is answered with 500, so the translation keeps the rule without backends or filters: the same answer. Nothing to do.";
+    IstioFaultAbortFailClosed = "istio/fault-abort-fail-closed", Warning,
+        "A fault aborting every request becomes a rule without backends: still refused, with 500 instead of the abort's status.",
+        "Istio's fault filter answers before routing (`pilot/pkg/networking/core/route/route.go` `TranslateFault`); an abort of 100 % of the requests refuses every request the entry matches, with its `httpStatus` or `grpcStatus`. Gateway API has no fault injection. Turning the entry into a route to its destination would open what was closed, so the rule is kept without backends or filters: Gateway API answers 500. Clients that look at the status see 500 instead of the abort's. If the status matters, configure the target implementation's own direct response (Envoy Gateway `HTTPRouteFilter` `directResponse`, for example).";
+    IstioFaultNoEffect = "istio/fault-no-effect", Info,
+        "A fault that touches no request in Istio (no percentage, 0 %, or a kind Istio does not build): nothing to translate.",
+        "Istio applies a fault abort or delay only to the `percentage` of requests it names; without `percentage`, or at 0 %, no request is aborted or delayed (istio/api `HTTPFaultInjection`; `pilot/pkg/networking/core/route/route.go` `TranslateFault` leaves Envoy's share at zero). An abort without `httpStatus` or `grpcStatus` and an `exponentialDelay` are not built at all. Such a fault changed nothing, so leaving it out changes nothing.";
     IstioFaultInjection = "istio/fault-injection", Error,
-        "`fault` (delay/abort) has no Gateway API equivalent.",
-        "`fault` (delay/abort) has no Gateway API equivalent; dropped.";
+        "A `fault` that delays requests or aborts part of them has no Gateway API equivalent.",
+        "Istio delays or aborts the `percentage` of requests a `fault` names (`pilot/pkg/networking/core/route/route.go` `TranslateFault`). Gateway API has no fault injection, so a delay, or an abort of part of the requests, is dropped: those requests are now served without delay or error. (An abort of every request is kept as a refusal, `istio/fault-abort-fail-closed`; a fault that touches no request is `istio/fault-no-effect`.) Fault injection is a test tool: run the test against the implementation's own fault filter, or keep that route on Istio until the test is over.";
     IstioFileMountedCertificate = "istio/file-mounted-certificate", Error,
         "A certificate, key or CA given as a file path mounted into the proxy (served by istio-agent over SDS).",
         "A certificate, key or CA given as a file path mounted into the proxy (served by istio-agent over SDS); Gateway API only references Secrets and ConfigMaps, so nothing usable was written: create a Secret/ConfigMap from the files.";
@@ -572,7 +581,7 @@ registry! {
         "`rewrite` together with `redirect`: the rewrite is dropped (Gateway API forbids URLRewrite next to RequestRedirect).";
     IstioRewriteWithoutUriMatch = "istio/rewrite-without-uri-match", Info,
         "A prefix rewrite on a rule without uri match gets an explicit PathPrefix `/` match (the CRD requires exactly one PathPrefix match with ReplacePrefixMatch).",
-        "A prefix rewrite on a rule without uri match gets an explicit PathPrefix `/` match (the CRD requires exactly one PathPrefix match with ReplacePrefixMatch).";
+        "A prefix rewrite on a rule without uri match gets an explicit PathPrefix `/` match (the CRD requires exactly one PathPrefix match with ReplacePrefixMatch). Istio's VirtualService replaces the matched `/` verbatim, so `rewrite.uri: /x` turns `/foo` into `/xfoo`. The Gateway API specification replaces whole segments (`/x/foo`), but Istio's and Envoy Gateway's implementations give Envoy the plain prefix `/` and glue the replacement to the rest as the VirtualService did (istio/istio `pilot/pkg/config/kube/gateway/conversion.go` `createRewriteFilter`; envoyproxy/gateway `internal/xds/translator/route.go` `buildXdsURLRewriteAction`). With `--target generic` other implementations may follow the specification.";
     IstioRouteSplit = "istio/route-split", Info,
         "A VirtualService exceeded the HTTPRoute limits (16 rules, 128 matches, 16 hostnames) and was written as several HTTPRoutes.",
         "A VirtualService exceeded the HTTPRoute limits (16 rules, 128 matches, 16 hostnames) and was written as several HTTPRoutes.";
@@ -597,6 +606,9 @@ registry! {
     IstioServerDefaultEndpoint = "istio/server-default-endpoint", Warning,
         "Server `defaultEndpoint` (sidecar ingress) has no Gateway API equivalent.",
         "Server `defaultEndpoint` (sidecar ingress) has no Gateway API equivalent.";
+    IstioServerHostsCollapsed = "istio/server-hosts-collapsed", Info,
+        "A server lists `*/*` among other hosts: Istio serves every host to every namespace there, so the other hosts get no listener of their own.",
+        "Istio rewrites a server's hosts before using them (`pilot/pkg/model/gateway.go` `sanitizeServerHostNamespace`): a `*/*` entry replaces the whole list with `*`, so the server admits every host from VirtualServices of every namespace and the other entries (even namespace-restricted ones such as `payments/*.example.com`) have no effect. The translation writes the single catch-all listener Istio effectively had; separate listeners for the other entries would isolate their hosts from the catch-all listener and change where requests go. Remove the other entries, or `*/*`, to say what is meant.";
     IstioServerHostsMissing = "istio/server-hosts-missing", Error,
         "A server without hosts.",
         "A server without hosts; skipped.";
@@ -636,6 +648,9 @@ registry! {
     IstioShortHost = "istio/short-host", Info,
         "A short VirtualService host (no dot) is matched by Istio as `<name>.<namespace>.svc.<clusterDomain>`.",
         "A short VirtualService host (no dot) is matched by Istio as `<name>.<namespace>.svc.<clusterDomain>`; the route hostname is that FQDN.";
+    IstioSourceMatchDecided = "istio/source-match-decided", Info,
+        "A `sourceLabels`/`sourceNamespace` condition decided at the gateway: it always holds (left out), never holds (the match is dropped), or holds on some gateways (the match is bound to them).",
+        "At a gateway, Istio compares `sourceLabels` and `sourceNamespace` with the gateway proxy itself, not with the client, and ignores both when the match names `gateways` (`pilot/pkg/networking/core/route/route.go` `sourceMatchHTTP`). The translation decides them per Gateway the VirtualService binds to, from the Gateway's `selector` and the pod labels and namespace of the workloads it selects: a condition the proxy always satisfies is left out, a match it never satisfies is dropped as Istio never applied it (an entry left without matches goes too), and a match that holds on some of the gateways is bound to those only. Nothing changes for requests; the note says which case applied.";
     IstioSourceLabels = "istio/source-labels", Warning,
         "`sourceLabels` (client workload selector) has no Gateway API equivalent.",
         "`sourceLabels` (client workload selector) has no Gateway API equivalent; dropped.";

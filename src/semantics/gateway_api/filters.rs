@@ -35,12 +35,12 @@ pub(super) fn apply(
             }
             Some("RequestRedirect") => {
                 let r = f.get("requestRedirect").unwrap_or(&Value::Null);
-                redirect = Some(redirect_outcome(r, m, listener, request));
+                redirect = Some(redirect_outcome(r, m, listener, request, profile));
             }
             Some("URLRewrite") => {
                 let r = f.get("urlRewrite").unwrap_or(&Value::Null);
                 if let Some(p) = r.get("path") {
-                    path = modify_path(p, m, &request.path);
+                    path = modify_path(p, m, &request.path, profile);
                 }
                 if let Some(h) = str_of(r, "hostname") {
                     host = h.to_string();
@@ -261,7 +261,14 @@ fn edits(out: &mut HeaderEdits, modifier: Option<&Value>) {
 }
 
 /// `ReplaceFullPath` / `ReplacePrefixMatch` applied to `path`.
-fn modify_path(modifier: &Value, m: &RouteMatch, path: &str) -> String {
+///
+/// The spec replaces whole segments. Both Istio and Envoy Gateway give the PathPrefix `/`
+/// to Envoy as the plain prefix `/` and the replacement without its trailing `/` as
+/// `prefix_rewrite` (istio/istio `pilot/pkg/config/kube/gateway/conversion.go`
+/// `createURIMatch`, `createRewriteFilter`; envoyproxy/gateway `internal/xds/translator/
+/// route.go` `buildXdsURLRewriteAction`, which uses a regex only for the replacement `/`), so
+/// under `/` the replacement is glued to the rest: `/x` + `/foo` gives `/xfoo`.
+fn modify_path(modifier: &Value, m: &RouteMatch, path: &str, profile: Profile) -> String {
     match str_of(modifier, "type") {
         Some("ReplaceFullPath") => str_of(modifier, "replaceFullPath")
             .unwrap_or("/")
@@ -269,6 +276,14 @@ fn modify_path(modifier: &Value, m: &RouteMatch, path: &str) -> String {
         Some("ReplacePrefixMatch") => {
             if m.path.kind != PathKind::Prefix {
                 return path.to_string();
+            }
+            let replacement = str_of(modifier, "replacePrefixMatch").unwrap_or("/");
+            if profile != Profile::Generic
+                && m.path.value.trim_end_matches('/').is_empty()
+                && !replacement.trim_end_matches('/').is_empty()
+            {
+                let rest = path.strip_prefix('/').unwrap_or(path);
+                return format!("{}{rest}", replacement.trim_end_matches('/'));
             }
             let prefix = m.path.value.trim_end_matches('/');
             let rest = path.get(prefix.len()..).unwrap_or("");
@@ -282,7 +297,13 @@ fn modify_path(modifier: &Value, m: &RouteMatch, path: &str) -> String {
     }
 }
 
-fn redirect_outcome(r: &Value, m: &RouteMatch, listener: &Listener, request: &Request) -> Outcome {
+fn redirect_outcome(
+    r: &Value,
+    m: &RouteMatch,
+    listener: &Listener,
+    request: &Request,
+    profile: Profile,
+) -> Outcome {
     let scheme = str_of(r, "scheme");
     let port = match (r.get("port").and_then(Value::as_u64), scheme) {
         (Some(p), _) => u16::try_from(p).ok(),
@@ -292,7 +313,7 @@ fn redirect_outcome(r: &Value, m: &RouteMatch, listener: &Listener, request: &Re
     };
     let path = r
         .get("path")
-        .map(|p| modify_path(p, m, &request.path))
+        .map(|p| modify_path(p, m, &request.path, profile))
         .unwrap_or_else(|| request.path.clone());
     Outcome::Redirect {
         status: r
@@ -338,7 +359,7 @@ mod tests {
         for (matched, path, replacement, want) in cases {
             let modifier = json!({"type": "ReplacePrefixMatch", "replacePrefixMatch": replacement});
             assert_eq!(
-                modify_path(&modifier, &prefix(matched), path),
+                modify_path(&modifier, &prefix(matched), path, Profile::Generic),
                 want,
                 "{matched} {path} {replacement}"
             );

@@ -94,7 +94,22 @@ struct Gateway {
     /// Where the Gateway's proxy runs: `exportTo` and `sourceNamespace` are judged against it.
     proxy_namespace: String,
     selector: BTreeMap<String, String>,
+    /// Pod labels of the workloads the selector picks, when the input holds them: the
+    /// proxy's labels besides the selector's, for `sourceLabels`.
+    pod_labels: Vec<BTreeMap<String, String>>,
     servers: Vec<Server>,
+}
+
+impl Gateway {
+    /// `sourceMatchHTTP`'s `SubsetOf(proxyLabels)`: the selector's labels are the proxy's;
+    /// others count when every selected workload's pods carry them.
+    fn proxy_has(&self, labels: &BTreeMap<String, String>) -> bool {
+        let all_in = |have: &BTreeMap<String, String>| {
+            labels.iter().all(|(k, v)| have.get(k) == Some(v))
+        };
+        all_in(&self.selector)
+            || (!self.pod_labels.is_empty() && self.pod_labels.iter().all(all_in))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -218,6 +233,20 @@ impl World {
                     name: obj.meta.name.clone(),
                     proxy_namespace,
                     selector: g.selector.clone(),
+                    pod_labels: objects
+                        .iter()
+                        .filter_map(|o| match &o.body {
+                            SourceBody::Surrounding(Surrounding::Workload { pod_labels })
+                                if !g.selector.is_empty()
+                                    && g.selector
+                                        .iter()
+                                        .all(|(k, v)| pod_labels.get(k) == Some(v)) =>
+                            {
+                                Some(pod_labels.clone())
+                            }
+                            _ => None,
+                        })
+                        .collect(),
                     servers: g
                         .servers
                         .iter()
@@ -411,9 +440,7 @@ impl World {
                 let source_ok = if m.has_gateways {
                     m.gateways.contains(&key)
                 } else {
-                    m.source_labels
-                        .iter()
-                        .all(|(k, v)| g.selector.get(k) == Some(v))
+                    g.proxy_has(&m.source_labels)
                         && m.source_namespace
                             .as_deref()
                             .is_none_or(|ns| ns == g.proxy_namespace)
@@ -648,6 +675,35 @@ impl World {
         let http = &route.http;
         let uri = m.and_then(|m| m.uri.as_ref()).map(|(kind, _)| kind.clone());
         let mut b = Behaviour::of(Outcome::NoRoute);
+        // `route.go` `TranslateRoute` attaches the fault to every route, redirects and direct
+        // responses included, and Envoy's fault filter runs before the router: an abort
+        // answers its status before anything else, for the percentage of requests it names
+        // (a delay only slows the request down).
+        if let Some(fault) = &http.fault {
+            if let Some(delay) = fault.get("delay") {
+                b.unevaluated.push(("fault.delay".into(), delay.clone()));
+            }
+            let shares = fault_shares(fault);
+            if shares.abort_percent >= 100.0 {
+                match shares.abort {
+                    Some(AbortWith::Http(status)) => {
+                        b.outcome = Outcome::Direct { status };
+                        return b;
+                    }
+                    _ => {
+                        b.outcome = Outcome::NotModelled {
+                            reason: "a gRPC fault abort".into(),
+                        };
+                        return b;
+                    }
+                }
+            } else if shares.abort_percent > 0.0 {
+                b.outcome = Outcome::NotModelled {
+                    reason: "a fault abort for part of the requests".into(),
+                };
+                return b;
+            }
+        }
         if let Some(r) = &http.redirect {
             let scheme = r
                 .scheme
@@ -726,40 +782,6 @@ impl World {
                 reason: "a delegate VirtualService that delegates again".into(),
             };
             return b;
-        }
-        // `route.go` `translateFault`: an abort answers its status instead of routing, for
-        // the percentage of requests it names (a delay only slows the request down).
-        if let Some(fault) = &http.fault {
-            if let Some(delay) = fault.get("delay") {
-                b.unevaluated.push(("fault.delay".into(), delay.clone()));
-            }
-            if let Some(abort) = fault.get("abort") {
-                // `translateFault` reads `percentage` only (an abort without one aborts
-                // nothing), as parts per million rounded down (`translatePercentToFractional
-                // Percent`).
-                let percent = abort
-                    .pointer("/percentage/value")
-                    .and_then(Value::as_f64)
-                    .map(|p| (p * 10_000.0).floor() / 10_000.0)
-                    .or(Some(0.0));
-                let status = abort
-                    .get("httpStatus")
-                    .and_then(Value::as_u64)
-                    .and_then(|s| u16::try_from(s).ok());
-                match (status, percent) {
-                    (Some(status), Some(p)) if p >= 100.0 => {
-                        b.outcome = Outcome::Direct { status };
-                        return b;
-                    }
-                    (_, Some(p)) if p <= 0.0 => {}
-                    _ => {
-                        b.outcome = Outcome::NotModelled {
-                            reason: "a fault abort for part of the requests".into(),
-                        };
-                        return b;
-                    }
-                }
-            }
         }
         b.outcome = self.forward(route, uri.as_ref(), request);
         b
@@ -1017,6 +1039,66 @@ fn server(s: &crate::model::istio::Server, namespace: &str) -> Option<Server> {
                 .or_else(|| t.credential_names.first().cloned())
         }),
     })
+}
+
+/// What a fault abort answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AbortWith {
+    Http(u16),
+    Grpc,
+}
+
+/// How much of the traffic a `fault` touches (istio/istio `route.go` `TranslateFault`,
+/// `translatePercentToFractionalPercent`; istio/api `HTTPFaultInjection`: without
+/// `percentage` no request is aborted or delayed).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FaultShares {
+    /// Percent of requests aborted (parts per million, rounded down as Istio converts them);
+    /// 0 when the abort has no status (Istio builds no abort then).
+    pub abort_percent: f64,
+    pub abort: Option<AbortWith>,
+    /// Percent of requests delayed; 0 for an exponential delay, which Istio does not build.
+    pub delay_percent: f64,
+}
+
+/// The shares of `fault` (the VirtualService's `http[].fault` object).
+pub fn fault_shares(fault: &Value) -> FaultShares {
+    let percent = |v: &Value| {
+        v.pointer("/percentage/value")
+            .and_then(Value::as_f64)
+            .map(|p| ((p * 10_000.0).floor() / 10_000.0).clamp(0.0, 100.0))
+    };
+    let abort = fault.get("abort").and_then(|a| {
+        if let Some(s) = a.get("httpStatus").and_then(Value::as_u64) {
+            u16::try_from(s).ok().map(AbortWith::Http)
+        } else if a.get("grpcStatus").and_then(Value::as_str).is_some() {
+            Some(AbortWith::Grpc)
+        } else {
+            None
+        }
+    });
+    let abort_percent = match abort {
+        Some(_) => fault.get("abort").and_then(percent).unwrap_or(0.0),
+        None => 0.0,
+    };
+    let delay_percent = fault
+        .get("delay")
+        .filter(|d| d.get("fixedDelay").is_some())
+        .map(|d| {
+            // The deprecated integer `percent` counts when `percentage` is absent.
+            percent(d).unwrap_or_else(|| {
+                d.get("percent")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0)
+                    .clamp(0.0, 100.0)
+            })
+        })
+        .unwrap_or(0.0);
+    FaultShares {
+        abort_percent,
+        abort,
+        delay_percent,
+    }
 }
 
 /// Why Istio's validating webhook refuses a VirtualService (`pkg/config/validation/

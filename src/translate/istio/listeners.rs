@@ -273,7 +273,26 @@ fn plan_server(
         );
         return;
     }
-    for (hi, raw_host) in server.hosts.iter().enumerate() {
+    // `sanitizeServerHostNamespace` (pilot/pkg/model/gateway.go): a `*/*` host replaces the
+    // whole list with `*`, so the server admits every host from every namespace and its other
+    // hosts (namespace-restricted ones included) have no effect.
+    let collapsed = server.hosts.iter().position(|h| h == "*/*");
+    let hosts: Vec<(usize, &String)> = match collapsed {
+        Some(i) => {
+            if server.hosts.len() > 1 {
+                plan.notes.push(
+                    Diagnostic::new(
+                        Code::IstioServerHostsCollapsed,
+                        "a '*/*' host makes Istio serve every host to every namespace on this server (sanitizeServerHostNamespace replaces the list with '*'): the other hosts have no effect and no listener of their own",
+                    )
+                    .at(format!("{path}.hosts[{i}]")),
+                );
+            }
+            vec![(i, &server.hosts[i])]
+        }
+        None => server.hosts.iter().enumerate().collect(),
+    };
+    for (hi, raw_host) in hosts {
         let (ns, host) = match raw_host.split_once('/') {
             Some((ns, h)) => (ns.to_string(), h.to_ascii_lowercase()),
             None => ("*".to_string(), raw_host.to_ascii_lowercase()),

@@ -7,6 +7,7 @@
 
 mod cors;
 mod delegate;
+mod fault;
 mod headers;
 mod layering;
 pub(super) mod matches;
@@ -17,6 +18,7 @@ mod redirect;
 mod retries;
 mod rewrite;
 mod rule;
+mod source;
 mod timeout;
 
 use super::Ctx;
@@ -65,7 +67,8 @@ pub(super) fn translate(
     result: &mut SourceResult,
 ) {
     let mut entries = delegate::flatten(ctx, obj, vs, &mut result.notes);
-    order::drop_after_catch_all(&mut entries, &mut result.notes);
+    let dead = source::decide(ctx, obj, vs, &mut entries, &mut result.notes);
+    order::drop_after_catch_all(&mut entries, &dead, &mut result.notes);
     let from = From {
         kind: "HTTPRoute",
         namespace: &obj.namespace,
@@ -76,6 +79,7 @@ pub(super) fn translate(
             ctx,
             &from,
             http,
+            dead.get(path),
             path,
             &mut result.notes,
             &mut result.grants,
@@ -93,6 +97,7 @@ pub(super) fn translate(
     }
     // Parents per route; identical binding notes of several routes are merged later.
     let mut bindings: Vec<(RouteKey, Vec<ParentReference>, bool)> = Vec::new();
+    let mut never_applied: Vec<RouteKey> = Vec::new();
     let vs_hosts: Vec<String> = vs
         .hosts
         .iter()
@@ -122,6 +127,7 @@ pub(super) fn translate(
         let has_gateways = !parent_refs::gateway_keys_for(obj, vs, &key.restriction).is_empty();
         let mut parents = Vec::new();
         if has_gateways {
+            let before = result.notes.len();
             parents.extend(parent_refs::gateway_parent_refs(
                 ctx,
                 obj,
@@ -131,6 +137,18 @@ pub(super) fn translate(
                 &key.restriction,
                 &mut result.notes,
             ));
+            // Every Gateway left out because Istio never applied the rules there (no server
+            // serves the hosts to this namespace on that port, or exportTo hides them from
+            // the proxy): no route is what Istio had too.
+            let skipped = &result.notes[before..];
+            if parents.is_empty()
+                && !skipped.is_empty()
+                && skipped.iter().all(|n| {
+                    matches!(n.code, Code::IstioNoListenerMatch | Code::IstioExportToHidden)
+                })
+            {
+                never_applied.push(key.clone());
+            }
         }
         let mut mesh_only = false;
         if mesh {
@@ -201,8 +219,25 @@ pub(super) fn translate(
             .flat_map(|(_, rules)| rules.iter())
             .filter(|r| &r.key == key)
             .collect();
+        // An authority only a wildcard host covers gets a virtual host of its own in Gateway
+        // API implementations (an exact hostname outranks the wildcard route as a whole), so
+        // its route also carries the VirtualService's other rules, in Istio's order: Istio
+        // kept them all in one virtual host.
+        let authority_alone = key.authority.as_ref().is_some_and(|a| {
+            !vs_hosts.iter().any(|h| h.eq_ignore_ascii_case(a))
+        });
         // A layered route also carries the unrestricted rules, in Istio's order.
-        let rules: Vec<HttpRouteRule> = if layering.layered.contains(key) {
+        let rules: Vec<HttpRouteRule> = if authority_alone {
+            per_entry
+                .iter()
+                .flat_map(|(_, rules)| rules.iter())
+                .filter(|r| {
+                    &r.key == key
+                        || (r.key.authority.is_none() && r.key.restriction == key.restriction)
+                })
+                .map(|r| r.rule.clone())
+                .collect()
+        } else if layering.layered.contains(key) {
             per_entry
                 .iter()
                 .flat_map(|(_, rules)| rules.iter())
@@ -252,7 +287,10 @@ pub(super) fn translate(
             // Services: notes already say so for each binding.
             let mesh_only_key = parent_refs::gateway_keys_for(obj, vs, &key.restriction).is_empty()
                 && parent_refs::binds_mesh_for(vs, &key.restriction);
-            if mesh_only_key || parent_refs::only_not_ingress(ctx, obj, vs, &key.restriction) {
+            if mesh_only_key
+                || parent_refs::only_not_ingress(ctx, obj, vs, &key.restriction)
+                || (never_applied.contains(key) && !parent_refs::binds_mesh_for(vs, &key.restriction))
+            {
                 continue;
             }
             let message = if any_bound {

@@ -65,12 +65,17 @@ fn catch_all_match(m: &HttpMatchRequest) -> bool {
 /// Entries after the first catch-all entry never applied in Istio: dropped, one note each.
 pub(super) fn drop_after_catch_all(
     entries: &mut Vec<(String, HttpRoute)>,
+    dead: &super::source::DeadMatches,
     notes: &mut Vec<Diagnostic>,
 ) {
-    let Some(first) = entries
-        .iter()
-        .position(|(_, h)| h.matches.is_empty() || h.matches.iter().any(catch_all_match))
-    else {
+    let live = |path: &String, i: usize| !dead.get(path).is_some_and(|d| d.contains(&i));
+    let Some(first) = entries.iter().position(|(path, h)| {
+        h.matches.is_empty()
+            || h.matches
+                .iter()
+                .enumerate()
+                .any(|(i, m)| live(path, i) && catch_all_match(m))
+    }) else {
         return;
     };
     let catch_all = entries[first].0.clone();

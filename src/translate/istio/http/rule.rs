@@ -3,9 +3,13 @@
 //! a rule with exactly one PathPrefix match), or when matches go to different routes
 //! (authority, port, scheme).
 
+use std::collections::BTreeSet;
+
 use super::matches::{self, TranslatedMatch};
 use super::rewrite::PathRewrite;
-use super::{KeyedRule, RouteKey, cors, headers, mirror, redirect, retries, rewrite, timeout};
+use super::{
+    KeyedRule, RouteKey, cors, fault, headers, mirror, redirect, retries, rewrite, timeout,
+};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{
     BackendRef, HttpPathMatch, HttpPathModifier, HttpRouteFilter, HttpRouteMatch, HttpRouteRule,
@@ -58,6 +62,7 @@ pub(super) fn translate(
     ctx: &Ctx,
     from: &From,
     http: &HttpRoute,
+    dead: Option<&BTreeSet<usize>>,
     path: &str,
     notes: &mut Vec<Diagnostic>,
     grants: &mut Vec<GrantRequest>,
@@ -75,6 +80,7 @@ pub(super) fn translate(
         http.matches
             .iter()
             .enumerate()
+            .filter(|(i, _)| !dead.is_some_and(|d| d.contains(i)))
             .flat_map(|(i, m)| matches::translate(m, &format!("{path}.match[{i}]"), notes))
             .collect()
     };
@@ -104,8 +110,33 @@ pub(super) fn translate(
         filters.push(f);
     }
     filters.extend(mirror::filters(ctx, from, http, path, notes, grants));
-    if http.fault.is_some() {
-        notes.push(Diagnostic::new(Code::IstioFaultInjection, "fault injection (delay/abort) has no Gateway API equivalent; dropped — requests are no longer delayed or aborted").at(format!("{path}.fault")));
+    let base_name = http
+        .name
+        .as_deref()
+        .map(|n| names::sanitize(n, names::MAX_NAME));
+    if fault::effect(http.fault.as_ref(), path, notes) == fault::Effect::RefuseAll {
+        // Envoy's fault filter answers before the router: no redirect, rewrite, mirror or
+        // backend of the entry is reached.
+        let mut groups: Vec<Group> = Vec::new();
+        for tm in translated {
+            push_shared(&mut groups, tm.key, tm.matched, None);
+        }
+        return groups
+            .into_iter()
+            .map(|(key, ms, _)| KeyedRule {
+                key,
+                lost_destinations: false,
+                rule: HttpRouteRule {
+                    name: base_name.clone(),
+                    matches: if ms.iter().any(Option::is_none) {
+                        Vec::new()
+                    } else {
+                        ms.into_iter().flatten().collect()
+                    },
+                    ..Default::default()
+                },
+            })
+            .collect();
     }
 
     let mut backends: Vec<BackendRef> = Vec::new();
@@ -239,7 +270,7 @@ pub(super) fn translate(
                                     .is_some_and(|f| f.starts_with(&tm.uri_field)))
                         });
                         notes.push(Diagnostic::new(Code::IstioPrefixRewriteCaseSensitive, format!("case-insensitive prefix '{prefix}' with a prefix rewrite: written as PathPrefix '{prefix}' + ReplacePrefixMatch '{uri}' (ReplacePrefixMatch needs a PathPrefix match), so other cases of the prefix no longer match this rule")).at(path.to_string()));
-                        prefix_note(&prefix, uri, path, notes);
+                        prefix_note(ctx, &prefix, uri, path, notes);
                         let mut m = tm.matched.unwrap_or_default();
                         m.path = Some(HttpPathMatch {
                             type_: "PathPrefix".into(),
@@ -253,7 +284,7 @@ pub(super) fn translate(
                     }
                     Some("PathPrefix") => {
                         if let Some(prefix) = tm.matched.as_ref().and_then(|m| m.path.as_ref()) {
-                            prefix_note(&prefix.value, uri, path, notes);
+                            prefix_note(ctx, &prefix.value, uri, path, notes);
                         }
                         groups.push((
                             tm.key,
@@ -273,7 +304,16 @@ pub(super) fn translate(
                             type_: "PathPrefix".into(),
                             value: "/".into(),
                         });
-                        notes.push(Diagnostic::new(Code::IstioRewriteWithoutUriMatch, "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', Gateway API into '<uri>/x'").at(path.to_string()));
+                        // Istio's and Envoy Gateway's implementations hand `/` to Envoy as a
+                        // plain prefix, so they glue the replacement to the rest as the
+                        // VirtualService did (semantics::gateway_api::filters `modify_path`).
+                        let same = !matches!(ctx.config.target, crate::config::Target::Generic);
+                        let message = if same {
+                            "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); the target, like Istio, turns '/x' into '<uri>x'"
+                        } else {
+                            "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', the Gateway API specification into '<uri>/x' (Istio's and Envoy Gateway's implementations keep '<uri>x')"
+                        };
+                        notes.push(Diagnostic::new(Code::IstioRewriteWithoutUriMatch, message).at(path.to_string()));
                         groups.push((
                             tm.key,
                             vec![Some(m)],
@@ -309,10 +349,6 @@ pub(super) fn translate(
         }
     }
 
-    let base_name = http
-        .name
-        .as_deref()
-        .map(|n| names::sanitize(n, names::MAX_NAME));
     groups
         .into_iter()
         .map(|(key, ms, modifier)| {
@@ -348,7 +384,12 @@ pub(super) fn translate(
         .collect()
 }
 
-fn prefix_note(prefix: &str, uri: &str, path: &str, notes: &mut Vec<Diagnostic>) {
+fn prefix_note(ctx: &Ctx, prefix: &str, uri: &str, path: &str, notes: &mut Vec<Diagnostic>) {
+    // Under `/` Istio's and Envoy Gateway's implementations replace verbatim too (see
+    // `istio/rewrite-without-uri-match`).
+    if prefix == "/" && !matches!(ctx.config.target, crate::config::Target::Generic) {
+        return;
+    }
     if prefix.ends_with('/') != uri.ends_with('/') {
         notes.push(Diagnostic::new(Code::IstioRewritePrefixSemantics, format!("Istio replaces the string prefix '{prefix}' with '{uri}' verbatim; Gateway API ReplacePrefixMatch replaces whole path segments and normalises the '/' between them, so results differ (e.g. '{prefix}/x')")).at(format!("{path}.rewrite")));
     }
