@@ -240,6 +240,7 @@ impl Code {
             | Code::IstioRetryHostSelection
             | Code::IstioRetryOn
             | Code::IstioSubsetTrafficPolicy
+            | Code::IstioTrafficPolicyLost
             | Code::IngressClassAnnotation
             | Code::IngressClassChoice
             | Code::IngressNoClass

@@ -702,6 +702,12 @@ registry! {
     IstioTooManyParentRefs = "istio/too-many-parent-refs", Error,
         "More than 32 parentRefs.",
         "More than 32 parentRefs; the rest were dropped.";
+    IstioTrafficPolicyLost = "istio/traffic-policy-lost", Warning,
+        "A DestinationRule's loadBalancer, connectionPool, outlierDetection (or another traffic policy) no longer applies to the traffic the new routes send: the target does not read DestinationRules, or the traffic now goes to per-version Services.",
+        "Istio applies a DestinationRule's traffic policy (load balancing and consistent-hash affinity, connection limits, outlier ejection, proxy protocol, tunnel) to every request its gateway sends to the rule's host (`pilot/pkg/networking/core/cluster_builder.go` `applyTrafficPolicy`). Gateway API has no standard field for these. On the Istio target the DestinationRule keeps applying, except to traffic the new routes send to per-version Services (`<service>-<subset>`), which are other hosts: copy the policy into a DestinationRule for each. Other targets do not read DestinationRules at all: sticky sessions, circuit breaking and ejection are gone unless the implementation's own policy (Envoy Gateway `BackendTrafficPolicy`, for example) is written.";
+    IstioDestinationRuleNotVisible = "istio/destination-rule-not-visible", Info,
+        "A DestinationRule whose exportTo hides it from every gateway proxy: Istio's gateways never applied it, so nothing is translated.",
+        "Istio looks DestinationRules up from the client proxy's namespace and honours `exportTo` (`pilot/pkg/model/push_context.go` `destinationRule`). A rule exported only to namespaces where no gateway proxy runs never applied to gateway traffic, so writing a BackendTLSPolicy (or any other policy) from it would change what the gateway sends, for example add TLS to plaintext traffic. Nothing is translated. Sidecars that see the rule keep using it.";
     IstioTrafficPolicyKept = "istio/traffic-policy-kept", Info,
         "loadBalancer, connectionPool, outlierDetection, ...",
         "loadBalancer, connectionPool, outlierDetection, ... have no standard Gateway API equivalent; on Istio keep the DestinationRule, which still applies.";

@@ -73,6 +73,20 @@ pub(super) fn translate(
             }
         }
     }
+    // `exportTo` is judged from the client's namespace (push_context.go `destinationRule`):
+    // a DestinationRule no gateway proxy can see never applied to gateway traffic, and a
+    // BackendTLSPolicy would add TLS that traffic never had.
+    let proxies = ctx.gateway_proxy_namespaces();
+    if !dr.export_to.is_empty()
+        && !proxies.is_empty()
+        && !proxies
+            .iter()
+            .any(|ns| crate::semantics::istio::visible_from(&dr.export_to, &obj.namespace, ns))
+    {
+        let listed: Vec<&str> = proxies.iter().copied().collect();
+        notes.push(Diagnostic::new(Code::IstioDestinationRuleNotVisible, format!("exportTo hides this DestinationRule from the gateway proxies (namespace {}), so Istio's gateways never applied it: nothing is translated for Gateway API traffic (sidecars that see it keep using it)", listed.join(", "))).at("spec.exportTo"));
+        return result;
+    }
     let top = dr.traffic_policy.as_ref();
     let versioned: Vec<String> = match &service {
         Some((svc_name, _)) => dr
@@ -496,20 +510,29 @@ fn extra_policy_notes(
             notes.push(Diagnostic::new(Code::IstioUnknownField, format!("field '{key}' is not part of the Istio API this tool knows; it was not translated")).at(format!("{path}.{key}")));
             continue;
         }
-        let message = if ctx.config.target == Target::Istio && !versioned.is_empty() {
-            format!(
-                "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to traffic for its host only: traffic routed to the per-version Services {} is not covered, so copy {key} into a DestinationRule for each",
-                versioned.join(", ")
+        let (code, message) = if ctx.config.target == Target::Istio && !versioned.is_empty() {
+            (
+                Code::IstioTrafficPolicyLost,
+                format!(
+                    "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to traffic for its host only: traffic routed to the per-version Services {} no longer gets it, so copy {key} into a DestinationRule for each",
+                    versioned.join(", ")
+                ),
             )
         } else if ctx.config.target == Target::Istio {
-            format!(
-                "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to Gateway API traffic, so keep it"
+            (
+                Code::IstioTrafficPolicyKept,
+                format!(
+                    "{key} has no standard Gateway API equivalent; Istio keeps applying this DestinationRule to Gateway API traffic, so keep it"
+                ),
             )
         } else {
-            format!("{key} has no standard Gateway API equivalent; not translated")
+            (
+                Code::IstioTrafficPolicyLost,
+                format!(
+                    "{key} has no standard Gateway API equivalent and the target does not read DestinationRules: traffic to this host loses it (configure the implementation's own backend policy)"
+                ),
+            )
         };
-        notes.push(
-            Diagnostic::new(Code::IstioTrafficPolicyKept, message).at(format!("{path}.{key}")),
-        );
+        notes.push(Diagnostic::new(code, message).at(format!("{path}.{key}")));
     }
 }

@@ -113,6 +113,15 @@ impl<'a> Ctx<'a> {
     }
 
     /// The proxy of Istio Gateway `namespace/name`, if the repository defines the Gateway.
+    /// The namespaces the proxies of the migrated Istio Gateways run in.
+    pub(crate) fn gateway_proxy_namespaces(&self) -> BTreeSet<&str> {
+        self.proxies
+            .iter()
+            .filter(|(key, _)| !self.not_ingress.contains_key(*key))
+            .map(|(_, p)| p.namespace.as_str())
+            .collect()
+    }
+
     pub(crate) fn proxy(&self, namespace: &str, name: &str) -> Option<&proxy::Proxy> {
         self.proxies.get(&(namespace.to_string(), name.to_string()))
     }
