@@ -125,6 +125,7 @@ impl Model {
         );
         decision.string_prefix = answer.string_prefix;
         decision.also = answer.also;
+        decision.order_unknown = answer.order_unknown;
         decision.effects = effects;
         decision
     }

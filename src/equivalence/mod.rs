@@ -292,6 +292,9 @@ pub struct Decision {
     pub also: Vec<usize>,
     /// What happens besides where the request goes, for the parts the side's model reads.
     pub effects: effects::Effects,
+    /// Another object (`namespace/name`) would have decided instead if it had been created
+    /// first, and the input gives no creation times to tell.
+    pub order_unknown: Option<String>,
 }
 
 impl Decision {
@@ -302,6 +305,7 @@ impl Decision {
             string_prefix: false,
             also: Vec::new(),
             effects: effects::Effects::default(),
+            order_unknown: None,
         }
     }
 }
@@ -433,6 +437,8 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
     let mut summary = Summary::default();
     let mut hosts_seen = BTreeSet::new();
     // Differences per (object, field): count and first example.
+    // (rule, the other VirtualService) → the first probe whose answer rests on their order.
+    let mut order_unknown: BTreeMap<(Origin, String), String> = BTreeMap::new();
     let mut differences: BTreeMap<(Origin, Option<Code>, Option<Part>), Difference> =
         BTreeMap::new();
     let mut split_candidates = BTreeMap::new();
@@ -475,6 +481,11 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
                 OldFrontend::Nginx(class) => nginx_model.evaluate(class, &probe),
             };
             let new = new_model.evaluate(&frontend.gateways, &probe);
+            if let (Some(other), Some(origin)) = (&old.order_unknown, &old.origin) {
+                order_unknown
+                    .entry((origin.clone(), other.clone()))
+                    .or_insert_with(|| format!("{probe}: {} → {}", frontend.old_name, old.outcome));
+            }
             if matches!(old.outcome, Outcome::Unmodelled(_))
                 || new
                     .iter()
@@ -659,6 +670,15 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
             }
         })
         .chain(budget_findings)
+        .chain(order_unknown.into_iter().map(|((origin, other), example)| Finding {
+            object: origin.object,
+            diagnostic: Diagnostic::new(
+                Code::EquivalenceOrderUnknown,
+                format!("Istio's answer depends on which VirtualService was created first, and the repository gives no creationTimestamp: {example} assumes this one comes before {other} (same creation second, then name order); in the cluster {other} may come first and answer otherwise, while the new routes are ordered by their own creation time, then namespace/name"),
+            )
+            .at(origin.field),
+            probes: 0,
+        }))
         .collect();
     Equivalence { summary, findings }
 }

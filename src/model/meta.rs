@@ -31,6 +31,25 @@ pub struct ObjectMeta {
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub annotations: BTreeMap<String, String>,
+    /// Rarely in a repository; where it is, Istio's and Gateway API's ordering by creation
+    /// time can be followed.
+    #[serde(
+        default,
+        rename = "creationTimestamp",
+        deserialize_with = "lenient_timestamp",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub creation_timestamp: Option<String>,
+}
+
+/// A `creationTimestamp` as its text (RFC 3339 in UTC sorts as text); a `null` or a value
+/// that is not a string is absent.
+fn lenient_timestamp<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+    Ok(match value {
+        serde_json::Value::String(s) if !s.is_empty() => Some(s),
+        _ => None,
+    })
 }
 
 /// Reads a label or annotation map whose values may be unquoted YAML scalars (`canary: true`):

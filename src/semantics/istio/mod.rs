@@ -160,6 +160,8 @@ struct Route {
 struct VirtualServiceModel {
     namespace: String,
     name: String,
+    /// `metadata.creationTimestamp`, when the input has it.
+    created: Option<String>,
     hosts: Vec<String>,
     gateways: Vec<String>,
     export_to: Vec<String>,
@@ -202,6 +204,10 @@ pub struct Answer {
     pub also: Vec<usize>,
     /// The matched prefix took the path only as a string prefix (`/api` taking `/apix`).
     pub string_prefix: bool,
+    /// Another VirtualService (`namespace/name`) matches the request too and would answer
+    /// otherwise, and which of the two Istio tries first depends on creation times the input
+    /// does not give (`configCompareByCreationTime`): the answer assumed name order.
+    pub order_unknown: Option<String>,
 }
 
 /// The Gateways and VirtualServices of a mesh.
@@ -283,9 +289,18 @@ impl World {
                 ));
             }
         }
-        // Creation time is unknown offline: objects applied together share a second, and
-        // Istio then orders by name, then namespace.
-        virtual_services.sort_by(|a, b| (&a.name, &a.namespace).cmp(&(&b.name, &b.namespace)));
+        // `configCompareByCreationTime`: creation time, then name, then namespace. Without a
+        // timestamp the object is taken as applied now, after those that have one; objects
+        // applied together share a second and go by name ([`Answer::order_unknown`] says
+        // where that guess decided).
+        virtual_services.sort_by(|a, b| {
+            (a.created.is_none(), &a.created, &a.name, &a.namespace).cmp(&(
+                b.created.is_none(),
+                &b.created,
+                &b.name,
+                &b.namespace,
+            ))
+        });
         // A proxy's Gateways in Istio's order (`initGateways`, `sortConfigByCreationTime`:
         // creation time, then name, then namespace): its route configurations take the
         // servers, and so the VirtualServices' routes, Gateway by Gateway in that order.
@@ -527,6 +542,7 @@ impl World {
             origin: None,
             also: Vec::new(),
             string_prefix: false,
+            order_unknown: None,
         };
         let port = u32::from(request.port);
         let mut servers: Vec<((usize, usize), &Server)> = self
@@ -613,11 +629,12 @@ impl World {
             return answer;
         }
         // SortVHostRoutes: catch-all routes of every VirtualService go last.
-        let ordered = entries
+        let ordered: Vec<&Entry> = entries
             .iter()
             .filter(|e| !e.catch_all)
-            .chain(entries.iter().filter(|e| e.catch_all));
-        for e in ordered {
+            .chain(entries.iter().filter(|e| e.catch_all))
+            .collect();
+        for (position, e) in ordered.iter().enumerate() {
             let vs = &self.virtual_services[e.vs];
             let route = &vs.routes[e.route];
             let m = e.matched.map(|i| &route.matches[i]);
@@ -661,14 +678,59 @@ impl World {
                 }
                 _ => false,
             };
+            let order_unknown = self.rival(first_gateway, e, &ordered[position + 1..], request, &behaviour);
             return Answer {
                 behaviour,
                 origin: Some((route.object, field)),
                 also: route.root.iter().map(|(p, _)| *p).collect(),
                 string_prefix,
+                order_unknown,
             };
         }
         answer
+    }
+
+    /// A VirtualService after `chosen`'s in `rest` that also matches `request` and would
+    /// answer otherwise, where only creation times the input lacks put `chosen`'s first:
+    /// same `exportTo` tier and catch-all group, and either lacks a timestamp.
+    fn rival(
+        &self,
+        gateway: usize,
+        chosen: &Entry,
+        rest: &[&Entry],
+        request: &Request,
+        behaviour: &Behaviour,
+    ) -> Option<String> {
+        let g = &self.gateways[gateway];
+        let tier = |vs: &VirtualServiceModel| {
+            if vs.export_to.is_empty() || vs.export_to.iter().any(|e| e == "*") {
+                2
+            } else if vs.namespace == g.proxy_namespace {
+                0
+            } else {
+                1
+            }
+        };
+        let first = &self.virtual_services[chosen.vs];
+        for e in rest {
+            if e.vs == chosen.vs || e.catch_all != chosen.catch_all {
+                continue;
+            }
+            let other = &self.virtual_services[e.vs];
+            if tier(other) != tier(first) || (first.created.is_some() && other.created.is_some())
+            {
+                continue;
+            }
+            let route = &other.routes[e.route];
+            let m = e.matched.map(|i| &route.matches[i]);
+            if m.is_some_and(|m| m.test(request) != Some(true)) {
+                continue;
+            }
+            if self.action(route, m, request).outcome != behaviour.outcome {
+                return Some(format!("{}/{}", other.namespace, other.name));
+            }
+        }
+        None
     }
 
     fn action(&self, route: &Route, m: Option<&Match>, request: &Request) -> Behaviour {
@@ -1266,6 +1328,7 @@ fn virtual_service(
     VirtualServiceModel {
         namespace: namespace.to_string(),
         name: obj.meta.name.clone(),
+        created: obj.meta.creation_timestamp.clone(),
         // Short hosts are Services of the VirtualService's namespace
         // (`ResolveVirtualServiceShortnames`).
         hosts: vs
