@@ -79,7 +79,6 @@ impl Code {
             | Code::IstioInvalidPort
             | Code::IstioInvalidHostname
             | Code::IstioKnativeGateway
-            | Code::IstioL4MatchField
             | Code::IstioL4Ports
             | Code::IstioListenerConflict
             | Code::IstioMatchDropped

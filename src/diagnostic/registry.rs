@@ -399,9 +399,9 @@ registry! {
     IstioKnativeGateway = "istio/knative-gateway", Warning,
         "A Knative gateway is not migrated: net-istio writes its VirtualServices at runtime.",
         "Knative's Istio ingress (net-istio) owns `knative-serving/knative-ingress-gateway` and `knative-local-gateway` (`cluster-local-gateway` in old releases) and writes their VirtualServices at runtime. A translated Gateway would get no routes; migrate Knative with its net-gateway-api ingress instead.";
-    IstioL4MatchField = "istio/l4-match-field", Warning,
-        "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent.",
-        "A TLS/TCP match field (destinationSubnets, sourceLabels, sourceNamespace, gateways) with no Gateway API equivalent; dropped.";
+    IstioL4MatchField = "istio/l4-match-field", Info,
+        "A TLS/TCP match field Istio's gateway never reads (destinationSubnets, sourceLabels, sourceNamespace, sourceSubnet): left out, nothing changes.",
+        "Istio matches the TLS and TCP routes of a gateway on `port` and `gateways` only (and `sniHosts` for TLS): `pilot/pkg/networking/core/gateway.go` `l4MultiMatch`, `l4SingleMatch`. `destinationSubnets`, `sourceLabels`, `sourceNamespace` and `sourceSubnet` only take effect in sidecars, whose TLS and TCP routes are not translated (`istio/mesh-l4-route`). Gateway API has no field for them; leaving them out changes nothing at the gateway.";
     IstioL4Ports = "istio/l4-ports", Warning,
         "TLS/TCP matches on several ports: the route binds to every suitable listener.",
         "TLS/TCP matches on several ports: the route binds to every suitable listener.";
@@ -658,8 +658,8 @@ registry! {
         "`sourceNamespace` has no Gateway API equivalent.",
         "`sourceNamespace` has no Gateway API equivalent; dropped.";
     IstioStatPrefix = "istio/stat-prefix", Info,
-        "`statPrefix` has no Gateway API equivalent.",
-        "`statPrefix` has no Gateway API equivalent; dropped.";
+        "A match's `statPrefix` or a server's `name` (names of Envoy statistics) has no Gateway API equivalent.",
+        "A match's `statPrefix` and a server's `name` only name Envoy statistics (`pilot/pkg/networking/core/route/route.go` `TranslateRoute`; `pilot/pkg/networking/core/gateway.go` `createGatewayHTTPFilterChainOpts`). Gateway API has no field for them, so the implementation names the new statistics itself; routing is unchanged. Update dashboards and alerts that read the old names.";
     IstioSubset = "istio/subset", Warning,
         "A `subset` has no Gateway API equivalent: the backendRef names a per-version Service `<service>-<subset>` that must be created (Istio's migration guidance).",
         "A `subset` has no Gateway API equivalent: the backendRef names a per-version Service `<service>-<subset>` that must be created (Istio's migration guidance).";

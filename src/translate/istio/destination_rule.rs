@@ -67,7 +67,14 @@ pub(super) fn translate(
         };
         notes.push(Diagnostic::new(Code::IstioSubset, format!("subset '{sname}' ({}) has no Gateway API equivalent: create {target} whose selector adds these labels; routes reference it", labels.join(","))).at(field.clone()));
         if let Some(stp) = &subset.traffic_policy {
-            let fields: Vec<&str> = stp.extra.keys().map(String::as_str).collect();
+            let fields: Vec<&str> = stp
+                .extra
+                .keys()
+                .chain(stp.port_level_settings.iter().flat_map(|pl| pl.extra.keys()))
+                .map(String::as_str)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
             if !fields.is_empty() {
                 notes.push(Diagnostic::new(Code::IstioSubsetTrafficPolicy, format!("subset trafficPolicy {} is not translated: routes now send this subset's traffic to {target}, another Istio host, so write a DestinationRule for it (tls is translated to its BackendTLSPolicy)", fields.join(", "))).at(format!("{field}.trafficPolicy")));
             }
@@ -99,6 +106,12 @@ pub(super) fn translate(
     };
     if let Some(tp) = top {
         extra_policy_notes(&tp.extra, "spec.trafficPolicy", ctx, &versioned, notes);
+        // A port's own load balancer, pool and ejection replace the DestinationRule's for
+        // that port (util.go `GetPortLevelTrafficPolicy`): the same story, per port.
+        for (j, pl) in tp.port_level_settings.iter().enumerate() {
+            let path = format!("spec.trafficPolicy.portLevelSettings[{j}]");
+            extra_policy_notes(&pl.extra, &path, ctx, &versioned, notes);
+        }
     }
     let has_tls = |tp: &TrafficPolicy| {
         tp.tls.is_some() || tp.port_level_settings.iter().any(|p| p.tls.is_some())

@@ -242,6 +242,17 @@ fn plan_server(
             .at(format!("{path}.port.targetPort")),
         );
     }
+    if let Some(name) = server.name.as_deref().filter(|n| !n.is_empty()) {
+        // gateway.go `createGatewayHTTPFilterChainOpts`: the name only prefixes the Envoy
+        // statistics of the server's connection manager.
+        plan.notes.push(
+            Diagnostic::new(
+                Code::IstioStatPrefix,
+                format!("server name '{name}' (the statistics prefix of its connection manager) has no Gateway API equivalent; the listener's statistics are named by the implementation"),
+            )
+            .at(format!("{path}.name")),
+        );
+    }
     if let Some(bind) = &server.bind {
         plan.notes.push(
             Diagnostic::new(

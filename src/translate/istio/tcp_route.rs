@@ -36,9 +36,12 @@ pub(super) fn translate(
             unknown::report(&m.extra, &mpath, &mut result.notes);
             l4_match_notes(
                 &mpath,
-                !m.destination_subnets.is_empty() || m.source_subnet.is_some(),
-                !m.source_labels.is_empty(),
-                m.source_namespace.is_some(),
+                [
+                    ("destinationSubnets", !m.destination_subnets.is_empty()),
+                    ("sourceLabels", !m.source_labels.is_empty()),
+                    ("sourceNamespace", m.source_namespace.is_some()),
+                    ("sourceSubnet", m.source_subnet.is_some()),
+                ],
                 &mut result.notes,
             );
         }

@@ -30,9 +30,12 @@ pub(super) fn translate(
             unknown::report(&m.extra, &mpath, &mut result.notes);
             l4_match_notes(
                 &mpath,
-                !m.destination_subnets.is_empty(),
-                !m.source_labels.is_empty(),
-                m.source_namespace.is_some(),
+                [
+                    ("destinationSubnets", !m.destination_subnets.is_empty()),
+                    ("sourceLabels", !m.source_labels.is_empty()),
+                    ("sourceNamespace", m.source_namespace.is_some()),
+                    ("sourceSubnet", false),
+                ],
                 &mut result.notes,
             );
         }
@@ -132,21 +135,18 @@ pub(super) fn translate(
     }
 }
 
-/// Notes for L4 match fields that have no Gateway API equivalent.
+/// Notes for the L4 match fields a gateway never reads: Istio matches a gateway's TLS and
+/// TCP routes on `port` and `gateways` only (`pilot/pkg/networking/core/gateway.go`
+/// `l4MultiMatch`, `l4SingleMatch`; `sniHosts` too for TLS), so leaving them out changes
+/// nothing there (mesh L4 routes are not translated, `istio/mesh-l4-route`).
 pub(super) fn l4_match_notes(
     path: &str,
-    subnets: bool,
-    labels: bool,
-    source_ns: bool,
+    fields: [(&str, bool); 4],
     notes: &mut Vec<Diagnostic>,
 ) {
-    for (field, set, what) in [
-        ("destinationSubnets", subnets, "destination subnet matching"),
-        ("sourceLabels", labels, "client workload selection"),
-        ("sourceNamespace", source_ns, "client namespace matching"),
-    ] {
+    for (field, set) in fields {
         if set {
-            notes.push(Diagnostic::new(Code::IstioL4MatchField, format!("{field} ({what}) has no Gateway API equivalent; dropped, the route applies more widely")).at(format!("{path}.{field}")));
+            notes.push(Diagnostic::new(Code::IstioL4MatchField, format!("{field} is not read by Istio's gateway for TLS/TCP routes (it matches on port and gateways only): left out, nothing changes at the gateway")).at(format!("{path}.{field}")));
         }
     }
 }
