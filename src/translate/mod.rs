@@ -9,6 +9,12 @@ pub mod around;
 pub(crate) mod grants;
 pub(crate) mod ingress;
 pub(crate) mod istio;
+/// The Istio field table (`docs/istio-fields.md`).
+pub mod istio_fields {
+    pub use super::istio::fields::{
+        FIELDS, Handling, ISTIO_API_COMMIT, ISTIO_COMMIT, IstioField, markdown,
+    };
+}
 
 use crate::config::Config;
 use crate::index::Index;

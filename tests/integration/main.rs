@@ -31,6 +31,7 @@ mod ingress_listener_split;
 mod ingress_mount;
 mod ingress_patch;
 mod istio_corpus;
+mod istio_fields;
 mod istio_samples;
 mod istio_translate;
 mod load_spans;

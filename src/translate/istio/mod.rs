@@ -18,6 +18,7 @@
 mod destination;
 mod destination_rule;
 mod duration;
+pub(crate) mod fields;
 mod gateway;
 mod hosts;
 mod http;
