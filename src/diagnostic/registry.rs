@@ -540,9 +540,6 @@ registry! {
     IstioRegexRewritePrefix = "istio/regex-rewrite-prefix", Info,
         "A `uriRegexRewrite` that strips a prefix (`^/p(/|$)(.*)` → `/\\2`) becomes ReplacePrefixMatch on the rule's PathPrefix `/p` match.",
         "A `uriRegexRewrite` of the strip-prefix form (`^/p(/|$)(.*)` → `/\\2`, or `/q/\\2`) replaces the segment prefix `/p` and keeps the rest, which is exactly ReplacePrefixMatch `/` (or `/q`) on a `PathPrefix /p` match. Matches of other paths in the same rule cannot carry it and are reported with `istio/regex-rewrite`.";
-    IstioReservedHeaderMatch = "istio/reserved-header-match", Info,
-        "Header matches on the reserved keys uri/scheme/method/authority are ignored by Istio and dropped.",
-        "Header matches on the reserved keys uri/scheme/method/authority are ignored by Istio and dropped.";
     IstioRetries = "istio/retries", Warning,
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731).",
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731); on the standard channel they are not translated. Run with `--channel experimental` where the implementation supports it.";

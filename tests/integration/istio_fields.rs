@@ -2,12 +2,11 @@
 //! the table must list exactly the fields of the Istio networking protos at the pinned
 //! istio/api commit, restated in `tests/data/istio-api-fields.tsv` (message, YAML field
 //! name, proto type, istio/istio function, note; extracted from
-//! `networking/v1alpha3/{virtual_service,gateway,destination_rule}.proto`), and name only
-//! codes that exist. `BLESS=1` rewrites the document.
+//! `networking/v1alpha3/{virtual_service,gateway,destination_rule}.proto`), and name the
+//! Istio function behind each field. `BLESS=1` rewrites the document.
 
 use std::collections::BTreeSet;
 
-use gateway_migrate::diagnostic::Code;
 use gateway_migrate::translate::istio_fields::{FIELDS, ISTIO_API_COMMIT, markdown};
 
 fn upstream() -> (String, BTreeSet<(String, String)>) {
@@ -47,17 +46,15 @@ fn the_table_has_every_field_of_the_pinned_protos_and_no_other() {
 }
 
 #[test]
-fn the_table_names_only_registered_codes() {
+fn every_field_names_the_istio_function_that_gives_it_meaning() {
     for f in FIELDS {
-        for code in f.codes {
-            assert!(
-                Code::parse(code).is_some(),
-                "{}.{} names the unknown code {code}",
-                f.message,
-                f.field
-            );
-        }
-        assert!(!f.istio.is_empty(), "{}.{} names no Istio function", f.message, f.field);
+        assert!(
+            f.istio.contains(".go "),
+            "{}.{} names no Istio file and function: {}",
+            f.message,
+            f.field,
+            f.istio
+        );
     }
 }
 

@@ -1,4 +1,5 @@
-//! Rules restricted to some listeners (`match.port`, `match.scheme`) next to unrestricted ones.
+//! Rules restricted to some listeners (`match.port`, `match.scheme`, `match.gateways`) next to
+//! unrestricted ones.
 //!
 //! Istio evaluates a VirtualService's `http` entries in order, first match wins
 //! (istio/istio pilot/pkg/networking/core/route/route.go, `BuildHTTPRoutesForVirtualService`;
@@ -76,9 +77,9 @@ pub(super) fn apply(
     let Some(base_listeners) = listeners_of(ctx, route_ns, &bindings[base].1) else {
         return layering;
     };
-    let mut claimed: Listeners = BTreeMap::new();
+    let mut candidates: Vec<(&RouteKey, Listeners)> = Vec::new();
     for (i, (key, parents, _)) in bindings.iter().enumerate() {
-        if i == base || key.authority.is_some() || !key.restriction.gateways.is_empty() {
+        if i == base || key.authority.is_some() {
             continue;
         }
         let Some(own) = listeners_of(ctx, route_ns, parents) else {
@@ -90,12 +91,30 @@ pub(super) fn apply(
                     .get(gw)
                     .is_some_and(|all| names.is_subset(all))
             });
-        if !within_base {
+        if within_base {
+            candidates.push((key, own));
+        }
+    }
+    let overlaps = |a: &Listeners, b: &Listeners| {
+        a.iter()
+            .any(|(gw, names)| b.get(gw).is_some_and(|other| !names.is_disjoint(other)))
+    };
+    let mut claimed: Listeners = BTreeMap::new();
+    for (i, (key, own)) in candidates.iter().enumerate() {
+        // Per-match `gateways` (route.go `sourceMatchHTTP`) layer like a port or scheme, as
+        // long as no other restricted route shares their listeners: one route per listener
+        // can hold Istio's order, two cannot.
+        if !key.restriction.gateways.is_empty()
+            && candidates
+                .iter()
+                .enumerate()
+                .any(|(j, (_, other))| i != j && overlaps(own, other))
+        {
             continue;
         }
-        layering.layered.insert(key.clone());
+        layering.layered.insert((*key).clone());
         for (gw, names) in own {
-            claimed.entry(gw).or_default().extend(names);
+            claimed.entry(gw.clone()).or_default().extend(names.iter().cloned());
         }
     }
     if claimed.is_empty() {

@@ -115,10 +115,10 @@ pub(crate) fn translate(
         );
         return Vec::new();
     }
+    // Every key is a literal header name (route.go `TranslateRouteMatch`): `uri`, `method`
+    // and the like included, whatever istio/api's comment says about ignoring them.
     for name in m.headers.keys() {
-        if !valid_header_name(name)
-            && !matches!(name.as_str(), "uri" | "scheme" | "method" | "authority")
-        {
+        if !valid_header_name(name) {
             notes.push(
                 Diagnostic::new(Code::IstioInvalidHeaderName, format!("'{name}' is not a valid Gateway API header name; the match is dropped rather than widened to requests without that header (with no other match the rule goes too)"))
                     .at(format!("{path}.headers{}", key_step(name))),
@@ -127,13 +127,6 @@ pub(crate) fn translate(
         }
     }
     for (name, sm) in &m.headers {
-        if matches!(name.as_str(), "uri" | "scheme" | "method" | "authority") {
-            notes.push(
-                Diagnostic::new(Code::IstioReservedHeaderMatch, format!("header '{name}' is a reserved key that Istio ignores in header matches; dropped"))
-                    .at(format!("{path}.headers{}", key_step(name))),
-            );
-            continue;
-        }
         if let Some(h) = string_match(
             name,
             sm,

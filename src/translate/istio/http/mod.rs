@@ -86,7 +86,6 @@ pub(super) fn translate(
         );
         per_entry.push((path.clone(), rules));
     }
-    order::carry(&mut per_entry, &mut result.notes);
     let mut keys: Vec<RouteKey> = Vec::new();
     for (_, rules) in &per_entry {
         for r in rules {
@@ -212,6 +211,8 @@ pub(super) fn translate(
 
     let base = names::sanitize(obj.name(), names::MAX_NAME);
     let any_bound = bindings.iter().any(|(_, parents, _)| !parents.is_empty());
+    // Notes about entry order, once each however many routes share the entries.
+    let mut order_notes: Vec<Diagnostic> = Vec::new();
     for (key, mut parents, mesh_only) in bindings {
         let key = &key;
         let keyed: Vec<&KeyedRule> = per_entry
@@ -226,27 +227,34 @@ pub(super) fn translate(
         let authority_alone = key.authority.as_ref().is_some_and(|a| {
             !vs_hosts.iter().any(|h| h.eq_ignore_ascii_case(a))
         });
+        let layered = layering.layered.contains(key);
         // A layered route also carries the unrestricted rules, in Istio's order.
-        let rules: Vec<HttpRouteRule> = if authority_alone {
-            per_entry
-                .iter()
-                .flat_map(|(_, rules)| rules.iter())
-                .filter(|r| {
-                    &r.key == key
-                        || (r.key.authority.is_none() && r.key.restriction == key.restriction)
-                })
-                .map(|r| r.rule.clone())
-                .collect()
-        } else if layering.layered.contains(key) {
-            per_entry
-                .iter()
-                .flat_map(|(_, rules)| rules.iter())
-                .filter(|r| &r.key == key || r.key == RouteKey::default())
-                .map(|r| r.rule.clone())
-                .collect()
-        } else {
-            keyed.iter().map(|r| r.rule.clone()).collect()
+        let belongs = |r: &KeyedRule| {
+            &r.key == key
+                || (authority_alone
+                    && r.key.authority.is_none()
+                    && r.key.restriction == key.restriction)
+                || (layered && r.key == RouteKey::default())
         };
+        // The route's rules per entry, in Istio's order: what one listener and host sees.
+        // First-match order is kept there, across the restricted and unrestricted rules alike.
+        let mut in_route: Vec<(String, Vec<KeyedRule>)> = per_entry
+            .iter()
+            .map(|(path, rules)| {
+                (
+                    path.clone(),
+                    rules.iter().filter(|r| belongs(r)).cloned().collect::<Vec<_>>(),
+                )
+            })
+            .filter(|(_, rules)| !rules.is_empty())
+            .collect();
+        order::truncate_after_catch_all(&mut in_route, &mut order_notes);
+        order::carry(&mut in_route, &mut order_notes);
+        let rules: Vec<HttpRouteRule> = in_route
+            .into_iter()
+            .flat_map(|(_, rules)| rules)
+            .map(|r| r.rule)
+            .collect();
         if !keyed.is_empty()
             && keyed.iter().all(|r| r.lost_destinations)
             && parents.iter().any(is_service_parent)
@@ -385,6 +393,12 @@ pub(super) fn translate(
                     spec,
                 )));
             }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for note in order_notes {
+        if seen.insert((note.code, note.message.clone(), note.location.field.clone())) {
+            result.notes.push(note);
         }
     }
 }

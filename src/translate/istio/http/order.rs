@@ -90,6 +90,43 @@ pub(super) fn drop_after_catch_all(
     }
 }
 
+/// Whether a generated match takes every request of its route's listeners and host.
+fn takes_everything(m: &HttpRouteMatch) -> bool {
+    m.method.is_none()
+        && m.headers.is_empty()
+        && m.query_params.is_empty()
+        && m.path
+            .as_ref()
+            .is_none_or(|p| p.type_ == "PathPrefix" && segment_prefix(&p.value).is_empty())
+}
+
+/// The rules of one route after the first rule that takes every request there (a match on
+/// nothing but the listener's port, scheme or gateway, or the route's only host): Istio never
+/// reached them on those listeners, so they are left out of this route (they stay in the
+/// routes of the other listeners). One note per entry left out.
+pub(super) fn truncate_after_catch_all(
+    in_route: &mut Vec<(String, Vec<KeyedRule>)>,
+    notes: &mut Vec<Diagnostic>,
+) {
+    let Some(first) = in_route.iter().position(|(_, rules)| {
+        rules
+            .iter()
+            .any(|r| r.rule.matches.is_empty() || r.rule.matches.iter().any(takes_everything))
+    }) else {
+        return;
+    };
+    let catch_all = in_route[first].0.clone();
+    for (path, _) in in_route.drain(first + 1..) {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioAfterCatchAll,
+                format!("this entry comes after {catch_all}, which takes every request on the listeners or host it is bound to: Istio never reached this entry there, so it is left out of that route (in Gateway API it would take the requests it names)"),
+            )
+            .at(path),
+        );
+    }
+}
+
 /// The match as the precedence key sees it (`None`: every path, `PathPrefix /`).
 fn shape(m: &HttpRouteMatch) -> MatchShape {
     let (path_kind, path) = match &m.path {
@@ -267,7 +304,8 @@ struct Carried<'a> {
 }
 
 /// Places before each rule the copies of earlier entries' rules that keep Istio's
-/// first-match answer (module doc). `per_entry` is in Istio's order.
+/// first-match answer (module doc). `per_entry` holds the rules of one route (every rule
+/// competes with every other), in Istio's order.
 pub(super) fn carry(per_entry: &mut [(String, Vec<KeyedRule>)], notes: &mut Vec<Diagnostic>) {
     let everything = HttpRouteMatch::default();
     let original: Vec<(String, Vec<KeyedRule>)> = per_entry.to_vec();
@@ -285,7 +323,7 @@ pub(super) fn carry(per_entry: &mut [(String, Vec<KeyedRule>)], notes: &mut Vec<
             for mb in b_matches {
                 let mut for_match: Vec<Carried> = Vec::new();
                 for (a, (_, a_rules)) in original.iter().enumerate().take(b) {
-                    for ra in a_rules.iter().filter(|r| r.key == rb.key) {
+                    for ra in a_rules {
                         let a_matches: Vec<&HttpRouteMatch> = if ra.rule.matches.is_empty() {
                             vec![&everything]
                         } else {
