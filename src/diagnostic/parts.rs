@@ -94,6 +94,7 @@ impl Code {
             | Code::IstioNoValidHostnames
             | Code::IstioPathAsRegex
             | Code::IstioPrecedenceChanged
+            | Code::IstioRefusalOvertaken
             | Code::IstioPrefixAsRegex
             | Code::IstioRouteUnbound
             | Code::IstioRuleDropped
@@ -141,12 +142,13 @@ impl Code {
             | Code::NginxUseRegexHostWide
             | Code::IstioNameCollision
             | Code::IngressNameCollision => &[Part::Routing],
+            // A refusal or direct answer dropped: what was answered is now routed.
+            Code::IstioDirectResponseDropped | Code::IstioFaultInjection | Code::IstioNoAction => {
+                &[Part::Response, Part::Routing]
+            }
             Code::IstioDirectResponse
-            | Code::IstioDirectResponseDropped
             | Code::IstioDirectResponseFailClosed
             | Code::IstioFaultAbortFailClosed
-            | Code::IstioFaultInjection
-            | Code::IstioNoAction
             | Code::NginxCustomHttpErrors => &[Part::Response],
             Code::IstioRedirectAuthority
             | Code::IstioRedirectCode

@@ -382,8 +382,8 @@ registry! {
         "A `match.port` or `authority` port outside 1-65535: Istio refuses it, so the match is dropped.",
         "A `match.port` (or the port of an `authority.exact`) outside 1-65535 can match no request, and Istio's validation refuses it; a parentRef or sectionName port with it would be refused too. The match is dropped (and the rule, when it has no other match).";
     IstioInvalidHeaderName = "istio/invalid-header-name", Error,
-        "A header name Gateway API does not accept: the match is dropped (fail closed).",
-        "A header name Gateway API does not accept: dropping only the condition would widen the match to requests without the header, so the whole match is dropped (and the rule, when it has no other match).";
+        "A header name Gateway API does not accept: the match is dropped (fail closed); on a refusal only the condition is.",
+        "A header name Gateway API does not accept: dropping only the condition would widen the match to requests without the header, so the whole match is dropped (and the rule, when it has no other match). An entry that refuses (a 4xx/5xx direct response, an abort of every request) fails closed the other way: only the condition is left out, so it refuses more requests, never fewer.";
     IstioInvalidHostname = "istio/invalid-hostname", Error,
         "A host that is not a valid Gateway API hostname (IP, bare `*` on a TLSRoute, invalid label).",
         "A host that is not a valid Gateway API hostname (IP, bare `*` on a TLSRoute, invalid label); dropped.";
@@ -394,8 +394,8 @@ registry! {
         "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent, and the target implementation is not Istio: backend traffic is no longer mutually authenticated unless the implementation's own mesh integration provides it.",
         "DestinationRule `ISTIO_MUTUAL` (mesh mTLS with Istio-issued certificates) has no Gateway API equivalent, and the target implementation is not Istio: backend traffic is no longer mutually authenticated unless the implementation's own mesh integration provides it.";
     IstioJwtClaimMatch = "istio/jwt-claim-match", Error,
-        "A match on JWT claims (`@request.auth.claims.*`) cannot be expressed; the match is dropped (fail closed).",
-        "Istio routes on JWT claims at gateways once a RequestAuthentication validated the token (`@request.auth.claims.<claim>` in `headers`/`withoutHeaders`). Gateway API cannot see claims; dropping only the condition would send every request down this rule, so the whole match is dropped (the rule too, when it has no other match). Route on a header your authentication layer sets, or keep this VirtualService.";
+        "A match on JWT claims (`@request.auth.claims.*`) cannot be expressed; the match is dropped (fail closed), or on a refusal the claim condition is.",
+        "Istio routes on JWT claims at gateways once a RequestAuthentication validated the token (`@request.auth.claims.<claim>` in `headers`/`withoutHeaders`; `pilot/pkg/networking/core/route/route.go` `translateMetadataMatch`). Gateway API cannot see claims. For a route, dropping only the condition would send every request down this rule, so the whole match is dropped (the rule too, when it has no other match). For an entry that refuses (a 4xx/5xx direct response, an abort of every request), dropping the match would open what it refused, so only the claim condition is left out and it refuses every request its other conditions match. Route on a header your authentication layer sets, or keep this VirtualService.";
     IstioKnativeGateway = "istio/knative-gateway", Warning,
         "A Knative gateway is not migrated: net-istio writes its VirtualServices at runtime.",
         "Knative's Istio ingress (net-istio) owns `knative-serving/knative-ingress-gateway` and `knative-local-gateway` (`cluster-local-gateway` in old releases) and writes their VirtualServices at runtime. A translated Gateway would get no routes; migrate Knative with its net-gateway-api ingress instead.";
@@ -413,7 +413,7 @@ registry! {
         "A listener on 8080/8443: the default Istio ingress Service maps 80→8080 and 443→8443, while a Gateway API listener port is the port of the Gateway's own Service.";
     IstioMatchDropped = "istio/match-dropped", Error,
         "No condition of a match can be expressed.",
-        "No condition of a match can be expressed; the match is dropped instead of widening to every request.";
+        "No condition of a match can be expressed. For a route the match is dropped instead of widening to every request; for an entry that refuses (a 4xx/5xx direct response, an abort of every request) it is widened instead, so it refuses every request rather than none.";
     IstioMatchGatewayNotBound = "istio/match-gateway-not-bound", Warning,
         "A match names only gateways the VirtualService is not bound to: it never applies.",
         "A `tls`/`tcp` match names only gateways that the VirtualService's `gateways` does not list. Istio indexes a VirtualService under its top-level `gateways` only, so the match never applies; it is not translated.";
@@ -486,6 +486,9 @@ registry! {
     IstioPortMatch = "istio/port-match", Info,
         "`match.port` becomes a binding to the listeners on that port (sectionName) or the Service parentRef port.",
         "`match.port` becomes a binding to the listeners on that port (sectionName) or the Service parentRef port.";
+    IstioRefusalOvertaken = "istio/refusal-overtaken", Error,
+        "An entry that refused requests (a 4xx direct response, an abort of every request) comes first in Istio, but Gateway API ranks a later entry's match above it: requests it refused are now served.",
+        "Istio takes the first matching `http[]` entry (`pilot/pkg/networking/core/route/route.go` `BuildHTTPRoutesForVirtualService`), so a refusal listed first (`directResponse` 403 on `/admin`, or a fault aborting every request) wins over every later entry. Gateway API ranks matches by path kind and length before rule order; Istio's implementation ranks every PathPrefix, even `/`, above a RegularExpression. When the refusal's match cannot be carried onto the later entry's match (a case-insensitive or regular-expression path, a path the later one is not under), requests matching both reach the later entry's backends: the translation opens what was closed. Make the refusal's path a plain prefix or exact path, or restate it on the later entry's path (for example a second refusal entry with the longer prefix) before migrating.";
     IstioPrecedenceChanged = "istio/precedence-changed", Warning,
         "Two entries can match the same request: Istio used the earlier one (first match wins), Gateway API picks the later, more specific one.",
         "Two entries can match the same request: Istio used the earlier one (first match wins, `pilot/pkg/networking/core/route/route.go` `BuildHTTPRoutesForVirtualService`), Gateway API picks the later, more specific one (path kind and length, then method, headers, query). Where it can, the translation carries the earlier entry's conditions onto the later entry's path (`istio/first-match-carried`); this warning means it could not: the earlier match has a regular-expression path or a path the later one is not under, a prefix rewrite cannot be restated, two conditions fall on one header, or too many copies would be needed. Requests matching both now reach the later entry. Reorder the VirtualService so the more specific entry comes first if that is what was meant, or split the conditions so the two entries cannot take the same request.";

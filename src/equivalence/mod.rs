@@ -731,10 +731,12 @@ fn overlaps(note: &Origin, rule: &Origin) -> bool {
 fn parts_of(old: &Outcome, new: &Outcome) -> &'static [Part] {
     match (old, new) {
         (Outcome::Respond { .. }, Outcome::Respond { .. }) => &[Part::Response],
+        // An answer on one side and a backend on the other is a routing change: a note that
+        // only says the status changed (a refusal kept with 500) does not explain it.
         (Outcome::Respond { .. }, _) | (_, Outcome::Respond { .. })
             if !matches!(new, Outcome::Respond { status: 500 }) =>
         {
-            &[Part::Response, Part::Routing]
+            &[Part::Routing]
         }
         (Outcome::Redirect { .. }, Outcome::Redirect { .. }) => &[Part::Redirect],
         (Outcome::Redirect { .. }, _) | (_, Outcome::Redirect { .. }) => {

@@ -23,6 +23,11 @@ pub(super) enum Effect {
     Dropped,
 }
 
+/// Whether the fault refuses every request the entry matches.
+pub(super) fn refuses_all(fault: Option<&Value>) -> bool {
+    fault.is_some_and(|f| fault_shares(f).abort_percent >= 100.0)
+}
+
 pub(super) fn effect(fault: Option<&Value>, path: &str, notes: &mut Vec<Diagnostic>) -> Effect {
     let Some(fault) = fault else {
         return Effect::None;

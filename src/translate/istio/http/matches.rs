@@ -66,8 +66,12 @@ pub(crate) struct TranslatedMatch {
 }
 
 /// Translates one Istio match; method prefix/regex matches expand to one match per method.
+/// `refusal`: the entry refuses what it matches (a 4xx/5xx direct response, an abort of every
+/// request). Failing closed then means the opposite of a route's: a condition that cannot be
+/// expressed is left out, so the refusal covers more requests, never fewer.
 pub(crate) fn translate(
     m: &HttpMatchRequest,
+    refusal: bool,
     path: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Vec<TranslatedMatch> {
@@ -102,7 +106,18 @@ pub(crate) fn translate(
         .chain(m.without_headers.keys())
         .filter(|n| n.starts_with("@request.auth.claims"))
         .collect();
-    if !claims.is_empty() {
+    if !claims.is_empty() && refusal {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioJwtClaimMatch,
+                format!(
+                    "match on JWT claims ({}) needs Istio's RequestAuthentication claim routing, which Gateway API cannot express; this entry refuses, so the claim conditions are left out and it refuses every request its other conditions match (more than before, never fewer): route on a header your authentication layer sets instead",
+                    claims.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .at(path.to_string()),
+        );
+    } else if !claims.is_empty() {
         notes.push(
             Diagnostic::new(
                 Code::IstioJwtClaimMatch,
@@ -117,8 +132,14 @@ pub(crate) fn translate(
     }
     // Every key is a literal header name (route.go `TranslateRouteMatch`): `uri`, `method`
     // and the like included, whatever istio/api's comment says about ignoring them.
-    for name in m.headers.keys() {
-        if !valid_header_name(name) {
+    let is_claim = |name: &str| name.starts_with("@request.auth.claims");
+    for name in m.headers.keys().filter(|n| !is_claim(n)) {
+        if !valid_header_name(name) && refusal {
+            notes.push(
+                Diagnostic::new(Code::IstioInvalidHeaderName, format!("'{name}' is not a valid Gateway API header name; this entry refuses, so the condition is left out and it refuses more requests, never fewer"))
+                    .at(format!("{path}.headers{}", key_step(name))),
+            );
+        } else if !valid_header_name(name) {
             notes.push(
                 Diagnostic::new(Code::IstioInvalidHeaderName, format!("'{name}' is not a valid Gateway API header name; the match is dropped rather than widened to requests without that header (with no other match the rule goes too)"))
                     .at(format!("{path}.headers{}", key_step(name))),
@@ -126,7 +147,10 @@ pub(crate) fn translate(
             return Vec::new();
         }
     }
-    for (name, sm) in &m.headers {
+    for (name, sm) in m.headers.iter().filter(|(n, _)| !is_claim(n)) {
+        if refusal && !valid_header_name(name) {
+            continue;
+        }
         if let Some(h) = string_match(
             name,
             sm,
@@ -288,7 +312,12 @@ pub(crate) fn translate(
         .map(|sm| methods(sm, &format!("{path}.method"), notes))
         .unwrap_or_default();
     let empty = out == HttpRouteMatch::default();
-    if empty && methods.is_empty() && key == RouteKey::default() && has_conditions(m) {
+    if empty && methods.is_empty() && key == RouteKey::default() && has_conditions(m) && refusal {
+        notes.push(
+            Diagnostic::new(Code::IstioMatchDropped, "no condition of this match can be expressed in Gateway API; this entry refuses, so it now refuses every request (fail closed) instead of being dropped")
+                .at(path.to_string()),
+        );
+    } else if empty && methods.is_empty() && key == RouteKey::default() && has_conditions(m) {
         notes.push(
             Diagnostic::new(Code::IstioMatchDropped, "no condition of this match can be expressed in Gateway API; the match is dropped rather than widened to match every request")
                 .at(path.to_string()),

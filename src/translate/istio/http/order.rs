@@ -294,6 +294,18 @@ fn rule_at(rule: &KeyedRule, from: &HttpRouteMatch, at: HttpRouteMatch) -> Optio
     Some(copy)
 }
 
+/// A rule kept only to refuse: no backends, no redirect, and not because its destinations
+/// were lost in translation.
+fn is_refusal(rule: &KeyedRule) -> bool {
+    rule.rule.backend_refs.is_empty()
+        && !rule.lost_destinations
+        && !rule
+            .rule
+            .filters
+            .iter()
+            .any(|f| f.request_redirect.is_some())
+}
+
 /// A carried copy: the position of the entry whose rule it copies, that rule and the match
 /// it was written for, and the copy.
 struct Carried<'a> {
@@ -377,6 +389,21 @@ pub(super) fn carry(per_entry: &mut [(String, Vec<KeyedRule>)], notes: &mut Vec<
             );
         }
         for a in reported {
+            // A refusal (a 4xx direct response or an abort kept without backends) that Gateway
+            // API ranks below a later rule opens what Istio refused.
+            if original[a].1.iter().any(is_refusal) {
+                notes.push(
+                    Diagnostic::new(
+                        Code::IstioRefusalOvertaken,
+                        format!(
+                            "this entry refused the requests it matches in Istio (first match wins); Gateway API ranks {}'s match above it, so requests matching both are now served by {} instead of refused, and this entry's conditions cannot be carried onto that match exactly",
+                            original[b].0, original[b].0
+                        ),
+                    )
+                    .at(original[a].0.clone()),
+                );
+                continue;
+            }
             notes.push(
                 Diagnostic::new(
                     Code::IstioPrecedenceChanged,

@@ -69,6 +69,15 @@ pub(super) fn translate(
 ) -> Vec<KeyedRule> {
     // `mirror_percent` is the proto name of the deprecated field; the Istio CRD accepts it.
     unknown::report_except(&http.extra, path, &["mirror_percent"], notes);
+    // A refusal fails closed by refusing more, a route by matching less (`matches`).
+    let refusal = fault::refuses_all(http.fault.as_ref())
+        || http.redirect.is_none()
+            && http
+                .direct_response
+                .as_ref()
+                .and_then(|d| d.get("status"))
+                .and_then(|s| s.as_u64())
+                .is_some_and(|s| s >= 400);
     let translated: Vec<TranslatedMatch> = if http.matches.is_empty() {
         vec![TranslatedMatch {
             matched: None,
@@ -81,7 +90,7 @@ pub(super) fn translate(
             .iter()
             .enumerate()
             .filter(|(i, _)| !dead.is_some_and(|d| d.contains(i)))
-            .flat_map(|(i, m)| matches::translate(m, &format!("{path}.match[{i}]"), notes))
+            .flat_map(|(i, m)| matches::translate(m, refusal, &format!("{path}.match[{i}]"), notes))
             .collect()
     };
     if translated.is_empty() {
