@@ -159,6 +159,31 @@ impl Seeds {
                     }
                 }
             }
+            // Two shapes' conditions together, on each one's path: a request that two rules
+            // with other conditions both match is decided by first match in one model and by
+            // the count of conditions, or route age, in the other. Only for hosts with few
+            // shapes: pairs grow with their square.
+            if shapes.len() <= MAX_COMBINED_SHAPES {
+                let shapes: Vec<&Shape> = shapes.iter().collect();
+                for (i, a) in shapes.iter().enumerate() {
+                    for b in &shapes[i + 1..] {
+                        let Some(both) = combined(a, b) else {
+                            continue;
+                        };
+                        for &(scheme, port) in &self.listeners {
+                            for path in [&a.path, &b.path] {
+                                let mut probe = Probe::new(scheme, host, port, path);
+                                if let Some(m) = &both.method {
+                                    probe.method = m.clone();
+                                }
+                                probe.headers = both.headers.clone();
+                                probe.query = both.query.clone();
+                                out.insert(probe);
+                            }
+                        }
+                    }
+                }
+            }
             if out.len() > share {
                 cut += out.len() - share;
                 out = out.into_iter().take(share).collect();
@@ -209,6 +234,46 @@ impl Seeds {
             hosts_probed,
         }
     }
+}
+
+/// Hosts with more request shapes than this are not probed with pairs of them.
+const MAX_COMBINED_SHAPES: usize = 24;
+
+/// The conditions of two shapes at once, unless they contradict (two methods, two values of
+/// one header or query parameter).
+fn combined(a: &Shape, b: &Shape) -> Option<Shape> {
+    if a.method.is_some() && b.method.is_some() && a.method != b.method {
+        return None;
+    }
+    let merge = |x: &[(String, String)], y: &[(String, String)], fold: bool| {
+        let mut out = x.to_vec();
+        for (name, value) in y {
+            let same = |n: &String| {
+                if fold {
+                    n.eq_ignore_ascii_case(name)
+                } else {
+                    n == name
+                }
+            };
+            match out.iter().find(|(n, _)| same(n)) {
+                Some((_, v)) if v != value => return None,
+                Some(_) => {}
+                None => out.push((name.clone(), value.clone())),
+            }
+        }
+        Some(out)
+    };
+    let headers = merge(&a.headers, &b.headers, true)?;
+    let query = merge(&a.query, &b.query, false)?;
+    if headers == a.headers && query == a.query && b.method.is_none() {
+        return None;
+    }
+    Some(Shape {
+        path: a.path.clone(),
+        method: a.method.clone().or_else(|| b.method.clone()),
+        headers,
+        query,
+    })
 }
 
 /// The probes an entry point sends, and what its budget left out.
