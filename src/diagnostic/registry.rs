@@ -258,6 +258,9 @@ registry! {
     IstioDirectResponse = "istio/direct-response", Warning,
         "`directResponse` with a 5xx status becomes a rule without backends, which Gateway API implementations answer with 500 (status and body are not kept).",
         "`directResponse` with a 5xx status becomes a rule without backends, which Gateway API implementations answer with 500 (status and body are not kept).";
+    IstioDirectResponseSame = "istio/direct-response-500", Info,
+        "`directResponse` 500 without a body becomes a rule without backends, which Gateway API answers with 500 as well.",
+        "Istio answers a `directResponse` itself (`pilot/pkg/networking/core/route/route.go` `ApplyDirectResponse`). Gateway API has no such action, but a rule without backends is answered with 500 (HTTPRoute `backendRefs` documentation), so a 500 without a body keeps its status. The implementation may add its own short body. Nothing to do.";
     IstioDirectResponseDropped = "istio/direct-response-dropped", Error,
         "`directResponse` with a status below 400 has no Gateway API equivalent.",
         "`directResponse` with a status below 400 (a 200 health answer, a 3xx) has no Gateway API equivalent; the rule is dropped, so matching requests fall through to other rules. (4xx and 5xx are kept as rules that refuse: `istio/direct-response-fail-closed`, `istio/direct-response`.)";

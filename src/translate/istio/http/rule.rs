@@ -165,7 +165,9 @@ pub(super) fn translate(
         }
     } else if let Some(dr) = &http.direct_response {
         let status = dr.get("status").and_then(|s| s.as_u64()).unwrap_or(0);
-        if (500..=599).contains(&status) {
+        if status == 500 && dr.get("body").is_none() {
+            notes.push(Diagnostic::new(Code::IstioDirectResponseSame, "directResponse 500 without body: written as a rule without backends, which Gateway API answers with 500 too").at(format!("{path}.directResponse")));
+        } else if (500..=599).contains(&status) {
             notes.push(Diagnostic::new(Code::IstioDirectResponse, format!("directResponse {status}: written as a rule without backends, for which Gateway API answers 500 (status and body are not kept)")).at(format!("{path}.directResponse")));
         } else if (400..=499).contains(&status) {
             // A refusal (403 on /admin) must not turn into the catch-all backend serving the
