@@ -94,6 +94,15 @@ pub(super) fn translate(
         notes.push(Diagnostic::new(Code::IstioDestinationRuleNotVisible, format!("exportTo hides this DestinationRule from the gateway proxies (namespace {}), so Istio's gateways never applied it: nothing is translated for Gateway API traffic (sidecars that see it keep using it)", listed.join(", "))).at("spec.exportTo"));
         return result;
     }
+    if let Some((name, ns)) = &service
+        && let [proxy_ns] = proxies.iter().copied().collect::<Vec<_>>()[..]
+        && let Some(chosen) = gateway_choice(ctx, name, ns, proxy_ns)
+        && !chosen.contains(&(obj.namespace.as_str(), obj.name()))
+    {
+        let names: Vec<String> = chosen.iter().map(|(n, m)| format!("{n}/{m}")).collect();
+        notes.push(Diagnostic::new(Code::IstioDestinationRuleNotVisible, format!("the gateway proxy (namespace {proxy_ns}) uses {} for Service {ns}/{name}, which Istio looks up before this one (proxy namespace, then the Service's, then the root namespace): nothing is translated for Gateway API traffic", names.join(", "))).at("spec.host"));
+        return result;
+    }
     let top = dr.traffic_policy.as_ref();
     let versioned: Vec<String> = match &service {
         Some((svc_name, _)) => dr
@@ -502,6 +511,53 @@ fn policy(
 /// Traffic-policy fields other than tls (also at port level). `versioned` are the
 /// per-version Services routes now send subset traffic to: Istio sees them as other hosts, so
 /// this DestinationRule no longer applies to that traffic.
+/// The DestinationRules the gateway proxy in `proxy_ns` uses for Service `ns/name`, as
+/// `push_context.go` `destinationRule` picks them: those of the proxy's namespace (in the
+/// root namespace only those exported to `.`), else those of the Service's namespace exported
+/// to the proxy, else those of the root namespace exported to it. `None` when a rule for the
+/// Service names it by a wildcard (the choice is not followed then) or none applies.
+fn gateway_choice<'a>(
+    ctx: &'a Ctx,
+    name: &str,
+    ns: &str,
+    proxy_ns: &str,
+) -> Option<Vec<(&'a str, &'a str)>> {
+    // meshConfig `rootNamespace`, Istio's default.
+    let root = "istio-system";
+    let mut for_service: Vec<(&SourceObject, &DestinationRule)> = Vec::new();
+    for (o, d) in ctx.index.destination_rules() {
+        let host = d.host.as_deref().unwrap_or_default();
+        if host.contains('*') {
+            return None;
+        }
+        match hosts::classify(host, &o.namespace, &ctx.config.cluster_domain) {
+            HostKind::Service { name: n, namespace: m } if n == name && m == ns => {
+                for_service.push((o, d));
+            }
+            _ => {}
+        }
+    }
+    let visible = |o: &SourceObject, d: &DestinationRule| {
+        crate::semantics::istio::visible_from(&d.export_to, &o.namespace, proxy_ns)
+    };
+    let tiers: [Box<dyn Fn(&SourceObject, &DestinationRule) -> bool>; 3] = [
+        Box::new(|o, d| {
+            o.namespace == proxy_ns
+                && (proxy_ns != root || d.export_to.iter().any(|e| e == "."))
+        }),
+        Box::new(|o, d| o.namespace == ns && visible(o, d)),
+        Box::new(|o, d| o.namespace == root && visible(o, d)),
+    ];
+    tiers.iter().find_map(|tier| {
+        let chosen: Vec<(&str, &str)> = for_service
+            .iter()
+            .filter(|(o, d)| tier(o, d))
+            .map(|(o, _)| (o.namespace.as_str(), o.name()))
+            .collect();
+        (!chosen.is_empty()).then_some(chosen)
+    })
+}
+
 fn extra_policy_notes(
     extra: &crate::model::istio::Extra,
     path: &str,
