@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use gateway_migrate::translate::istio_fields::{FIELDS, ISTIO_API_COMMIT, markdown};
 
 fn upstream() -> (String, BTreeSet<(String, String)>) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/istio-api-fields.tsv");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/istio-api-fields.tsv");
     let text = std::fs::read_to_string(path).expect("tests/data/istio-api-fields.tsv");
     let header = text.lines().next().unwrap_or_default().to_string();
     let fields = text
@@ -41,8 +42,14 @@ fn the_table_has_every_field_of_the_pinned_protos_and_no_other() {
     assert_eq!(table.len(), FIELDS.len(), "a field is listed twice");
     let missing: Vec<_> = upstream.difference(&table).collect();
     let extra: Vec<_> = table.difference(&upstream).collect();
-    assert!(missing.is_empty(), "fields of the protos missing from the table: {missing:?}");
-    assert!(extra.is_empty(), "fields in the table that the protos do not have: {extra:?}");
+    assert!(
+        missing.is_empty(),
+        "fields of the protos missing from the table: {missing:?}"
+    );
+    assert!(
+        extra.is_empty(),
+        "fields in the table that the protos do not have: {extra:?}"
+    );
 }
 
 #[test]

@@ -104,9 +104,8 @@ impl Gateway {
     /// `sourceMatchHTTP`'s `SubsetOf(proxyLabels)`: the selector's labels are the proxy's;
     /// others count when every selected workload's pods carry them.
     fn proxy_has(&self, labels: &BTreeMap<String, String>) -> bool {
-        let all_in = |have: &BTreeMap<String, String>| {
-            labels.iter().all(|(k, v)| have.get(k) == Some(v))
-        };
+        let all_in =
+            |have: &BTreeMap<String, String>| labels.iter().all(|(k, v)| have.get(k) == Some(v));
         all_in(&self.selector)
             || (!self.pod_labels.is_empty() && self.pod_labels.iter().all(all_in))
     }
@@ -678,7 +677,13 @@ impl World {
                 }
                 _ => false,
             };
-            let order_unknown = self.rival(first_gateway, e, &ordered[position + 1..], request, &behaviour);
+            let order_unknown = self.rival(
+                first_gateway,
+                e,
+                &ordered[position + 1..],
+                request,
+                &behaviour,
+            );
             return Answer {
                 behaviour,
                 origin: Some((route.object, field)),
@@ -717,8 +722,7 @@ impl World {
                 continue;
             }
             let other = &self.virtual_services[e.vs];
-            if tier(other) != tier(first) || (first.created.is_some() && other.created.is_some())
-            {
+            if tier(other) != tier(first) || (first.created.is_some() && other.created.is_some()) {
                 continue;
             }
             let route = &other.routes[e.route];
@@ -1247,12 +1251,12 @@ pub fn delegation(
         delegate
             .http
             .iter()
-            .map(|leaf| {
-                match delegate::merge_route(&root, &resolved(leaf, delegate_namespace)) {
+            .map(
+                |leaf| match delegate::merge_route(&root, &resolved(leaf, delegate_namespace)) {
                     Some((merged, _)) => MergedEntry::Kept(Box::new(merged)),
                     None => MergedEntry::Conflict,
-                }
-            })
+                },
+            )
             .collect(),
     )
 }

@@ -70,7 +70,11 @@ pub(super) fn translate(
             let fields: Vec<&str> = stp
                 .extra
                 .keys()
-                .chain(stp.port_level_settings.iter().flat_map(|pl| pl.extra.keys()))
+                .chain(
+                    stp.port_level_settings
+                        .iter()
+                        .flat_map(|pl| pl.extra.keys()),
+                )
                 .map(String::as_str)
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()
@@ -531,7 +535,10 @@ fn gateway_choice<'a>(
             return None;
         }
         match hosts::classify(host, &o.namespace, &ctx.config.cluster_domain) {
-            HostKind::Service { name: n, namespace: m } if n == name && m == ns => {
+            HostKind::Service {
+                name: n,
+                namespace: m,
+            } if n == name && m == ns => {
                 for_service.push((o, d));
             }
             _ => {}
@@ -540,18 +547,15 @@ fn gateway_choice<'a>(
     let visible = |o: &SourceObject, d: &DestinationRule| {
         crate::semantics::istio::visible_from(&d.export_to, &o.namespace, proxy_ns)
     };
-    let tiers: [Box<dyn Fn(&SourceObject, &DestinationRule) -> bool>; 3] = [
-        Box::new(|o, d| {
-            o.namespace == proxy_ns
-                && (proxy_ns != root || d.export_to.iter().any(|e| e == "."))
-        }),
-        Box::new(|o, d| o.namespace == ns && visible(o, d)),
-        Box::new(|o, d| o.namespace == root && visible(o, d)),
-    ];
-    tiers.iter().find_map(|tier| {
+    let in_tier = |tier: usize, o: &SourceObject, d: &DestinationRule| match tier {
+        0 => o.namespace == proxy_ns && (proxy_ns != root || d.export_to.iter().any(|e| e == ".")),
+        1 => o.namespace == ns && visible(o, d),
+        _ => o.namespace == root && visible(o, d),
+    };
+    (0..3).find_map(|tier| {
         let chosen: Vec<(&str, &str)> = for_service
             .iter()
-            .filter(|(o, d)| tier(o, d))
+            .filter(|(o, d)| in_tier(tier, o, d))
             .map(|(o, _)| (o.namespace.as_str(), o.name()))
             .collect();
         (!chosen.is_empty()).then_some(chosen)

@@ -139,11 +139,7 @@ pub(super) fn translate(
 /// TCP routes on `port` and `gateways` only (`pilot/pkg/networking/core/gateway.go`
 /// `l4MultiMatch`, `l4SingleMatch`; `sniHosts` too for TLS), so leaving them out changes
 /// nothing there (mesh L4 routes are not translated, `istio/mesh-l4-route`).
-pub(super) fn l4_match_notes(
-    path: &str,
-    fields: [(&str, bool); 4],
-    notes: &mut Vec<Diagnostic>,
-) {
+pub(super) fn l4_match_notes(path: &str, fields: [(&str, bool); 4], notes: &mut Vec<Diagnostic>) {
     for (field, set) in fields {
         if set {
             notes.push(Diagnostic::new(Code::IstioL4MatchField, format!("{field} is not read by Istio's gateway for TLS/TCP routes (it matches on port and gateways only): left out, nothing changes at the gateway")).at(format!("{path}.{field}")));

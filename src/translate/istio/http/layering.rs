@@ -114,7 +114,10 @@ pub(super) fn apply(
         }
         layering.layered.insert((*key).clone());
         for (gw, names) in own {
-            claimed.entry(gw.clone()).or_default().extend(names.iter().cloned());
+            claimed
+                .entry(gw.clone())
+                .or_default()
+                .extend(names.iter().cloned());
         }
     }
     if claimed.is_empty() {

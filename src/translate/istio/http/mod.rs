@@ -143,7 +143,10 @@ pub(super) fn translate(
             if parents.is_empty()
                 && !skipped.is_empty()
                 && skipped.iter().all(|n| {
-                    matches!(n.code, Code::IstioNoListenerMatch | Code::IstioExportToHidden)
+                    matches!(
+                        n.code,
+                        Code::IstioNoListenerMatch | Code::IstioExportToHidden
+                    )
                 })
             {
                 never_applied.push(key.clone());
@@ -224,9 +227,10 @@ pub(super) fn translate(
         // API implementations (an exact hostname outranks the wildcard route as a whole), so
         // its route also carries the VirtualService's other rules, in Istio's order: Istio
         // kept them all in one virtual host.
-        let authority_alone = key.authority.as_ref().is_some_and(|a| {
-            !vs_hosts.iter().any(|h| h.eq_ignore_ascii_case(a))
-        });
+        let authority_alone = key
+            .authority
+            .as_ref()
+            .is_some_and(|a| !vs_hosts.iter().any(|h| h.eq_ignore_ascii_case(a)));
         let layered = layering.layered.contains(key);
         // A layered route also carries the unrestricted rules, in Istio's order.
         let belongs = |r: &KeyedRule| {
@@ -243,7 +247,11 @@ pub(super) fn translate(
             .map(|(path, rules)| {
                 (
                     path.clone(),
-                    rules.iter().filter(|r| belongs(r)).cloned().collect::<Vec<_>>(),
+                    rules
+                        .iter()
+                        .filter(|r| belongs(r))
+                        .cloned()
+                        .collect::<Vec<_>>(),
                 )
             })
             .filter(|(_, rules)| !rules.is_empty())
@@ -297,7 +305,8 @@ pub(super) fn translate(
                 && parent_refs::binds_mesh_for(vs, &key.restriction);
             if mesh_only_key
                 || parent_refs::only_not_ingress(ctx, obj, vs, &key.restriction)
-                || (never_applied.contains(key) && !parent_refs::binds_mesh_for(vs, &key.restriction))
+                || (never_applied.contains(key)
+                    && !parent_refs::binds_mesh_for(vs, &key.restriction))
             {
                 continue;
             }

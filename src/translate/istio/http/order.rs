@@ -261,10 +261,7 @@ fn rule_at(rule: &KeyedRule, from: &HttpRouteMatch, at: HttpRouteMatch) -> Optio
         let Some(replacement) = modifier.replace_prefix_match.clone() else {
             continue;
         };
-        let matched = from
-            .path
-            .as_ref()
-            .map_or("/", |p| segment_prefix(&p.value));
+        let matched = from.path.as_ref().map_or("/", |p| segment_prefix(&p.value));
         let Some(at_path) = at.path.as_ref() else {
             continue;
         };
@@ -278,7 +275,11 @@ fn rule_at(rule: &KeyedRule, from: &HttpRouteMatch, at: HttpRouteMatch) -> Optio
             continue;
         }
         let joined = format!("{}{rest}", replacement.trim_end_matches('/'));
-        let joined = if joined.is_empty() { "/".into() } else { joined };
+        let joined = if joined.is_empty() {
+            "/".into()
+        } else {
+            joined
+        };
         *modifier = if at_path.type_ == "Exact" {
             HttpPathModifier::full_path(joined)
         } else {
@@ -613,7 +614,10 @@ mod tests {
         })
         .unwrap();
         assert_eq!(exact.type_, "ReplaceFullPath");
-        assert_eq!(exact.replace_full_path.as_deref(), Some("/v2/orders/export"));
+        assert_eq!(
+            exact.replace_full_path.as_deref(),
+            Some("/v2/orders/export")
+        );
         assert!(
             rule_at(
                 &rule,

@@ -259,8 +259,14 @@ mod tests {
         assert!(paths_overlap(re.as_ref(), Some(&path("PathPrefix", "/v1"))));
         assert!(paths_overlap(re.as_ref(), Some(&path("PathPrefix", "/"))));
         let folded = Some(path("RegularExpression", "(?i)^/old\\-docs.*"));
-        assert!(!paths_overlap(folded.as_ref(), Some(&path("PathPrefix", "/Legacy"))));
-        assert!(paths_overlap(folded.as_ref(), Some(&path("PathPrefix", "/OLD-docs/x"))));
+        assert!(!paths_overlap(
+            folded.as_ref(),
+            Some(&path("PathPrefix", "/Legacy"))
+        ));
+        assert!(paths_overlap(
+            folded.as_ref(),
+            Some(&path("PathPrefix", "/OLD-docs/x"))
+        ));
     }
 
     #[test]

@@ -324,7 +324,10 @@ pub(super) fn translate(
                         } else {
                             "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', the Gateway API specification into '<uri>/x' (Istio's and Envoy Gateway's implementations keep '<uri>x')"
                         };
-                        notes.push(Diagnostic::new(Code::IstioRewriteWithoutUriMatch, message).at(path.to_string()));
+                        notes.push(
+                            Diagnostic::new(Code::IstioRewriteWithoutUriMatch, message)
+                                .at(path.to_string()),
+                        );
                         groups.push((
                             tm.key,
                             vec![Some(m)],

@@ -20,10 +20,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::parent_refs::{self, Restriction};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::model::SourceBody;
 use crate::model::SourceObject;
 use crate::model::istio::{HttpMatchRequest, HttpRoute, VirtualService};
 use crate::model::surrounding::Surrounding;
-use crate::model::SourceBody;
 use crate::translate::istio::Ctx;
 
 /// Whether a source condition holds at one gateway proxy.
@@ -47,7 +47,11 @@ fn verdict(ctx: &Ctx, gateway: &(String, String), m: &HttpMatchRequest) -> Verdi
         return Verdict::Unknown;
     };
     let proxy = ctx.proxy(&gateway.0, &gateway.1);
-    let labels = if m.source_labels.iter().all(|(k, v)| gw.selector.get(k) == Some(v)) {
+    let labels = if m
+        .source_labels
+        .iter()
+        .all(|(k, v)| gw.selector.get(k) == Some(v))
+    {
         Verdict::Holds
     } else {
         // Pod labels of the selected workloads, when the repository has them.
