@@ -95,6 +95,7 @@ impl Code {
             | Code::IstioPathAsRegex
             | Code::IstioPrecedenceChanged
             | Code::IstioRefusalOvertaken
+            | Code::IstioSniOutsideListener
             | Code::IstioPrefixAsRegex
             | Code::IstioRouteUnbound
             | Code::IstioRuleDropped

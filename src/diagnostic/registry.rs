@@ -660,6 +660,9 @@ registry! {
     IstioSourceNamespace = "istio/source-namespace", Warning,
         "`sourceNamespace` has no Gateway API equivalent.",
         "`sourceNamespace` has no Gateway API equivalent; dropped.";
+    IstioSniOutsideListener = "istio/sni-outside-listener", Warning,
+        "A tls entry's SNI host that Istio passed through but no listener of the new Gateway covers: those connections are refused after migration.",
+        "For a passthrough server, Istio builds one filter chain per tls match with the match's own `sniHosts`, as long as the VirtualService's hosts meet the server's hosts (`pilot/pkg/networking/core/gateway.go` `buildGatewayNetworkFiltersFromTLSRoutes`); an SNI host outside the server's hosts is forwarded too. Gateway API only routes the part of a TLSRoute hostname that the listener's hostname covers, so connections for such a host find no route. Add the host to the Istio server's `hosts` (the translation then writes a listener for it) before migrating.";
     IstioStatPrefix = "istio/stat-prefix", Info,
         "A match's `statPrefix` or a server's `name` (names of Envoy statistics) has no Gateway API equivalent.",
         "A match's `statPrefix` and a server's `name` only name Envoy statistics (`pilot/pkg/networking/core/route/route.go` `TranslateRoute`; `pilot/pkg/networking/core/gateway.go` `createGatewayHTTPFilterChainOpts`). Gateway API has no field for them, so the implementation names the new statistics itself; routing is unchanged. Update dashboards and alerts that read the old names.";

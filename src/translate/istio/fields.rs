@@ -110,6 +110,7 @@ pub const FIELDS: &[IstioField] = &[
             Code::IstioAfterCatchAll,
             Code::IstioFirstMatchCarried,
             Code::IstioPrecedenceChanged,
+            Code::IstioRefusalOvertaken,
         ],
         "pilot/pkg/networking/core/route/route.go BuildHTTPRoutesForVirtualService",
     ),
@@ -223,6 +224,7 @@ pub const FIELDS: &[IstioField] = &[
             Code::IstioDirectResponse,
             Code::IstioDirectResponseFailClosed,
             Code::IstioDirectResponseDropped,
+            Code::IstioDirectResponseSame,
         ],
         "pilot/pkg/networking/core/route/route.go ApplyDirectResponse",
     ),
@@ -675,7 +677,11 @@ pub const FIELDS: &[IstioField] = &[
         "sniHosts",
         Translated,
         "TLSRoute spec.hostnames",
-        &[Code::IstioInvalidHostname, Code::IstioTlsRouteNoHostname],
+        &[
+            Code::IstioInvalidHostname,
+            Code::IstioTlsRouteNoHostname,
+            Code::IstioSniOutsideListener,
+        ],
         "pilot/pkg/networking/core/gateway.go buildGatewayNetworkFiltersFromTLSRoutes",
     ),
     f(

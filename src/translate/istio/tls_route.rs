@@ -107,6 +107,41 @@ pub(super) fn translate(
             ) else {
                 continue;
             };
+            // Istio's passthrough filter chain matches the entry's own sniHosts once the
+            // VirtualService's hosts meet the server's (gateway.go
+            // `buildGatewayNetworkFiltersFromTLSRoutes`); Gateway API routes only the part of a
+            // TLSRoute hostname its listener's hostname covers.
+            let covered = |h: &str| {
+                parents.iter().any(|p| {
+                    let ns = p.namespace.clone().unwrap_or_else(|| obj.namespace.clone());
+                    ctx.plan_generated(&ns, &p.name).is_some_and(|plan| {
+                        plan.listeners
+                            .iter()
+                            .filter(|l| {
+                                p.section_name
+                                    .as_ref()
+                                    .is_none_or(|s| *s == l.listener.name)
+                            })
+                            .any(|l| match l.listener.hostname.as_deref() {
+                                None => true,
+                                Some(lh) => {
+                                    lh == h
+                                        || lh.strip_prefix('*').is_some_and(|suffix| {
+                                            h.ends_with(suffix) && !h.starts_with('*')
+                                        })
+                                }
+                            })
+                    })
+                })
+            };
+            let known = parents.iter().all(|p| {
+                let ns = p.namespace.clone().unwrap_or_else(|| obj.namespace.clone());
+                ctx.plan_generated(&ns, &p.name).is_some()
+            });
+            let outside: Vec<&String> = hostnames.iter().filter(|h| !covered(h)).collect();
+            if known && !outside.is_empty() && !parents.is_empty() {
+                result.notes.push(Diagnostic::new(Code::IstioSniOutsideListener, format!("SNI {} passed through in Istio (the filter chain takes the entry's sniHosts once the VirtualService's hosts meet the server's), but no listener the TLSRoute binds to covers it: Gateway API routes only what the listener hostname covers, so these connections are now refused; add the host to the server's hosts", outside.iter().map(|h| h.as_str()).collect::<Vec<_>>().join(", "))).at(format!("{path}.match")));
+            }
             let Some(backends) = l4::route_backends(
                 ctx,
                 &from,
