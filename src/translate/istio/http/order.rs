@@ -274,7 +274,14 @@ fn rule_at(rule: &KeyedRule, from: &HttpRouteMatch, at: HttpRouteMatch) -> Optio
         if rest.is_empty() && at_path.type_ == "PathPrefix" {
             continue;
         }
-        let joined = format!("{}{rest}", replacement.trim_end_matches('/'));
+        // Under the prefix `/` the replacement is glued to the rest as Istio did it (Istio's
+        // and Envoy Gateway's implementations replace `/` verbatim too: `/x` + `api/y`);
+        // under a longer prefix whole segments are replaced.
+        let joined = if matched.is_empty() {
+            format!("{replacement}{}", rest.trim_start_matches('/'))
+        } else {
+            format!("{}{rest}", replacement.trim_end_matches('/'))
+        };
         let joined = if joined.is_empty() {
             "/".into()
         } else {
@@ -617,6 +624,30 @@ mod tests {
         assert_eq!(
             exact.replace_full_path.as_deref(),
             Some("/v2/orders/export")
+        );
+        // Under `/` the replacement is glued on as Istio does (`/v2/` + `api/orders`).
+        let root = HttpRouteMatch {
+            path: path("PathPrefix", "/"),
+            ..Default::default()
+        };
+        let glued = rule_at(
+            &rule,
+            &root,
+            HttpRouteMatch {
+                path: path("PathPrefix", "/api/orders"),
+                ..Default::default()
+            },
+        )
+        .and_then(|r| {
+            r.rule.filters[0]
+                .url_rewrite
+                .as_ref()
+                .and_then(|u| u.path.clone())
+        })
+        .unwrap();
+        assert_eq!(
+            glued.replace_prefix_match.as_deref(),
+            Some("/v2/api/orders")
         );
         assert!(
             rule_at(
