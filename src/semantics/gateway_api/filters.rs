@@ -267,7 +267,8 @@ fn edits(out: &mut HeaderEdits, modifier: Option<&Value>) {
 /// `prefix_rewrite` (istio/istio `pilot/pkg/config/kube/gateway/conversion.go`
 /// `createURIMatch`, `createRewriteFilter`; envoyproxy/gateway `internal/xds/translator/
 /// route.go` `buildXdsURLRewriteAction`, which uses a regex only for the replacement `/`), so
-/// under `/` the replacement is glued to the rest: `/x` + `/foo` gives `/xfoo`.
+/// under `/` the replacement is glued to the rest: `/x` + `/foo` gives `/xfoo` (and `/x/`,
+/// trimmed first, gives `/xfoo` too).
 fn modify_path(modifier: &Value, m: &RouteMatch, path: &str, profile: Profile) -> String {
     match str_of(modifier, "type") {
         Some("ReplaceFullPath") => str_of(modifier, "replaceFullPath")

@@ -318,16 +318,20 @@ pub(super) fn translate(
                         // Istio's and Envoy Gateway's implementations hand `/` to Envoy as a
                         // plain prefix, so they glue the replacement to the rest as the
                         // VirtualService did (semantics::gateway_api::filters `modify_path`).
-                        let same = !matches!(ctx.config.target, crate::config::Target::Generic);
+                        // They drop a trailing `/` of the replacement first, so `/v2/` gives
+                        // `/v2x` where Istio gave `/v2/x`.
+                        let same = !matches!(ctx.config.target, crate::config::Target::Generic)
+                            && (uri == "/" || !uri.ends_with('/'));
                         let message = if same {
                             "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); the target, like Istio, turns '/x' into '<uri>x'"
                         } else {
-                            "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', the Gateway API specification into '<uri>/x' (Istio's and Envoy Gateway's implementations keep '<uri>x')"
+                            "prefix rewrite on a rule without uri match: written as ReplacePrefixMatch with an explicit PathPrefix '/' match (the CRD requires exactly one PathPrefix match); Istio turns '/x' into '<uri>x', the Gateway API specification into '<uri>/x', and Istio's and Envoy Gateway's implementations drop a trailing '/' of the replacement before gluing it"
                         };
                         notes.push(
                             Diagnostic::new(Code::IstioRewriteWithoutUriMatch, message)
                                 .at(path.to_string()),
                         );
+                        prefix_note(ctx, "/", uri, path, notes);
                         groups.push((
                             tm.key,
                             vec![Some(m)],
@@ -402,6 +406,9 @@ fn prefix_note(ctx: &Ctx, prefix: &str, uri: &str, path: &str, notes: &mut Vec<D
     // Under `/` Istio's and Envoy Gateway's implementations replace verbatim too (see
     // `istio/rewrite-without-uri-match`).
     if prefix == "/" && !matches!(ctx.config.target, crate::config::Target::Generic) {
+        if uri != "/" && uri.ends_with('/') {
+            notes.push(Diagnostic::new(Code::IstioRewritePrefixSemantics, format!("Istio replaces the prefix '/' with '{uri}' verbatim ('/x' becomes '{uri}x'); the target's implementation drops the replacement's trailing '/' first, so '/x' becomes '{}x'", uri.trim_end_matches('/'))).at(format!("{path}.rewrite")));
+        }
         return;
     }
     if prefix.ends_with('/') != uri.ends_with('/') {
