@@ -545,7 +545,7 @@ registry! {
         "A `uriRegexRewrite` that replaces the whole path is written as `ReplaceFullPath`.";
     IstioRegexRewritePrefix = "istio/regex-rewrite-prefix", Info,
         "A `uriRegexRewrite` that strips a prefix (`^/p(/|$)(.*)` → `/\\2`) becomes ReplacePrefixMatch on the rule's PathPrefix `/p` match.",
-        "A `uriRegexRewrite` of the strip-prefix form (`^/p(/|$)(.*)` → `/\\2`, or `/q/\\2`) replaces the segment prefix `/p` and keeps the rest, which is exactly ReplacePrefixMatch `/` (or `/q`) on a `PathPrefix /p` match. Matches of other paths in the same rule cannot carry it and are reported with `istio/regex-rewrite`.";
+        "A `uriRegexRewrite` of the strip-prefix form (`^/p(/|$)(.*)` → `/\\2`, or `/q/\\2`) replaces the segment prefix `/p` and keeps the rest, which is exactly ReplacePrefixMatch `/` (or `/q`) on a `PathPrefix /p` match. A match below `/p/` keeps the rest of its path after the replacement: PathPrefix `/p/v1` gets ReplacePrefixMatch `/v1` (or `/q/v1`), Exact `/p/health` gets ReplaceFullPath `/health`. Matches of other paths in the same rule cannot carry it and are reported with `istio/regex-rewrite`.";
     IstioRetries = "istio/retries", Warning,
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731).",
         "Retries need the Gateway API experimental channel (HTTPRoute `retry`, GEP-1731); on the standard channel they are not translated. Run with `--channel experimental` where the implementation supports it.";

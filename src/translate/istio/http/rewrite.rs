@@ -75,7 +75,7 @@ pub(super) fn translate(rw: &HttpRewrite, path: &str, notes: &mut Vec<Diagnostic
             "/.*" | "^/.*$" | ".*" | "^.*$" | "^/.*" | "/(.*)" | "^/(.*)$"
         );
         if let Some((prefix, to)) = strip_prefix_idiom(pattern, replacement) {
-            notes.push(Diagnostic::new(Code::IstioRegexRewritePrefix, format!("uriRegexRewrite '{pattern}' → '{replacement}' strips the prefix '{prefix}': written as ReplacePrefixMatch '{to}' on the rule's PathPrefix '{prefix}' match")).at(format!("{path}.uriRegexRewrite")));
+            notes.push(Diagnostic::new(Code::IstioRegexRewritePrefix, format!("uriRegexRewrite '{pattern}' → '{replacement}' strips the prefix '{prefix}': written as ReplacePrefixMatch '{to}' on a PathPrefix '{prefix}' match, and with the rest of the path kept on PathPrefix or Exact matches below '{prefix}/'")).at(format!("{path}.uriRegexRewrite")));
             if to != "/" {
                 notes.push(Diagnostic::new(Code::IstioRewritePrefixSemantics, format!("'{prefix}' itself becomes '{to}/' in Istio (the replacement keeps its slash) but '{to}' with ReplacePrefixMatch; paths below '{prefix}/' are rewritten alike")).at(format!("{path}.uriRegexRewrite")));
             }

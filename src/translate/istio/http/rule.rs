@@ -346,12 +346,44 @@ pub(super) fn translate(
                     .as_ref()
                     .and_then(|m| m.path.as_ref())
                     .is_some_and(|p| p.type_ == "PathPrefix" && p.value == *prefix);
+                // A match strictly under the stripped prefix keeps the rest of its path after
+                // the replacement, as Istio's regex gives it: PathPrefix `/api/v1` with `/`
+                // becomes ReplacePrefixMatch `/v1`, Exact `/api/health` ReplaceFullPath
+                // `/health`.
+                let under = tm
+                    .matched
+                    .as_ref()
+                    .and_then(|m| m.path.as_ref())
+                    .filter(|p| p.type_ == "PathPrefix" || p.type_ == "Exact")
+                    .and_then(|p| {
+                        let value = if p.type_ == "PathPrefix" {
+                            p.value.trim_end_matches('/')
+                        } else {
+                            p.value.as_str()
+                        };
+                        let rest = value.strip_prefix(prefix.trim_end_matches('/'))?;
+                        rest.starts_with('/').then(|| {
+                            let joined = format!("{}{rest}", replacement.trim_end_matches('/'));
+                            let joined = if joined.is_empty() {
+                                "/".to_string()
+                            } else {
+                                joined
+                            };
+                            if p.type_ == "Exact" {
+                                HttpPathModifier::full_path(joined)
+                            } else {
+                                HttpPathModifier::prefix_match(joined)
+                            }
+                        })
+                    });
                 if on_prefix {
                     groups.push((
                         tm.key,
                         vec![tm.matched],
                         Some(HttpPathModifier::prefix_match(replacement.clone())),
                     ));
+                } else if let Some(modifier) = under {
+                    groups.push((tm.key, vec![tm.matched], Some(modifier)));
                 } else {
                     notes.push(Diagnostic::new(Code::IstioRegexRewrite, format!("uriRegexRewrite strips '{prefix}', but this match is not the prefix '{prefix}', so ReplacePrefixMatch cannot express it here; the rewrite is dropped for this match")).at(format!("{path}.rewrite.uriRegexRewrite")));
                     push_shared(&mut groups, tm.key, tm.matched, None);
