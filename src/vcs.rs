@@ -24,17 +24,7 @@ pub fn work_tree_top(path: &Path) -> Option<&Path> {
 /// The files of `paths` (relative to `root`, `/`-separated) that git would not commit as
 /// they are. Empty when `root` is not inside a git work tree.
 pub fn unrecorded(root: &Path, paths: &[String]) -> Vec<(String, Unrecorded)> {
-    let Ok(repo) = git2::Repository::discover(root) else {
-        return Vec::new();
-    };
-    let Some(workdir) = repo.workdir() else {
-        return Vec::new();
-    };
-    let (Ok(workdir), Ok(root)) = (std::fs::canonicalize(workdir), std::fs::canonicalize(root))
-    else {
-        return Vec::new();
-    };
-    let Ok(prefix) = root.strip_prefix(&workdir) else {
+    let Some((repo, prefix)) = repository_of(root) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -55,20 +45,23 @@ pub fn unrecorded(root: &Path, paths: &[String]) -> Vec<(String, Unrecorded)> {
     out
 }
 
+/// The git repository whose work tree holds `root`, and `root`'s path inside it; `None`
+/// outside a work tree.
+fn repository_of(root: &Path) -> Option<(git2::Repository, std::path::PathBuf)> {
+    let repo = git2::Repository::discover(root).ok()?;
+    let workdir = std::fs::canonicalize(repo.workdir()?).ok()?;
+    let root = std::fs::canonicalize(root).ok()?;
+    let prefix = root.strip_prefix(&workdir).ok()?.to_path_buf();
+    Some((repo, prefix))
+}
+
 /// The files git tracks (in its index) under the root-relative directories `dirs` of `root`
 /// (`""`: all of them), as root-relative paths. Empty outside a git work tree.
 pub fn tracked_under(root: &Path, dirs: &std::collections::BTreeSet<String>) -> Vec<String> {
-    let Ok(repo) = git2::Repository::discover(root) else {
+    let Some((repo, prefix)) = repository_of(root) else {
         return Vec::new();
     };
-    let (Some(workdir), Ok(index)) = (repo.workdir(), repo.index()) else {
-        return Vec::new();
-    };
-    let (Ok(workdir), Ok(root)) = (std::fs::canonicalize(workdir), std::fs::canonicalize(root))
-    else {
-        return Vec::new();
-    };
-    let Ok(prefix) = root.strip_prefix(&workdir) else {
+    let Ok(index) = repo.index() else {
         return Vec::new();
     };
     let prefix = prefix.to_string_lossy().replace('\\', "/");
