@@ -24,8 +24,15 @@ fn git(dir: &Path, args: &[&str]) -> Output {
         .env("GIT_COMMITTER_EMAIL", "t@example.com")
         .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
         .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        // Plain git never runs pre-commit here; if a hook did, it would land in this
+        // directory, which the test checks is never created.
+        .env("PRE_COMMIT_HOME", stray_pre_commit_home())
         .output()
         .unwrap()
+}
+
+fn stray_pre_commit_home() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-home-unused")
 }
 
 fn git_ok(dir: &Path, args: &[&str]) -> String {
@@ -57,9 +64,19 @@ struct PreCommit {
 
 impl PreCommit {
     fn run(&self, repo: &Path, args: &[&str]) -> Output {
-        Command::new("pre-commit")
-            .args(args)
-            .current_dir(repo)
+        self.isolated(Command::new("pre-commit").args(args).current_dir(repo))
+    }
+
+    /// `git` with the same environment: `git commit` runs the installed hook, which is
+    /// pre-commit again. Without it the hook would build into `~/.cache/pre-commit`, a full
+    /// optimised build (about 1 GB) outside the test's directories on every change of the
+    /// sources.
+    fn git(&self, repo: &Path, args: &[&str]) -> Output {
+        self.isolated(Command::new("git").args(args).current_dir(repo))
+    }
+
+    fn isolated(&self, command: &mut Command) -> Output {
+        command
             .env("PRE_COMMIT_HOME", &self.home)
             // The hook's `cargo install` builds into a persistent directory, unoptimised: what
             // is tested is the hooks' behaviour, not the binary's speed.
@@ -150,7 +167,7 @@ fn the_hooks_fail_write_refuse_untracked_files_and_pass_once_added() {
     // 3. `git add -u` stages the kustomization but not the new file: the commit is refused.
     pc.run(repo, &["install", "-c", cfg]);
     git_ok(repo, &["add", "-u"]);
-    let commit = git(repo, &["commit", "-m", "half"]);
+    let commit = pc.git(repo, &["commit", "-m", "half"]);
     assert!(!commit.status.success(), "{}", text(&commit));
     assert!(
         text(&commit).contains("apps/web/ingress.gateway-api.yaml is untracked"),
@@ -160,7 +177,7 @@ fn the_hooks_fail_write_refuse_untracked_files_and_pass_once_added() {
 
     // 4. With everything added, both hooks pass and the commit goes through.
     git_ok(repo, &["add", "-A"]);
-    let commit = git(repo, &["commit", "-m", "migrated"]);
+    let commit = pc.git(repo, &["commit", "-m", "migrated"]);
     assert!(commit.status.success(), "{}", text(&commit));
     let out = pc.run(repo, &["run", "-c", cfg, "--all-files"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -182,4 +199,10 @@ fn the_hooks_fail_write_refuse_untracked_files_and_pass_once_added() {
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("check/outdated"), "{}", text(&out));
+
+    // Every pre-commit run, including the hook `git commit` starts, used the test's store.
+    assert!(
+        !stray_pre_commit_home().exists(),
+        "a hook ran outside the test's PRE_COMMIT_HOME"
+    );
 }
