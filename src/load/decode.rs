@@ -331,9 +331,7 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
                 <crate::model::k8s::Service as serde::Deserialize>::deserialize(doc)
                     .map_err(|e| e.to_string())?,
             )),
-            "Secret" => SourceBody::Secret(SecretMeta {
-                type_: doc.get("type").and_then(Value::as_str).map(str::to_string),
-            }),
+            "Secret" => SourceBody::Secret(secret_meta(doc)),
             "Namespace" => SourceBody::Namespace,
             "ConfigMap" => {
                 return Ok(surrounding::decode(api_version, kind, doc).map(SourceBody::Surrounding));
@@ -348,6 +346,54 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
         return Ok(surrounding::decode(api_version, kind, doc).map(SourceBody::Surrounding));
     };
     Ok(Some(body))
+}
+
+/// A Secret's metadata, the keys it holds and the verdict on its TLS pair; the decoded values
+/// are dropped here.
+fn secret_meta(doc: &Value) -> SecretMeta {
+    use base64::Engine as _;
+    // `stringData` wins over `data` for one key, as the API server merges them.
+    let value = |key: &str| -> Option<Vec<u8>> {
+        if let Some(s) = doc
+            .pointer("/stringData")
+            .and_then(|d| d.get(key))
+            .and_then(Value::as_str)
+        {
+            return Some(s.as_bytes().to_vec()).filter(|v| !v.is_empty());
+        }
+        let encoded = doc
+            .pointer("/data")
+            .and_then(|d| d.get(key))
+            .and_then(Value::as_str)?;
+        let compact: String = encoded.split_whitespace().collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(compact)
+            .ok()
+            .filter(|v| !v.is_empty())
+    };
+    let mut keys: Vec<String> = ["data", "stringData"]
+        .iter()
+        .filter_map(|field| doc.get(*field).and_then(Value::as_object))
+        .flat_map(|m| m.iter())
+        .filter(|(_, v)| v.as_str().is_some_and(|s| !s.is_empty()))
+        .map(|(k, _)| k.clone())
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let has_pair_key = keys.iter().any(|k| k == "tls.crt" || k == "tls.key");
+    let tls = has_pair_key.then(|| {
+        let (cert, key) = (value("tls.crt"), value("tls.key"));
+        Box::new(crate::model::certificate::check(
+            cert.as_deref(),
+            key.as_deref(),
+            crate::model::certificate::now(),
+        ))
+    });
+    SecretMeta {
+        type_: doc.get("type").and_then(Value::as_str).map(str::to_string),
+        keys,
+        tls,
+    }
 }
 
 #[cfg(test)]

@@ -42,7 +42,8 @@ pub(crate) fn needs_parse(doc: &[u8]) -> bool {
         // or is small; one that does neither is reported as not found
         // (`ingress-nginx/controller-config-incomplete`), never silently taken as empty.
         Some(kind) if kind == "ConfigMap" => {
-            contains(doc, b"nginx") || doc.len() <= SMALL_CONFIG_MAP
+            // A CA bundle a BackendTLSPolicy names holds `ca.crt`.
+            contains(doc, b"nginx") || contains(doc, b"ca.crt") || doc.len() <= SMALL_CONFIG_MAP
         }
         Some(kind) => {
             RELEVANT_KINDS.contains(&kind.as_str())

@@ -30,11 +30,18 @@ pub struct ServiceSpec {
     pub external_traffic_policy: Option<String>,
 }
 
-/// A Secret without its data: the translator and validator only need to know it exists and
-/// what type it has. Secret values are never read into memory beyond the parse.
+/// A Secret without its data: the translator and validator need to know it exists, what type
+/// it has, which keys it holds and, for TLS Secrets, what [`certificate::check`] found. Secret
+/// values are never kept beyond the parse.
+///
+/// [`certificate::check`]: super::certificate::check
 #[derive(Debug, Clone, Default)]
 pub struct SecretMeta {
     pub type_: Option<String>,
+    /// Keys of `data` and `stringData` with a non-empty value.
+    pub keys: Vec<String>,
+    /// The verdict on `tls.crt`/`tls.key`, when the Secret holds either.
+    pub tls: Option<Box<super::certificate::TlsContents>>,
 }
 
 /// The port of `service` that a route would reach with `port`, by number.

@@ -5,6 +5,7 @@
 //! silently: the translator turns every unknown field into a note.
 
 pub mod attach;
+pub mod certificate;
 pub mod helm_chart;
 pub mod ingress;
 pub mod istio;
