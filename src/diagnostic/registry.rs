@@ -1343,6 +1343,9 @@ registry! {
     AttachBackendNotFound = "attach/backend-not-found", Error,
         "`ResolvedRefs=False BackendNotFound`: the backend Service does not exist in a known namespace (or anywhere, with `--strict`).",
         "`ResolvedRefs=False BackendNotFound`: the backend Service does not exist in a known namespace (or anywhere, with `--strict`).";
+    AttachBackendTlsPolicyInvalid = "attach/backend-tls-policy-invalid", Error,
+        "A BackendTLSPolicy whose CA does not resolve, or that loses to an older policy with the same target: the policy is `Accepted=False` and routes to its Service are `ResolvedRefs=False InvalidBackendTLS`.",
+        "A BackendTLSPolicy whose `caCertificateRefs` name a ConfigMap or Secret that does not exist or holds no CA (`ca.crt`, else `tls.crt`, else its only key), or name no supported kind: on every Gateway its routes attach to it is `Accepted=False NoValidCACertificate` with `ResolvedRefs=False InvalidCACertificateRef` (or `InvalidKind`), and every route whose backend uses it is `ResolvedRefs=False InvalidBackendTLS`: Envoy Gateway answers 500 for that backend's share (backendtlspolicy.go getCaCertsFromCARefs, processBackendTLSPolicy). A later policy with an earlier one's targetRef is `Accepted=False Conflicted` and unused. Fix the reference, or remove the duplicate policy.";
     AttachBackendUnknown = "attach/backend-unknown", Warning,
         "The backend (or the ReferenceGrants of its namespace) lies outside the repository.",
         "The backend (or the ReferenceGrants of its namespace) lies outside the repository; whether it resolves cannot be checked.";
@@ -1353,14 +1356,32 @@ registry! {
         "The listener's Secret is not in the repository (Secrets are often managed outside Git), or its namespace's ReferenceGrants are unknown.",
         "The listener's Secret is not in the repository (Secrets are often managed outside Git), or its namespace's ReferenceGrants are unknown.";
     AttachInvalidCertificateRef = "attach/invalid-certificate-ref", Error,
-        "A listener `tls.certificateRefs` entry that is not a core `Secret`: the listener would be `ResolvedRefs=False InvalidCertificateRef`.",
-        "A listener `tls.certificateRefs` entry that is not a core `Secret`: the listener would be `ResolvedRefs=False InvalidCertificateRef`.";
+        "A listener certificate that cannot be used: not a core `Secret`, not of type `kubernetes.io/tls`, without `tls.crt`/`tls.key`, unparsable, expired or with a key that does not match: listener `ResolvedRefs=False InvalidCertificateRef` (or `PartiallyInvalidCertificateRef` when others are valid).",
+        "A listener `tls.certificateRefs` entry that cannot be used: not a core `Secret`, a Secret not of type `kubernetes.io/tls`, without `tls.crt` and `tls.key`, with a certificate that is not PEM X.509 or is outside its validity window, or with a key that does not belong to the certificate (Envoy Gateway: validate.go validateTerminateModeAndGetTLSSecrets, tls.go parseCertsFromTLSSecretsData). With no valid certificate left the listener is `ResolvedRefs=False InvalidCertificateRef` and not programmed; with some valid ones it is `PartiallyInvalidCertificateRef` and serves those. The Secret's contents are checked offline and never printed.";
+    AttachClientValidationInvalid = "attach/client-validation-invalid", Error,
+        "The Gateway's client certificate validation (`spec.tls.frontend`) names a CA that does not resolve: the HTTPS listeners it covers are not accepted.",
+        "The CA references of `spec.tls.frontend` (its `default` or the `perPort` entry of a listener's port) name a ConfigMap or Secret that does not exist, holds no `ca.crt`, lies in another namespace without a ReferenceGrant from the Gateway, or is of no supported kind. Envoy Gateway then sets the Gateway `ResolvedRefs=False` and every HTTPS listener the validation covers `Accepted=False NoValidCACertificate`, not programmed (listener.go ProcessGatewayTLS, validate.go validateTLSConfiguration): clients reach nothing there, where the intent was to require a client certificate. Fix the reference.";
+    AttachInvalidClientCertificateRef = "attach/invalid-client-certificate-ref", Error,
+        "The Gateway's `spec.tls.backend.clientCertificateRef` does not resolve: Gateway `ResolvedRefs=False` (`InvalidClientCertificateRef` or `RefNotPermitted`).",
+        "The Gateway's `spec.tls.backend.clientCertificateRef` is not a core Secret, is in another namespace without a ReferenceGrant from the Gateway, does not exist, or lacks `tls.crt`/`tls.key`: Gateway `ResolvedRefs=False` (`InvalidClientCertificateRef` or `RefNotPermitted`), and no backend receives the client certificate (Envoy Gateway: listener.go ProcessGatewayTLS). Fix the reference or add the Secret.";
+    AttachInvalidRouteKinds = "attach/invalid-route-kinds", Error,
+        "A listener's `allowedRoutes.kinds` names a kind its protocol does not carry, or a group other than `gateway.networking.k8s.io`: listener `ResolvedRefs=False InvalidRouteKinds`, not programmed.",
+        "A listener's `allowedRoutes.kinds` names a kind its protocol does not carry (HTTP/HTTPS: HTTPRoute, GRPCRoute; TLS: TLSRoute, and TCPRoute unless Passthrough; TCP: TCPRoute; UDP: UDPRoute), or a group other than `gateway.networking.k8s.io`. The listener is `ResolvedRefs=False InvalidRouteKinds` (spec: `ListenerReasonInvalidRouteKinds` in apis/v1/gateway_types.go); Envoy Gateway does not program it (validate.go validateAllowedRoutes), though routes of the valid kinds are still reported `Accepted`. Remove the kinds the protocol cannot carry.";
     AttachInvalidKind = "attach/invalid-kind", Error,
         "`ResolvedRefs=False InvalidKind`: a backend group/kind no implementation of the target resolves (core Service always.",
         "`ResolvedRefs=False InvalidKind`: a backend group/kind no implementation of the target resolves (core Service always; `networking.istio.io/Hostname` for `target: istio`; `gateway.envoyproxy.io/Backend` for `target: envoy-gateway`; `multicluster.x-k8s.io/ServiceImport`).";
+    AttachListenerInvalid = "attach/listener-invalid", Error,
+        "A listener whose own settings make it invalid: it would not be programmed (`Programmed=False`), so nothing attached to it is served.",
+        "A listener whose own settings make it invalid (Envoy Gateway: validate.go validateListenerSpec): `from: Selector` without a selector or with one that does not parse (no namespace is admitted); `tls` on an HTTP, TCP or UDP listener; an HTTPS or TLS listener without `tls`; HTTPS with `mode: Passthrough` (`UnsupportedTLSMode`); a terminating listener without certificateRefs; Passthrough with certificateRefs; a hostname on a TCP or UDP listener. The listener is `Programmed=False` and carries no traffic. Fix the setting the message names.";
     AttachListenerIsolation = "attach/listener-isolation", Warning,
         "Requests for a host go to a more specific listener where the route is not attached.",
         "A route attached to a wildcard (or hostless) listener serves a host that a more specific listener of the same Gateway and port names. Gateway API sends each request to the most specific matching listener (listener isolation, `GatewaySpec.listeners` in apis/v1/gateway_types.go; Istio implements it), so requests for that host never reach this route: 404 unless a route attached there serves them. In Istio the wildcard server's VirtualService served them.";
+    AttachListenerNotProgrammed = "attach/listener-not-programmed", Error,
+        "The route would be `Accepted`, but every listener it attaches to is not programmed (an invalid or conflicted listener): it serves no traffic.",
+        "The route would be `Accepted`: implementations attach routes to a listener whatever its own conditions (Envoy Gateway: route.go processAllowedListenersForParentRefs), but a listener that is invalid or conflicted is `Programmed=False` and leaves the data plane, so the route serves no traffic through it. The listener's own findings say why; fix the listener.";
+    AttachListenerUnsupportedProtocol = "attach/listener-unsupported-protocol", Error,
+        "A listener protocol the implementation does not support: listener `Accepted=False UnsupportedProtocol`, no route attaches.",
+        "A listener protocol the implementation does not support (Envoy Gateway supports HTTP, HTTPS, TLS, TCP and UDP): listener `Accepted=False UnsupportedProtocol` (spec: `ListenerReasonUnsupportedProtocol`), it supports no route kind, so no route attaches. Use a supported protocol.";
     AttachNoMatchingListenerHostname = "attach/no-matching-listener-hostname", Error,
         "`Accepted=False NoMatchingListenerHostname`: no route hostname intersects a selected listener's hostname, after listener isolation (a host another listener on the same port names exactly belongs to that listener).",
         "`Accepted=False NoMatchingListenerHostname`: no route hostname intersects a selected listener's hostname, after listener isolation (a host another listener on the same port names exactly belongs to that listener).";
@@ -1376,12 +1397,21 @@ registry! {
     AttachParentNotFound = "attach/parent-not-found", Error,
         "`Accepted=False ParentNotFound`: the parentRef names a Gateway the repository does not define, in a namespace whose other Gateways it does define.",
         "`Accepted=False ParentNotFound`: the parentRef names a Gateway the repository does not define, in a namespace whose other Gateways it does define (so the repository manages that namespace's Gateways and the name is wrong), or anywhere with `--strict`. A Gateway in a namespace the repository holds no Gateway of is `attach/parent-unknown` instead.";
+    AttachOverlappingTls = "attach/overlapping-tls", Warning,
+        "Two HTTPS listeners on one port whose hostnames or certificates overlap: `OverlappingTLSConfig=True`; HTTP/2 clients may reuse a connection for the other listener's hosts.",
+        "Two HTTPS listeners on one port whose hostnames overlap (one without a hostname, equal ones, or `*.x.com` and a name one label below) or whose certificates' DNS names overlap: listener `OverlappingTLSConfig=True` (`OverlappingHostnames` or `OverlappingCertificates`; spec: `ListenerConditionOverlappingTLSConfig`). HTTP/2 connection coalescing can then send a request to the wrong listener (421 or a wrong route); Envoy Gateway falls back to HTTP/1.1 ALPN for overlapping certificates (listener.go checkOverlappingTLSConfig). Use distinct hostnames and certificates.";
     AttachParentUnknown = "attach/parent-unknown", Warning,
         "The parent Gateway (or parent kind, or the Namespace labels a selector needs) is not in the repository: attachment cannot be predicted.",
         "The parent Gateway (or parent kind, or the Namespace labels a selector needs) is not in the repository: attachment cannot be predicted.";
     AttachPortNotFound = "attach/port-not-found", Error,
         "`ResolvedRefs=False`: the backend Service exists but has no such port.",
         "`ResolvedRefs=False`: the backend Service exists but has no such port.";
+    AttachRuleUnsupported = "attach/rule-unsupported", Error,
+        "With `--target envoy-gateway`: a route rule Envoy Gateway refuses although the CRDs admit it; the rule is dropped (`Accepted=False` when every rule is, else `PartiallyInvalid=True`).",
+        "With `--target envoy-gateway`, a route rule Envoy Gateway refuses though the CRDs admit it (filters.go, helpers.go ValidateHTTPRouteFilter, route.go processHTTPRouteRule): an unsupported filter type or ExtensionRef kind, two URLRewrite or RequestRedirect filters, a redirect scheme other than http/https or status other than 301/302, header modifier entries with an empty name, `Host`, a name with `/` or `:`, or an invalid value, a regular expression that does not compile, a mirror together with a redirect (`IncompatibleFilters`), a backendRef filter other than header modifiers and a hostname rewrite (`ResolvedRefs=False UnsupportedRefValue`), a TCPRoute or UDPRoute without exactly one rule (`InvalidRule`). The rule is dropped: requests it matched get 500 or another rule. Rewrite the rule within what the implementation supports.";
+    AttachUnsupportedAddress = "attach/unsupported-address", Error,
+        "A Gateway `spec.addresses` entry of a type the implementation does not support: Gateway `Accepted=False UnsupportedAddress`.",
+        "A Gateway `spec.addresses` entry whose type is neither `IPAddress` nor `Hostname`: Envoy Gateway does not accept the Gateway (`Accepted=False UnsupportedAddress`, translator.go GetRelevantGateways), so none of its listeners is programmed. Use a supported address type.";
     AttachRefNotPermitted = "attach/ref-not-permitted", Error,
         "`ResolvedRefs=False RefNotPermitted`: a cross-namespace backendRef (or mirror backendRef) without a ReferenceGrant in the target namespace allowing this route kind from the route's namespace.",
         "`ResolvedRefs=False RefNotPermitted`: a cross-namespace backendRef (or mirror backendRef) without a ReferenceGrant in the target namespace allowing this route kind from the route's namespace.";

@@ -41,10 +41,16 @@ pub fn namespaces_admit(
         "All" => Admission::Admitted,
         "Same" if gateway_ns == route_ns => Admission::Admitted,
         "Selector" => {
-            let selector = allowed_routes
-                .pointer("/namespaces/selector")
-                .cloned()
-                .unwrap_or(Value::Null);
+            // Without a selector, or with one that does not parse, a listener admits no
+            // namespace (Envoy Gateway: validate.go validateAllowedNamespaces leaves the
+            // selector nil and AllowsNamespace refuses; the spec requires a selector).
+            let Some(selector) = allowed_routes.pointer("/namespaces/selector") else {
+                return Admission::Refused;
+            };
+            if super::selector::invalid(selector).is_some() {
+                return Admission::Refused;
+            }
+            let selector = selector.clone();
             match (super::selector::matches(&selector, labels), labels_known) {
                 (true, _) => Admission::Admitted,
                 (false, true) => Admission::Refused,

@@ -45,6 +45,73 @@ pub fn matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
     labels_ok && expressions_ok
 }
 
+/// Why `selector` is not a valid label selector (`LabelSelectorAsSelector` in apimachinery
+/// refuses it), or `None`: an unknown operator, `In`/`NotIn` without values, `Exists`/
+/// `DoesNotExist` with values, or a key that is not a label key.
+pub fn invalid(selector: &Value) -> Option<String> {
+    for e in selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let key = e.get("key").and_then(Value::as_str).unwrap_or_default();
+        if !is_label_key(key) {
+            return Some(format!("key {key:?} is not a valid label key"));
+        }
+        let values = e
+            .get("values")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        match e
+            .get("operator")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+        {
+            "In" | "NotIn" if values == 0 => {
+                return Some(format!("operator In/NotIn on {key} needs values"));
+            }
+            "Exists" | "DoesNotExist" if values > 0 => {
+                return Some(format!(
+                    "operator Exists/DoesNotExist on {key} takes no values"
+                ));
+            }
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            other => return Some(format!("operator {other:?} is not a selector operator")),
+        }
+    }
+    None
+}
+
+/// A label key: an optional DNS-subdomain prefix and `/`, then a name of at most 63
+/// characters, alphanumeric at both ends, with `-`, `_` and `.` inside.
+fn is_label_key(key: &str) -> bool {
+    let (prefix, name) = match key.rsplit_once('/') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, key),
+    };
+    let name_ok = !name.is_empty()
+        && name.len() <= 63
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    let prefix_ok = prefix.is_none_or(|p| {
+        !p.is_empty()
+            && p.len() <= 253
+            && p.split('.').all(|label| {
+                !label.is_empty()
+                    && label.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+                    && label.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+                    && label
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            })
+    });
+    name_ok && prefix_ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,10 @@
 //! the repository says nothing about is reported as unknown (warning), an error with
 //! `strict`. A namespace is known when the repository defines it or holds a Service in it.
 
+mod backend_tls;
+mod listener;
+mod rules;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -25,7 +29,7 @@ const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute",
 
 /// Condition status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
+pub enum Status {
     True,
     False,
     /// Depends on objects outside the repository.
@@ -65,6 +69,8 @@ pub(crate) struct ParentStatus {
     /// wildcard, but that a more specific listener of the same Gateway and port claims
     /// (listener isolation sends those requests there).
     pub shadowed: Vec<(String, String)>,
+    /// Accepted, but none of the accepting listeners is programmed: no traffic.
+    pub unprogrammed: bool,
 }
 
 /// One backendRef that does not resolve.
@@ -83,6 +89,10 @@ pub(crate) struct RoutePrediction {
     pub parents: Vec<ParentStatus>,
     /// The route's `ResolvedRefs` condition (the same on every parent).
     pub resolved_refs: Condition,
+    /// Envoy Gateway writes no `ResolvedRefs` on a route it refuses for its rule count.
+    pub resolved_refs_unset: bool,
+    /// `PartiallyInvalid=True` when some rules were dropped.
+    pub partially_invalid: Option<Condition>,
     pub backend_issues: Vec<BackendIssue>,
     /// Whether unknown outcomes are errors (`--strict`).
     pub strict: bool,
@@ -94,10 +104,14 @@ fn reason_code(reason: &str) -> Code {
         "NoMatchingParent" => Code::AttachNoMatchingParent,
         "NotAllowedByListeners" => Code::AttachNotAllowedByListeners,
         "NoMatchingListenerHostname" => Code::AttachNoMatchingListenerHostname,
-        "ParentNotFound" => Code::AttachParentNotFound,
+        "ParentNotFound" | "ParentRejected" => Code::AttachParentNotFound,
         "RefNotPermitted" => Code::AttachRefNotPermitted,
         "InvalidKind" => Code::AttachInvalidKind,
-        "PortNotFound" => Code::AttachPortNotFound,
+        "PortNotFound" | "PortNotSpecified" => Code::AttachPortNotFound,
+        "UnsupportedValue" | "InvalidRule" | "IncompatibleFilters" | "UnsupportedRefValue" => {
+            Code::AttachRuleUnsupported
+        }
+        "InvalidBackendTLS" => Code::AttachBackendTlsPolicyInvalid,
         _ => Code::AttachBackendNotFound,
     }
 }
@@ -189,6 +203,20 @@ impl RoutePrediction {
             };
             out.push((note.at(field), c.reason.clone()));
         }
+        for p in self.parents.iter().filter(|p| p.unprogrammed) {
+            out.push((
+                Diagnostic::new(
+                    Code::AttachListenerNotProgrammed,
+                    format!(
+                        "{what} parentRef {} would be Accepted, but on listeners that are not programmed ({}): it serves no traffic there",
+                        p.parent,
+                        p.listeners.join(", ")
+                    ),
+                )
+                .at(format!("spec.parentRefs[{}]", p.index)),
+                "Programmed".to_string(),
+            ));
+        }
         for (p, host, claimant) in self.isolated() {
             let gateway = gateway_of(&p.parent);
             out.push((
@@ -224,6 +252,56 @@ impl RoutePrediction {
     }
 }
 
+impl RoutePrediction {
+    /// The conditions of each parentRef, in `status.parents` form.
+    pub(crate) fn route_status(&self, route: &Value) -> super::status::RouteStatus {
+        use super::status::{PredictedCondition, RouteParentStatus, RouteStatus};
+        let refs: Vec<&Value> = route
+            .pointer("/spec/parentRefs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .collect();
+        let resolved = &self.resolved_refs;
+        let parents = self
+            .parents
+            .iter()
+            .map(|p| RouteParentStatus {
+                parent_ref: refs.get(p.index).map(|v| (*v).clone()).unwrap_or_default(),
+                conditions: std::iter::once(PredictedCondition::new(
+                    "Accepted",
+                    p.accepted.status,
+                    &p.accepted.reason,
+                    p.accepted.message.clone(),
+                ))
+                .chain((!self.resolved_refs_unset).then(|| {
+                    PredictedCondition::new(
+                        "ResolvedRefs",
+                        resolved.status,
+                        &resolved.reason,
+                        resolved.message.clone(),
+                    )
+                }))
+                .chain(self.partially_invalid.iter().map(|c| {
+                    PredictedCondition::new(
+                        "PartiallyInvalid",
+                        c.status,
+                        &c.reason,
+                        c.message.clone(),
+                    )
+                }))
+                .collect(),
+            })
+            .collect();
+        RouteStatus {
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            parents,
+        }
+    }
+}
+
 /// The listeners that accept a route, and the `(host, listener)` pairs listener isolation
 /// takes away from them ([`ParentStatus::shadowed`]).
 type Accepting = (Vec<String>, Vec<(String, String)>);
@@ -247,7 +325,13 @@ pub(crate) struct World<'a> {
     gateways: BTreeMap<(String, String), Vec<Value>>,
     /// ReferenceGrants by namespace.
     grants: BTreeMap<String, Vec<Value>>,
+    backend_tls_policies: Vec<Value>,
     known_namespaces: BTreeSet<String>,
+    /// Repository Gateways the API server would reject (schema or CEL): they never exist.
+    rejected: BTreeSet<(String, String)>,
+    /// The programmed listeners of each definition of each Gateway (same order as
+    /// `gateways`), computed once.
+    programmed: BTreeMap<(String, String), Vec<Vec<String>>>,
 }
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
@@ -274,14 +358,26 @@ impl<'a> World<'a> {
             config,
             gateways: BTreeMap::new(),
             grants: BTreeMap::new(),
+            backend_tls_policies: Vec::new(),
             known_namespaces: BTreeSet::new(),
+            rejected: BTreeSet::new(),
+            programmed: BTreeMap::new(),
         };
         for (obj, v) in index.gateway_api("Gateway") {
+            if !super::validate_object(v, config.channel).is_empty() {
+                world
+                    .rejected
+                    .insert((obj.namespace.clone(), obj.meta.name.clone()));
+                continue;
+            }
             world
                 .gateways
                 .entry((obj.namespace.clone(), obj.meta.name.clone()))
                 .or_default()
                 .push(v.clone());
+        }
+        for (_, v) in index.gateway_api("BackendTLSPolicy") {
+            world.backend_tls_policies.push(v.clone());
         }
         for (obj, v) in index.gateway_api("ReferenceGrant") {
             world
@@ -314,9 +410,34 @@ impl<'a> World<'a> {
                     world.gateways.insert((ns, name), vec![v.clone()]);
                 }
                 Some("ReferenceGrant") => world.grants.entry(ns).or_default().push(v.clone()),
+                Some("BackendTLSPolicy") => world.backend_tls_policies.push(v.clone()),
                 _ => {}
             }
         }
+        let programmed = world
+            .gateways
+            .iter()
+            .map(|(key, definitions)| {
+                let per_definition = definitions
+                    .iter()
+                    .map(|g| {
+                        world
+                            .gateway_status(g)
+                            .listeners
+                            .into_iter()
+                            .filter(|l| {
+                                l.conditions
+                                    .iter()
+                                    .any(|c| c.type_ == "Programmed" && c.status != Status::False)
+                            })
+                            .map(|l| l.name)
+                            .collect()
+                    })
+                    .collect();
+                (key.clone(), per_definition)
+            })
+            .collect();
+        world.programmed = programmed;
         world
     }
 
@@ -352,13 +473,58 @@ impl<'a> World<'a> {
             .enumerate()
             .map(|(i, p)| self.parent_status(kind, &ns, &hostnames, i, p))
             .collect();
-        let backend_issues = self.backend_issues(kind, &ns, route);
-        let resolved_refs = match backend_issues
+        let mut parents: Vec<ParentStatus> = parents;
+        let mut backend_issues = self.backend_issues(kind, &ns, route);
+        let mut partially_invalid = None;
+        let mut resolved_refs_unset = false;
+        if self.config.target == Target::EnvoyGateway {
+            let verdict = rules::verdict(kind, route);
+            backend_issues.retain(|b| {
+                !verdict
+                    .backends_skipped
+                    .iter()
+                    .any(|ri| b.path.starts_with(&format!("spec.rules[{ri}].")))
+            });
+            for (path, reason, message) in verdict.refused_backends {
+                backend_issues.push(BackendIssue {
+                    path,
+                    condition: Condition::new(Status::False, &reason, message),
+                });
+            }
+            if let Some((reason, message, all)) = verdict.dropped {
+                if all {
+                    // The rules are processed for every parent of a Gateway the
+                    // implementation manages, and their verdict is written last.
+                    for p in parents
+                        .iter_mut()
+                        .filter(|p| p.accepted.reason != "ParentNotFound")
+                    {
+                        p.accepted = Condition::new(Status::False, &reason, message.clone());
+                        p.listeners.clear();
+                        p.shadowed.clear();
+                        p.unprogrammed = false;
+                    }
+                    resolved_refs_unset = reason == "InvalidRule";
+                } else {
+                    partially_invalid = Some(Condition::new(Status::True, &reason, message));
+                }
+            }
+        }
+        // Several failures of one condition type are joined, sorted, as Envoy Gateway
+        // writes them (status/error.go TypedErrorCollector).
+        let failed: Vec<&Condition> = backend_issues
             .iter()
-            .find(|b| b.condition.status == Status::False)
-        {
-            Some(b) => b.condition.clone(),
-            None => Condition::new(Status::True, "ResolvedRefs", "all references resolved"),
+            .map(|b| &b.condition)
+            .filter(|c| c.status == Status::False)
+            .collect();
+        let resolved_refs = if failed.is_empty() {
+            Condition::new(Status::True, "ResolvedRefs", "all references resolved")
+        } else {
+            let mut reasons: Vec<&str> = failed.iter().map(|c| c.reason.as_str()).collect();
+            reasons.sort_unstable();
+            reasons.dedup();
+            let messages: Vec<&str> = failed.iter().map(|c| c.message.as_str()).collect();
+            Condition::new(Status::False, &reasons.join(","), messages.join("; "))
         };
         Some(RoutePrediction {
             kind: kind.to_string(),
@@ -366,6 +532,8 @@ impl<'a> World<'a> {
             name,
             parents,
             resolved_refs,
+            resolved_refs_unset,
+            partially_invalid,
             backend_issues,
             strict: self.config.strict,
         })
@@ -398,6 +566,7 @@ impl<'a> World<'a> {
             accepted,
             listeners,
             shadowed: Vec::new(),
+            unprogrammed: false,
         };
         if group.is_empty() && kind == "Service" {
             // Mesh (GAMMA) parent: attaches when the Service exists.
@@ -436,7 +605,20 @@ impl<'a> World<'a> {
                 vec![],
             );
         }
-        let Some(definitions) = self.gateways.get(&(ns.to_string(), name.to_string())) else {
+        let key = (ns.to_string(), name.to_string());
+        if !self.gateways.contains_key(&key) && self.rejected.contains(&key) {
+            return status(
+                Condition::new(
+                    Status::False,
+                    "ParentRejected",
+                    format!(
+                        "the API server would reject Gateway {ns}/{name} (see its validate findings), so the route attaches to nothing"
+                    ),
+                ),
+                vec![],
+            );
+        }
+        let Some(definitions) = self.gateways.get(&key) else {
             // Where the repository defines other Gateways, it manages that namespace's
             // Gateways: a missing one is a wrong name, not one kept elsewhere.
             let siblings: Vec<&str> = self
@@ -472,25 +654,44 @@ impl<'a> World<'a> {
             Status::Unknown => 1,
             Status::False => 2,
         };
-        let (accepted, (listeners, shadowed)) = definitions
+        let Some((definition, (accepted, (listeners, shadowed)))) = definitions
             .iter()
-            .map(|g| self.gateway_status(g, route_kind, route_ns, hostnames, ns, section, port))
-            .min_by_key(|(c, _)| rank(&c.status))
-            .unwrap_or_else(|| {
+            .enumerate()
+            .map(|(i, g)| {
                 (
-                    Condition::new(Status::Unknown, "ParentNotFound", "no definition"),
-                    (vec![], vec![]),
+                    i,
+                    self.attach_to_gateway(g, route_kind, route_ns, hostnames, ns, section, port),
                 )
-            });
+            })
+            .min_by_key(|(_, (c, _))| rank(&c.status))
+        else {
+            return status(
+                Condition::new(Status::Unknown, "ParentNotFound", "no definition"),
+                vec![],
+            );
+        };
+        // Envoy Gateway attaches a route to a listener that is not programmed all the same
+        // (route.go processAllowedListenersForParentRefs does not look at its conditions):
+        // Accepted, yet no traffic.
+        let programmed = self
+            .programmed
+            .get(&key)
+            .and_then(|p| p.get(definition))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let unprogrammed = accepted.status == Status::True
+            && !listeners.is_empty()
+            && !listeners.iter().any(|l| programmed.contains(l));
         ParentStatus {
             shadowed,
+            unprogrammed,
             ..status(accepted, listeners)
         }
     }
 
     /// Steps 1-3 of attachment against one Gateway definition.
     #[allow(clippy::too_many_arguments)]
-    fn gateway_status(
+    fn attach_to_gateway(
         &self,
         gateway: &Value,
         route_kind: &str,
@@ -628,86 +829,6 @@ impl<'a> World<'a> {
         )
     }
 
-    /// Listener-side references of a Gateway: each `tls.certificateRefs` entry must name a
-    /// Secret (core group) that exists, and a cross-namespace one needs a ReferenceGrant from
-    /// the Gateway's namespace. Secrets are often kept out of Git (sealed or external
-    /// secrets), so a Secret missing from the repository is unknown, not an error, unless
-    /// `strict`.
-    pub(crate) fn gateway_findings(&self, gateway: &Value) -> Vec<(Diagnostic, String)> {
-        if str_of(gateway, "kind") != Some("Gateway") {
-            return Vec::new();
-        }
-        let gw_ns = namespace_of(gateway, &self.config.default_namespace);
-        let gw_name = gateway
-            .pointer("/metadata/name")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let mut out = Vec::new();
-        let listeners = gateway
-            .pointer("/spec/listeners")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate();
-        for (li, l) in listeners {
-            let lname = str_of(l, "name").unwrap_or_default();
-            let refs = l
-                .pointer("/tls/certificateRefs")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate();
-            for (ci, r) in refs {
-                let path = format!("spec.listeners[{li}].tls.certificateRefs[{ci}]");
-                let group = str_of(r, "group").unwrap_or("");
-                let kind = str_of(r, "kind").unwrap_or("Secret");
-                let name = str_of(r, "name").unwrap_or_default();
-                let ns = str_of(r, "namespace").unwrap_or(&gw_ns);
-                let what = format!("Gateway {gw_ns}/{gw_name} listener {lname}");
-                if !group.is_empty() || kind != "Secret" {
-                    out.push((
-                        Diagnostic::new(
-                            Code::AttachInvalidCertificateRef,
-                            format!("{what}: certificateRef kind {group}/{kind} is not a Secret; the listener would be ResolvedRefs=False (InvalidCertificateRef)"),
-                        )
-                        .at(path),
-                        "InvalidCertificateRef".to_string(),
-                    ));
-                    continue;
-                }
-                if ns != gw_ns && !self.granted_from(ns, "Gateway", &gw_ns, "", "Secret", name) {
-                    let code = if self.namespace_known(ns) || self.config.strict {
-                        Code::AttachCertificateRefNotPermitted
-                    } else {
-                        Code::AttachCertificateUnknown
-                    };
-                    out.push((
-                        Diagnostic::new(
-                            code,
-                            format!("{what}: no ReferenceGrant in namespace {ns} allows Gateways from {gw_ns} to use Secret {name}; the listener would be ResolvedRefs=False (RefNotPermitted)"),
-                        )
-                        .at(path)
-                        .strict(self.config.strict),
-                        "RefNotPermitted".to_string(),
-                    ));
-                    continue;
-                }
-                if self.index.secret(ns, name).is_none() {
-                    out.push((
-                        Diagnostic::new(
-                            Code::AttachCertificateUnknown,
-                            format!("{what}: Secret {ns}/{name} is not in the repository; if it does not exist in the cluster the listener is ResolvedRefs=False (InvalidCertificateRef)"),
-                        )
-                        .at(path)
-                        .strict(self.config.strict),
-                        "InvalidCertificateRef".to_string(),
-                    ));
-                }
-            }
-        }
-        out
-    }
-
     fn listener_allows_namespace(&self, l: &Value, gateway_ns: &str, route_ns: &str) -> Status {
         let allowed = l.get("allowedRoutes").unwrap_or(&Value::Null);
         let (labels, defined) = self.index.namespace_selector_labels(route_ns);
@@ -749,7 +870,12 @@ impl<'a> World<'a> {
             .collect()
     }
 
-    fn backend_condition(&self, route_kind: &str, route_ns: &str, b: &Value) -> Option<Condition> {
+    pub(crate) fn backend_condition(
+        &self,
+        route_kind: &str,
+        route_ns: &str,
+        b: &Value,
+    ) -> Option<Condition> {
         let group = str_of(b, "group").unwrap_or("");
         let kind = str_of(b, "kind").unwrap_or("Service");
         let name = str_of(b, "name").unwrap_or_default();
@@ -757,7 +883,14 @@ impl<'a> World<'a> {
         let is_service = group.is_empty() && kind == "Service";
         let implementation_kind = match self.config.target {
             Target::Istio => group == "networking.istio.io" && kind == "Hostname",
-            Target::EnvoyGateway => group == "gateway.envoyproxy.io" && kind == "Backend",
+            // Envoy Gateway checks group and kind apart (validate.go validateBackendRef):
+            // any of its three groups with any of its three kinds.
+            Target::EnvoyGateway => {
+                matches!(
+                    group,
+                    "" | "multicluster.x-k8s.io" | "gateway.envoyproxy.io"
+                ) && matches!(kind, "ServiceImport" | "Backend")
+            }
             Target::Generic => false,
         } || (group == "multicluster.x-k8s.io"
             && kind == "ServiceImport");
@@ -796,17 +929,73 @@ impl<'a> World<'a> {
         if !is_service {
             return None;
         }
+        let Some(port) = b.get("port").and_then(Value::as_i64) else {
+            return Some(Condition::new(
+                Status::False,
+                "PortNotSpecified",
+                format!("the backendRef to Service {ns}/{name} has no port"),
+            ));
+        };
         match self.index.service(ns, name) {
             Some(svc) => {
-                let port = b.get("port").and_then(Value::as_i64)?;
-                let port32 = i32::try_from(port).ok()?;
-                k8s::find_port(svc, port32).is_none().then(|| {
-                    Condition::new(
+                // The port must carry the route's transport: UDP for a UDPRoute, TCP (the
+                // default) for every other kind (Envoy Gateway: validate.go
+                // validateBackendRefService).
+                let transport = if route_kind == "UDPRoute" {
+                    "UDP"
+                } else {
+                    "TCP"
+                };
+                let found = i32::try_from(port)
+                    .ok()
+                    .and_then(|p| k8s::find_port(svc, p));
+                // A protocol the API server would refuse (only TCP, UDP and SCTP exist) is
+                // left to it.
+                let carries = found.is_some_and(|p| {
+                    let protocol = p.protocol.as_deref().unwrap_or("TCP");
+                    !matches!(protocol, "UDP" | "SCTP" | "TCP") || protocol == transport
+                });
+                if !carries {
+                    let why = match found {
+                        Some(p) => format!(
+                            "Service {ns}/{name} port {port} is {}, not {transport}",
+                            p.protocol.as_deref().unwrap_or("TCP")
+                        ),
+                        None => format!("Service {ns}/{name} has no port {port}"),
+                    };
+                    return Some(Condition::new(Status::False, "PortNotFound", why));
+                }
+                // Envoy Gateway refuses ExternalName Services as backends
+                // (validate.go validateBackendRefService, isServiceExternalName).
+                let external =
+                    svc.spec.as_ref().and_then(|s| s.type_.as_deref()) == Some("ExternalName");
+                if external && self.config.target == Target::EnvoyGateway {
+                    return Some(Condition::new(
                         Status::False,
-                        "PortNotFound",
-                        format!("Service {ns}/{name} has no port {port}"),
-                    )
-                })
+                        "UnsupportedValue",
+                        format!(
+                            "Service {ns}/{name} is of type ExternalName, which Envoy Gateway does not take as a backend (use a Backend)"
+                        ),
+                    ));
+                }
+                // A backend of weight 0 is dropped before its BackendTLSPolicy is read
+                // (route.go processDestination).
+                if b.get("weight").and_then(Value::as_i64) == Some(0) {
+                    return None;
+                }
+                let policy = self.backend_tls_policy(ns, name, Some(port))?;
+                let (_, why) = self.ca_problem(policy)?;
+                let policy_name = policy
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                Some(Condition::new(
+                    Status::False,
+                    "InvalidBackendTLS",
+                    format!(
+                        "BackendTLSPolicy {ns}/{policy_name} of Service {name} is invalid: {why}"
+                    ),
+                ))
             }
             None if self.namespace_known(ns) || self.config.strict => Some(Condition::new(
                 Status::False,

@@ -16,6 +16,7 @@ pub(crate) mod channel;
 pub mod crd;
 pub(crate) mod listeners;
 pub(crate) mod schema;
+pub mod status;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -217,17 +218,8 @@ fn object_notes(world: &attachment::World, value: &Value) -> Vec<Diagnostic> {
         .get("kind")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let name = value
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
     let mut notes = Vec::new();
     if kind == "Gateway" {
-        for c in listeners::conflicts(value) {
-            notes.push(
-                Diagnostic::new(c.code(), format!("Gateway {name}: {}", c.message())).at(c.path()),
-            );
-        }
         notes.extend(world.gateway_findings(value).into_iter().map(|(n, _)| n));
     }
     if let Some(p) = world.predict(value) {
@@ -251,6 +243,17 @@ pub fn lint_repository(index: &Index, config: &Config) -> Vec<Diagnostic> {
 /// on the object it is about, at the offending field, with the rule it breaks.
 pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) -> Vec<Diagnostic> {
     let world = attachment::World::new(index, generated.iter(), config);
+    // The routes a BackendTLSPolicy's ancestors come from: the repository's and this run's.
+    let routes: Vec<&Value> = index
+        .objects
+        .iter()
+        .filter_map(|o| match &o.body {
+            SourceBody::GatewayApi(v) if !index.is_patch_file(&o.source.file) => Some(v),
+            _ => None,
+        })
+        .chain(generated.iter())
+        .filter(|v| world.predict(v).is_some())
+        .collect();
     let mut out = Vec::new();
     for (position, obj) in index.objects.iter().enumerate() {
         let SourceBody::GatewayApi(value) = &obj.body else {
@@ -274,15 +277,6 @@ pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) 
                     .with_rule(rule),
             );
         }
-        if obj.kind == "Gateway" {
-            for c in listeners::conflicts(value) {
-                found.push(
-                    Diagnostic::new(c.code(), c.message())
-                        .at(c.path())
-                        .with_rule(c.reason()),
-                );
-            }
-        }
         // Attachment of an object the API server would reject is moot.
         if !invalid {
             // Each diagnostic is placed on its object already; drop the `Kind ns/name `
@@ -299,6 +293,12 @@ pub fn lint_with_generated(index: &Index, generated: &[Value], config: &Config) 
                 &format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name),
                 world.gateway_findings(value),
             );
+            if obj.kind == "BackendTLSPolicy" {
+                push(
+                    &format!("{} {}/{} ", obj.kind, obj.namespace, obj.meta.name),
+                    world.policy_findings(value, &routes),
+                );
+            }
             if let Some(p) = world.predict(value) {
                 push(
                     &format!("{} {}/{} ", p.kind, p.namespace, p.name),
@@ -500,15 +500,26 @@ mod tests {
         ];
         validate_results(&index, &mut results, &Config::default());
         let codes: Vec<_> = results[0].notes.iter().map(|n| n.code).collect();
-        // The certificate Secret is not in the (empty) repository: unknown, a warning.
+        // The certificate Secret is not in the (empty) repository: unknown, a warning. Both
+        // listeners of the port are conflicted (Envoy Gateway marks every one of them), each
+        // with its own note.
         assert_eq!(
             codes,
             [
                 Code::ValidateListenerProtocolConflict,
-                Code::AttachCertificateUnknown
+                Code::AttachCertificateUnknown,
+                Code::ValidateListenerProtocolConflict,
             ]
         );
         assert_eq!(results[0].notes[1].severity, Severity::Warning);
+        assert_eq!(
+            results[0].notes[0].location.generated_field.as_deref(),
+            Some("spec.listeners[0]")
+        );
+        assert_eq!(
+            results[0].notes[2].location.generated_field.as_deref(),
+            Some("spec.listeners[1]")
+        );
         assert!(results[0].notes[0].message.contains("`http`"));
         assert!(results[0].notes[0].message.contains("`other`"));
         let route_notes: Vec<_> = results[1]
@@ -516,10 +527,13 @@ mod tests {
             .iter()
             .map(|n| (n.code, n.severity))
             .collect();
+        // The route attaches to `http`, which the conflict keeps out of the data plane:
+        // Accepted, and an error saying it serves nothing.
         assert_eq!(
             route_notes,
             [
                 (Code::AttachAccepted, Severity::Info),
+                (Code::AttachListenerNotProgrammed, Severity::Error),
                 (Code::AttachBackendUnknown, Severity::Warning)
             ]
         );

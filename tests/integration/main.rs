@@ -52,6 +52,7 @@ mod semantics_ingress_nginx;
 mod semantics_ingress_nginx_review;
 mod semantics_istio;
 mod semantics_istio_review;
+mod status_envoy_gateway;
 mod trace_cli;
 mod untrusted;
 mod untrusted_config;

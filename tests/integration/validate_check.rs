@@ -73,13 +73,19 @@ fn check_flags_the_peers_istio_outputs_and_exits_1() {
         "hostname must not be specified for protocols ['TCP', 'UDP']",
         "certificateRefs or options must be specified when mode is Terminate",
         "tls mode must be set for protocol TLS",
-        "HostnameConflict",
     ] {
         assert!(
             has(&findings, gw.0, gw.1, rule),
             "missing {rule}: {findings:#?}"
         );
     }
+    // The API server rejects this Gateway (the CEL rules above), so it never gets a
+    // listener status: no conflict is predicted on it (the duplicate hostnames are the CEL
+    // rule "Combination of port, protocol and hostname must be unique").
+    assert!(
+        !has(&findings, gw.0, gw.1, "HostnameConflict"),
+        "{findings:#?}"
+    );
     let route = ("2-virtualservice-http.yaml", "HTTPRoute/reviews-route-v2");
     for rule in [
         "RequestRedirect filter must not be used together with backendRefs",
@@ -301,4 +307,47 @@ fn experimental_fields_fail_on_standard_and_pass_on_experimental() {
         .arg(dir.path())
         .assert()
         .code(0);
+}
+
+/// `check` reads the TLS Secrets' contents (fixtures/repo/status-certificates) and reports
+/// what is wrong with them, but no part of a Secret's data reaches any report format.
+#[test]
+fn secret_contents_never_reach_a_report() {
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/repo/status-certificates/tree");
+    let secrets = std::fs::read_to_string(tree.join("platform/secrets.yaml")).unwrap();
+    // Every base64 value of the Secrets, and pieces of it long enough to be recognised.
+    let values: Vec<&str> = secrets
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("tls.crt: ")
+                .or(l.trim().strip_prefix("tls.key: "))
+        })
+        .collect();
+    assert!(values.len() >= 8, "{values:?}");
+    for format in ["json", "text", "sarif", "markdown", "github"] {
+        let out = Command::cargo_bin("gateway-migrate")
+            .unwrap()
+            .args(["check", "--no-render", "--verbose", "--format", format])
+            .arg(&tree)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains("does not match its tls.crt"),
+            "{format}: {text}"
+        );
+        assert!(!text.contains("BEGIN"), "{format}");
+        for v in &values {
+            for piece in v
+                .as_bytes()
+                .chunks(24)
+                .map(|c| String::from_utf8_lossy(c).to_string())
+            {
+                assert!(!text.contains(&piece), "{format} prints Secret data");
+            }
+        }
+    }
 }
