@@ -329,6 +329,8 @@ pub(crate) struct World<'a> {
     known_namespaces: BTreeSet<String>,
     /// Repository Gateways the API server would reject (schema or CEL): they never exist.
     rejected: BTreeSet<(String, String)>,
+    /// `controllerName` of each GatewayClass of the repository.
+    class_controllers: BTreeMap<String, String>,
     /// The programmed listeners of each definition of each Gateway (same order as
     /// `gateways`), computed once.
     programmed: BTreeMap<(String, String), Vec<Vec<String>>>,
@@ -362,6 +364,7 @@ impl<'a> World<'a> {
             known_namespaces: BTreeSet::new(),
             rejected: BTreeSet::new(),
             programmed: BTreeMap::new(),
+            class_controllers: BTreeMap::new(),
         };
         for (obj, v) in index.gateway_api("Gateway") {
             if !super::validate_object(v, config.channel).is_empty() {
@@ -375,6 +378,13 @@ impl<'a> World<'a> {
                 .entry((obj.namespace.clone(), obj.meta.name.clone()))
                 .or_default()
                 .push(v.clone());
+        }
+        for (obj, v) in index.gateway_api("GatewayClass") {
+            if let Some(controller) = v.pointer("/spec/controllerName").and_then(Value::as_str) {
+                world
+                    .class_controllers
+                    .insert(obj.meta.name.clone(), controller.to_string());
+            }
         }
         for (_, v) in index.gateway_api("BackendTLSPolicy") {
             world.backend_tls_policies.push(v.clone());

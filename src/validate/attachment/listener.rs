@@ -108,7 +108,7 @@ impl World<'_> {
         for (conditions, _, _) in &mut checked {
             finish(conditions);
         }
-        if self.config.target == Target::EnvoyGateway {
+        if self.implementation(class) == Target::EnvoyGateway {
             overlapping_tls(&specs, &mut checked);
         }
         let listeners = specs
@@ -137,6 +137,7 @@ impl World<'_> {
         gateway_ns: &str,
         class: &str,
     ) -> (Conditions, Vec<String>, Vec<String>) {
+        let target = self.implementation(class);
         let mut c = Conditions::default();
         let protocol = str_of(l, "protocol").unwrap_or_default();
         let allowed = l.get("allowedRoutes").unwrap_or(&Value::Null);
@@ -187,7 +188,7 @@ impl World<'_> {
                 "UnsupportedProtocol",
                 format!(
                     "protocol {protocol} is not supported by the target ({:?})",
-                    self.config.target
+                    target
                 ),
             );
             Vec::new()
@@ -227,10 +228,10 @@ impl World<'_> {
                     .pointer("/tls/options")
                     .and_then(Value::as_object)
                     .is_some_and(|o| !o.is_empty());
-                if refs.is_empty() && (self.config.target == Target::EnvoyGateway || !has_options) {
+                if refs.is_empty() && (target == Target::EnvoyGateway || !has_options) {
                     c.invalid("a listener that terminates TLS needs at least one certificateRef");
                 } else if !refs.is_empty() {
-                    names = self.certificates(&refs, gateway_ns, &mut c);
+                    names = self.certificates(&refs, gateway_ns, target, &mut c);
                 }
             }
             ("TLS", Some(_)) if mode == Some("Passthrough") && !refs.is_empty() => {
@@ -305,12 +306,35 @@ impl World<'_> {
         })
     }
 
+    /// The implementation whose choices predict a Gateway of `class`: the target for the
+    /// class the tool generates and for classes it does not know; for a GatewayClass of the
+    /// repository, the implementation of its `controllerName` (none that the tool models:
+    /// spec rules only); for Istio's own class names, Istio.
+    pub(crate) fn implementation(&self, class: &str) -> Target {
+        if class == self.config.gateway_class_name {
+            return self.config.target;
+        }
+        match self.class_controllers.get(class).map(String::as_str) {
+            Some("gateway.envoyproxy.io/gatewayclass-controller") => Target::EnvoyGateway,
+            Some(c) if c.starts_with("istio.io/") => Target::Istio,
+            Some(_) => Target::Generic,
+            None if matches!(
+                class,
+                "istio" | "istio-waypoint" | "istio-east-west" | "istio-remote"
+            ) =>
+            {
+                Target::Istio
+            }
+            None => self.config.target,
+        }
+    }
+
     /// Whether the target implementation serves a listener protocol: Envoy Gateway HTTP,
     /// HTTPS, TLS, TCP and UDP (`isSupportedListenerProtocol`); Istio HTTP, HTTPS, TLS, TCP,
     /// and HBONE on its waypoint and east-west classes (conversion.go
     /// listenerProtocolToIstio). Without a target, any protocol may be an implementation's.
     fn protocol_supported(&self, protocol: &str, class: &str) -> bool {
-        match self.config.target {
+        match self.implementation(class) {
             Target::EnvoyGateway => matches!(protocol, "HTTP" | "HTTPS" | "TLS" | "TCP" | "UDP"),
             Target::Istio => {
                 matches!(protocol, "HTTP" | "HTTPS" | "TLS" | "TCP")
@@ -322,8 +346,14 @@ impl World<'_> {
 
     /// Resolves a terminating listener's certificate references
     /// (`validateTerminateModeAndGetTLSSecrets`); returns the DNS names of the valid ones.
-    fn certificates(&self, refs: &[&Value], gateway_ns: &str, c: &mut Conditions) -> Vec<String> {
-        let resolved = self.resolve_certificates(refs, gateway_ns);
+    fn certificates(
+        &self,
+        refs: &[&Value],
+        gateway_ns: &str,
+        target: Target,
+        c: &mut Conditions,
+    ) -> Vec<String> {
+        let resolved = self.resolve_certificates(refs, gateway_ns, target);
         let valid: Vec<&Vec<String>> = resolved
             .iter()
             .filter_map(|r| match r {
@@ -391,15 +421,20 @@ impl World<'_> {
     /// Each reference resolved; with Envoy Gateway, a certificate whose key algorithm and a
     /// name repeat an earlier one's is refused (`tls.go` parseCertsFromTLSSecretsData: one
     /// certificate per algorithm and domain on a listener).
-    fn resolve_certificates(&self, refs: &[&Value], gateway_ns: &str) -> Vec<CertificateRef> {
+    fn resolve_certificates(
+        &self,
+        refs: &[&Value],
+        gateway_ns: &str,
+        target: Target,
+    ) -> Vec<CertificateRef> {
         let mut served: Vec<(Vec<u8>, String)> = Vec::new();
         refs.iter()
             .map(|r| {
-                let resolved = self.certificate(r, gateway_ns);
+                let resolved = self.certificate(r, gateway_ns, target);
                 let CertificateRef::Valid(names, Some(algorithm)) = &resolved else {
                     return resolved;
                 };
-                if self.config.target != Target::EnvoyGateway {
+                if target != Target::EnvoyGateway {
                     return resolved;
                 }
                 let mut unique = names.clone();
@@ -423,7 +458,7 @@ impl World<'_> {
             .collect()
     }
 
-    fn certificate(&self, r: &Value, gateway_ns: &str) -> CertificateRef {
+    fn certificate(&self, r: &Value, gateway_ns: &str, target: Target) -> CertificateRef {
         let group = str_of(r, "group").unwrap_or("");
         let kind = str_of(r, "kind").unwrap_or("Secret");
         let name = str_of(r, "name").unwrap_or_default();
@@ -458,7 +493,7 @@ impl World<'_> {
         // certificates (validate.go, tls.go validateServingCertificateChain); Istio also
         // reads `cert`/`key` from any Secret and only parses the pair
         // (conversion.go buildSecretReference: ExtractCertInfo, tls.X509KeyPair).
-        let envoy = self.config.target == Target::EnvoyGateway;
+        let envoy = target == Target::EnvoyGateway;
         if envoy && secret.type_.as_deref() != Some("kubernetes.io/tls") {
             return CertificateRef::Failed(
                 "InvalidCertificateRef",
@@ -857,8 +892,13 @@ impl World<'_> {
             .flatten()
             .collect();
         let mut out = Vec::new();
+        let class = gateway
+            .pointer("/spec/gatewayClassName")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let target = self.implementation(class);
         for (j, resolved) in self
-            .resolve_certificates(&refs, &gateway_ns)
+            .resolve_certificates(&refs, &gateway_ns, target)
             .into_iter()
             .enumerate()
         {
