@@ -1143,7 +1143,7 @@ fn check(args: CheckArgs) -> Result<u8> {
     // (pre-commit's convention: the commit is retried with the files added).
     append_step_outputs(&report, !outcome.stale.is_empty())?;
     Ok(exit_status(
-        !outcome.stale.is_empty(),
+        !outcome.stale.is_empty() || outcome.leaves_files_out(),
         &report,
         &args.report,
     ))

@@ -133,6 +133,15 @@ impl Outcome {
             })
     }
 
+    /// Whether a commit would leave generated files (or the kustomizations listing them) out:
+    /// a change still to make, which fails `check` whatever `--fail-on` says (unless the
+    /// diagnostic is suppressed).
+    pub fn leaves_files_out(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.code == Code::CheckUntrackedGenerated)
+    }
+
     /// Whether the object at `position` is a Gateway API object of the repository (linted,
     /// not translated).
     pub fn is_repository_object(&self, position: usize) -> bool {

@@ -195,10 +195,17 @@ fn corpus_apply_generates_files_and_check_catches_edits_after_translators() {
         1,
         "--fix still exits 1"
     );
+    // The rewritten file is current but not staged: a commit would leave the update out,
+    // which fails `check` whatever `--fail-on` says; staged, all is done.
+    let (code, stdout) = check_ours(dir, &[]);
+    assert_eq!(code, 1, "the fix is not staged yet: {stdout}");
+    assert!(stdout.contains("check/untracked-generated"), "{stdout}");
+    assert!(!stdout.contains("check/outdated"), "{stdout}");
+    git(dir, &["add", "-A"]);
     assert_eq!(
         check_ours(dir, &["--quiet"]).0,
         0,
-        "after --fix all is current"
+        "after --fix and git add all is current"
     );
 }
 
