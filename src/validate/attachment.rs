@@ -256,12 +256,7 @@ impl RoutePrediction {
     /// The conditions of each parentRef, in `status.parents` form.
     pub(crate) fn route_status(&self, route: &Value) -> super::status::RouteStatus {
         use super::status::{PredictedCondition, RouteParentStatus, RouteStatus};
-        let refs: Vec<&Value> = route
-            .pointer("/spec/parentRefs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
+        let refs: Vec<&Value> = items(route, "/spec/parentRefs").collect();
         let resolved = &self.resolved_refs;
         let parents = self
             .parents
@@ -334,6 +329,14 @@ pub(crate) struct World<'a> {
     /// The programmed listeners of each definition of each Gateway (same order as
     /// `gateways`), computed once.
     programmed: BTreeMap<(String, String), Vec<Vec<String>>>,
+}
+
+/// The elements of the array at `pointer` in `v` (none when absent or not an array).
+fn items<'v>(v: &'v Value, pointer: &str) -> impl Iterator<Item = &'v Value> {
+    v.pointer(pointer)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
 }
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
@@ -467,19 +470,11 @@ impl<'a> World<'a> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let hostnames: Vec<String> = route
-            .pointer("/spec/hostnames")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let hostnames: Vec<String> = items(route, "/spec/hostnames")
             .filter_map(Value::as_str)
             .map(str::to_string)
             .collect();
-        let parents = route
-            .pointer("/spec/parentRefs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let parents = items(route, "/spec/parentRefs")
             .enumerate()
             .map(|(i, p)| self.parent_status(kind, &ns, &hostnames, i, p))
             .collect();
@@ -712,12 +707,7 @@ impl<'a> World<'a> {
         port: Option<i64>,
     ) -> (Condition, Accepting) {
         let status = |c: Condition, l: Vec<String>| (c, (l, Vec::new()));
-        let listeners: Vec<&Value> = gateway
-            .pointer("/spec/listeners")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
+        let listeners: Vec<&Value> = items(gateway, "/spec/listeners").collect();
         // 1. sectionName / port.
         let selected: Vec<&Value> = listeners
             .iter()
@@ -852,12 +842,7 @@ impl<'a> World<'a> {
 
     fn backend_issues(&self, route_kind: &str, route_ns: &str, route: &Value) -> Vec<BackendIssue> {
         let mut refs: Vec<(String, &Value)> = Vec::new();
-        let rules = route
-            .pointer("/spec/rules")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate();
+        let rules = items(route, "/spec/rules").enumerate();
         for (ri, rule) in rules {
             collect_mirrors(rule.get("filters"), &format!("spec.rules[{ri}]"), &mut refs);
             for (bi, b) in rule
@@ -1034,26 +1019,16 @@ impl<'a> World<'a> {
         name: &str,
     ) -> bool {
         self.grants.get(target_ns).into_iter().flatten().any(|g| {
-            let from_ok = g
-                .pointer("/spec/from")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .any(|f| {
-                    str_of(f, "group") == Some(GROUP)
-                        && str_of(f, "kind") == Some(from_kind)
-                        && str_of(f, "namespace") == Some(from_ns)
-                });
-            let to_ok = g
-                .pointer("/spec/to")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .any(|t| {
-                    str_of(t, "group").unwrap_or("") == group
-                        && str_of(t, "kind") == Some(kind)
-                        && str_of(t, "name").is_none_or(|n| n.is_empty() || n == name)
-                });
+            let from_ok = items(g, "/spec/from").any(|f| {
+                str_of(f, "group") == Some(GROUP)
+                    && str_of(f, "kind") == Some(from_kind)
+                    && str_of(f, "namespace") == Some(from_ns)
+            });
+            let to_ok = items(g, "/spec/to").any(|t| {
+                str_of(t, "group").unwrap_or("") == group
+                    && str_of(t, "kind") == Some(kind)
+                    && str_of(t, "name").is_none_or(|n| n.is_empty() || n == name)
+            });
             from_ok && to_ok
         })
     }

@@ -19,7 +19,7 @@ use crate::model::SourceBody;
 use crate::model::surrounding::Surrounding;
 
 use super::super::status::{PolicyAncestorStatus, PolicyStatus, PredictedCondition};
-use super::{Status, World, namespace_of, str_of};
+use super::{Status, World, items, namespace_of, str_of};
 
 /// What is wrong with a policy's CA: `(reason, message)`; `InvalidKind` when no supported
 /// kind was named.
@@ -62,16 +62,12 @@ impl World<'_> {
         let policies = self.policies();
         let targets = |p: &Value, section: Option<&str>| {
             namespace_of(p, &self.config.default_namespace) == ns
-                && p.pointer("/spec/targetRefs")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .any(|t| {
-                        str_of(t, "group").unwrap_or("").is_empty()
-                            && str_of(t, "kind") == Some("Service")
-                            && str_of(t, "name") == Some(name)
-                            && str_of(t, "sectionName") == section
-                    })
+                && items(p, "/spec/targetRefs").any(|t| {
+                    str_of(t, "group").unwrap_or("").is_empty()
+                        && str_of(t, "kind") == Some("Service")
+                        && str_of(t, "name") == Some(name)
+                        && str_of(t, "sectionName") == section
+                })
         };
         if let Some(p) = port_name
             .as_deref()
@@ -199,10 +195,7 @@ impl World<'_> {
             .to_string();
         // A later policy with an earlier one's targetRef loses to it and shows its ancestors.
         let key = |p: &Value| -> Vec<String> {
-            p.pointer("/spec/targetRefs")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            items(p, "/spec/targetRefs")
                 .map(|t| {
                     format!(
                         "{}/{}/{}/{}",
@@ -257,11 +250,7 @@ impl World<'_> {
         for route in routes {
             let route_kind = str_of(route, "kind").unwrap_or_default();
             let route_ns = namespace_of(route, &self.config.default_namespace);
-            let uses = route
-                .pointer("/spec/rules")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            let uses = items(route, "/spec/rules")
                 .flat_map(|r| {
                     r.get("backendRefs")
                         .and_then(Value::as_array)
@@ -293,12 +282,7 @@ impl World<'_> {
             if !uses {
                 continue;
             }
-            for p in route
-                .pointer("/spec/parentRefs")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
+            for p in items(route, "/spec/parentRefs") {
                 let gns = str_of(p, "namespace").unwrap_or(&route_ns).to_string();
                 let gname = str_of(p, "name").unwrap_or_default().to_string();
                 let is_gateway = str_of(p, "kind").unwrap_or("Gateway") == "Gateway";

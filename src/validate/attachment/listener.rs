@@ -22,7 +22,7 @@ use crate::model::{attach, selector};
 
 use super::super::listeners;
 use super::super::status::{GatewayStatus, ListenerStatus, PredictedCondition};
-use super::{Status, World, namespace_of, str_of};
+use super::{Status, World, items, namespace_of, str_of};
 
 /// Conditions keyed by type: a later condition of a type replaces the earlier
 /// (`status/conditions.go` MergeConditions).
@@ -78,12 +78,7 @@ impl World<'_> {
             .pointer("/spec/gatewayClassName")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let specs: Vec<&Value> = gateway
-            .pointer("/spec/listeners")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
+        let specs: Vec<&Value> = items(gateway, "/spec/listeners").collect();
         let mut checked: Vec<(Conditions, Vec<String>, Vec<String>)> = specs
             .iter()
             .map(|l| self.listener_spec(l, gateway, &namespace, class))
@@ -194,12 +189,7 @@ impl World<'_> {
             Vec::new()
         };
         let tls = l.get("tls").filter(|t| !t.is_null());
-        let refs: Vec<&Value> = l
-            .pointer("/tls/certificateRefs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
+        let refs: Vec<&Value> = items(l, "/tls/certificateRefs").collect();
         let mut names = Vec::new();
         match (protocol, tls) {
             ("HTTP" | "TCP" | "UDP", Some(_)) => {
@@ -536,11 +526,7 @@ impl World<'_> {
     /// ProcessGatewayTLS).
     fn gateway_conditions(&self, gateway: &Value, gateway_ns: &str) -> Vec<PredictedCondition> {
         let mut c = Conditions::default();
-        let unsupported = gateway
-            .pointer("/spec/addresses")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let unsupported = items(gateway, "/spec/addresses")
             .filter_map(|a| str_of(a, "type"))
             .find(|t| !matches!(*t, "IPAddress" | "Hostname"));
         if let Some(t) = unsupported {
@@ -716,14 +702,7 @@ fn overlapping_tls(specs: &[&Value], checked: &mut [(Conditions, Vec<String>, Ve
                     host(b).unwrap_or("(any)"),
                     str_of(specs[b], "name").unwrap_or_default()
                 );
-                for i in [a, b] {
-                    checked[i].0.set(
-                        "OverlappingTLSConfig",
-                        Status::True,
-                        "OverlappingHostnames",
-                        message.clone(),
-                    );
-                }
+                mark_overlap(checked, [a, b], "OverlappingHostnames", &message);
             }
         }
     }
@@ -744,16 +723,23 @@ fn overlapping_tls(specs: &[&Value], checked: &mut [(Conditions, Vec<String>, Ve
                     str_of(specs[a], "name").unwrap_or_default(),
                     str_of(specs[b], "name").unwrap_or_default()
                 );
-                for i in [a, b] {
-                    checked[i].0.set(
-                        "OverlappingTLSConfig",
-                        Status::True,
-                        "OverlappingCertificates",
-                        message.clone(),
-                    );
-                }
+                mark_overlap(checked, [a, b], "OverlappingCertificates", &message);
             }
         }
+    }
+}
+
+/// `OverlappingTLSConfig=True` with `reason` on both listeners of a pair.
+fn mark_overlap(
+    checked: &mut [(Conditions, Vec<String>, Vec<String>)],
+    pair: [usize; 2],
+    reason: &str,
+    message: &str,
+) {
+    for i in pair {
+        checked[i]
+            .0
+            .set("OverlappingTLSConfig", Status::True, reason, message);
     }
 }
 
@@ -885,12 +871,11 @@ impl World<'_> {
         condition: &PredictedCondition,
     ) -> Vec<(Diagnostic, String)> {
         let gateway_ns = namespace_of(gateway, &self.config.default_namespace);
-        let refs: Vec<&Value> = gateway
-            .pointer(&format!("/spec/listeners/{index}/tls/certificateRefs"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
+        let refs: Vec<&Value> = items(
+            gateway,
+            &format!("/spec/listeners/{index}/tls/certificateRefs"),
+        )
+        .collect();
         let mut out = Vec::new();
         let class = gateway
             .pointer("/spec/gatewayClassName")

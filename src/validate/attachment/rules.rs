@@ -19,7 +19,7 @@
 
 use serde_json::Value;
 
-use super::str_of;
+use super::{items, str_of};
 
 /// What the rules of one route do to its status.
 #[derive(Debug, Default)]
@@ -287,12 +287,7 @@ fn match_problem(rule: &Value) -> Option<String> {
 
 /// The verdict on `route`'s rules.
 pub(crate) fn verdict(route_kind: &str, route: &Value) -> RuleVerdict {
-    let rules: Vec<&Value> = route
-        .pointer("/spec/rules")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
+    let rules: Vec<&Value> = items(route, "/spec/rules").collect();
     let mut out = RuleVerdict::default();
     if matches!(route_kind, "TCPRoute" | "UDPRoute") {
         if rules.len() != 1 {
