@@ -8,6 +8,7 @@ pub mod bulk;
 pub mod cli;
 pub mod config;
 pub mod controllers;
+pub mod deploy;
 pub mod diagnostic;
 pub mod equivalence;
 pub mod fuzz;

@@ -91,6 +91,9 @@ pub struct Outcome {
     pub suppressed: Vec<crate::suppress::Suppressed>,
     /// The kustomize builds and what rendering and verification found (empty for streams).
     pub builds: Vec<crate::render::BuildReport>,
+    /// The deploy units: what the repository deploys together, and where to (empty for
+    /// streams).
+    pub units: crate::deploy::Units,
     /// The routing equivalence counts (`None` with `--no-equivalence`).
     pub equivalence: Option<crate::equivalence::Summary>,
     /// The ingress-nginx controllers the Ingresses were served by, and where each one's
@@ -199,6 +202,11 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     if root.is_some() {
         plan::skip_patch_documents(&scan.index, &mut results);
     }
+    // What the repository deploys together, and where to (repositories only).
+    let (units, unit_notes) = match &root {
+        Some(_) => crate::deploy::units(&scan),
+        None => Default::default(),
+    };
     // Invalid generated objects become error diagnostics here, so they are never planned or
     // written.
     progress.phase("validating the generated objects", None);
@@ -212,6 +220,16 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             r.generated.clear();
         }
         stage_panics.push(*d);
+    }
+    // A Gateway routes of several deploy units need is homed with its class's
+    // infrastructure (repositories only; streams have no units).
+    if root.is_some() {
+        match crate::isolate::catch("placing shared Gateways", || {
+            crate::deploy::home::shared_gateways(&scan.index, &units, &results)
+        }) {
+            Ok(shared) => shared.apply(&mut results),
+            Err(d) => stage_panics.push(*d),
+        }
     }
     // Routing equivalence over what will be written (invalid objects were just dropped),
     // beside planning: both only read the translation.
@@ -232,6 +250,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         },
     );
     let mut diagnostics = stage_panics;
+    diagnostics.extend(unit_notes);
     let mut plan = plan.unwrap_or_else(|d| {
         diagnostics.push(*d);
         EditPlan::default()
@@ -282,7 +301,14 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             // fixes, not the plan of the files.
             progress.phase("finding the kustomize builds", None);
             let mut rendered = crate::isolate::catch("rendering the kustomize builds", || {
-                crate::render::run((root, &scan, &config), &results, &plan, &render, &progress)
+                crate::render::run(
+                    (root, &scan, &config),
+                    &units,
+                    &results,
+                    &plan,
+                    &render,
+                    &progress,
+                )
             })
             .unwrap_or_else(|d| {
                 diagnostics.push(*d);
@@ -413,6 +439,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         diagnostics,
         suppressed: applied.suppressed,
         builds: rendered.builds,
+        units,
         equivalence: equivalence_summary,
         controllers,
     })

@@ -217,8 +217,8 @@ fn load_referenced(
             let deployed = load
                 .deployers
                 .iter()
-                .flat_map(|d| d.paths.iter())
-                .filter_map(|p| crate::config::confined_path(p).ok());
+                .flat_map(|d| d.targets.iter())
+                .filter_map(|t| crate::config::confined_path(&t.path).ok());
             entries(load)
                 .into_iter()
                 .chain(deployed)

@@ -52,6 +52,11 @@ const FAMILIES: &[(&str, &str, &str)] = &[
     ),
     ("plan", "Planning", "Notes about the files the run writes."),
     (
+        "deploy",
+        "Deploy units",
+        "What the repository deploys together (kustomize builds, Argo CD Applications and ApplicationSets, Flux Kustomizations, directories), where to, and in which order; where a generated object several units need is placed. See `docs/deploy-units.md`.",
+    ),
+    (
         "render",
         "Rendering kustomize builds",
         "Each kustomize build root is rendered with the real kustomize on a scratch copy, translated, and rendered again as the repository will be after apply; see `docs/kustomize.md`. Builds that would read outside the repository, fetch remote resources, inflate Helm charts or run plugins are not rendered.",

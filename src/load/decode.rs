@@ -1,5 +1,7 @@
 //! From a parsed document (JSON-shaped) to typed source objects.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::model::ingress::{self, IngressClass};
@@ -483,36 +485,196 @@ mod tests {
 }
 
 /// A GitOps object that deploys directories of this repository: a Flux `Kustomization`
-/// (`spec.path`) or an Argo CD `Application` (`spec.source.path`, `spec.sources[].path`).
+/// (`spec.path`), an Argo CD `Application` (`spec.source.path`, `spec.sources[].path`) or an
+/// Argo CD `ApplicationSet` (its template's paths, expanded by `deploy` over the generators).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deployer {
     pub source: SourceRef,
     pub kind: String,
     pub name: String,
-    /// Paths as written (relative to the repository root; Flux writes `./apps/x`).
-    pub paths: Vec<String>,
+    /// `metadata.namespace` (Flux `dependsOn` entries default to it).
+    pub namespace: Option<String>,
+    /// What it deploys, paths as written (relative to the repository root; Flux writes
+    /// `./apps/x`; an ApplicationSet's may hold `{{…}}` parameters).
+    pub targets: Vec<DeployTarget>,
+    /// Flux `spec.dependsOn` as `namespace/name` (the namespace defaults to the object's).
+    pub depends_on: Vec<String>,
+    /// Argo CD's `argocd.argoproj.io/sync-wave` annotation (0 when absent, Argo CD's
+    /// default; `None` for Flux objects).
+    pub wave: Option<i64>,
+    /// An ApplicationSet's generators, in order (empty for the other kinds).
+    pub generators: Vec<Generator>,
+    /// An ApplicationSet's `spec.goTemplate` (`{{.path.path}}` rather than `{{path}}`).
+    pub go_template: bool,
+}
+
+/// One directory a deployer deploys, with its destination where the object names one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DeployTarget {
+    pub path: String,
+    /// The cluster: Argo CD `destination.server` or `destination.name`, Flux
+    /// `kubeConfig.secretRef.name` (a remote cluster's kubeconfig); `None`: the cluster the
+    /// controller runs in.
+    pub cluster: Option<String>,
+    /// Argo CD `destination.namespace`, Flux `targetNamespace`.
+    pub namespace: Option<String>,
+    /// Whether sub-directories are deployed too: Flux always (its generated kustomization
+    /// lists every manifest below the path), Argo CD only with `directory.recurse: true`.
+    pub recurse: bool,
+}
+
+/// An ApplicationSet generator, as far as its parameters can be known from the repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Generator {
+    /// `list.elements`: each element's string values are parameters.
+    List(Vec<BTreeMap<String, String>>),
+    /// `git.directories`: path globs, `exclude: true` ones removing matches.
+    GitDirectories(Vec<(String, bool)>),
+    /// Any other generator (clusters, git files, SCM, pull requests, matrix, merge,
+    /// plugins): its parameters come from outside the repository's tree.
+    Other(String),
 }
 
 impl Deployer {
     fn of(kind: &str, doc: &Value, source: &SourceRef) -> Option<Deployer> {
         let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
-        let paths: Vec<String> = match kind {
-            "Kustomization" => text(doc.pointer("/spec/path")).into_iter().collect(),
-            "Application" => {
-                let mut paths: Vec<String> =
-                    text(doc.pointer("/spec/source/path")).into_iter().collect();
-                if let Some(Value::Array(sources)) = doc.pointer("/spec/sources") {
-                    paths.extend(sources.iter().filter_map(|s| text(s.get("path"))));
-                }
-                paths
-            }
-            _ => return None,
-        };
-        Some(Deployer {
+        let namespace = text(doc.pointer("/metadata/namespace"));
+        let mut deployer = Deployer {
             source: source.clone(),
             kind: kind.to_string(),
             name: text(doc.pointer("/metadata/name")).unwrap_or_default(),
-            paths,
-        })
+            namespace: namespace.clone(),
+            targets: Vec::new(),
+            depends_on: Vec::new(),
+            wave: None,
+            generators: Vec::new(),
+            go_template: false,
+        };
+        match kind {
+            "Kustomization" => {
+                let spec = doc.get("spec");
+                let at = |p: &str| text(spec.and_then(|s| s.pointer(p)));
+                // kustomize-controller builds the source's root when `path` is empty.
+                let path = at("/path").unwrap_or_else(|| "./".to_string());
+                deployer.targets.push(DeployTarget {
+                    path,
+                    cluster: at("/kubeConfig/secretRef/name"),
+                    namespace: at("/targetNamespace"),
+                    recurse: true,
+                });
+                if let Some(Value::Array(deps)) = spec.and_then(|s| s.get("dependsOn")) {
+                    for d in deps {
+                        let Some(name) = text(d.get("name")) else {
+                            continue;
+                        };
+                        let ns = text(d.get("namespace"))
+                            .or_else(|| namespace.clone())
+                            .unwrap_or_default();
+                        deployer.depends_on.push(format!("{ns}/{name}"));
+                    }
+                }
+            }
+            "Application" => {
+                deployer.wave = Some(sync_wave(doc));
+                deployer.targets = argo_targets(doc.get("spec"));
+            }
+            "ApplicationSet" => {
+                let spec = doc.get("spec");
+                deployer.go_template = spec
+                    .and_then(|s| s.get("goTemplate"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                let template = spec.and_then(|s| s.get("template"));
+                deployer.wave = Some(template.map(sync_wave).unwrap_or(0));
+                deployer.targets = argo_targets(template.and_then(|t| t.get("spec")));
+                if let Some(Value::Array(gens)) = spec.and_then(|s| s.get("generators")) {
+                    deployer.generators = gens.iter().map(generator).collect();
+                }
+            }
+            _ => return None,
+        }
+        Some(deployer)
     }
+}
+
+/// `argocd.argoproj.io/sync-wave` of an Application (or an ApplicationSet's template);
+/// Argo CD's default wave is 0 (`gitops-engine` `syncwaves.Wave`).
+fn sync_wave(doc: &Value) -> i64 {
+    doc.pointer("/metadata/annotations/argocd.argoproj.io~1sync-wave")
+        .and_then(Value::as_str)
+        .and_then(|w| w.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The paths of an Argo CD Application spec (`source` and every `sources[]` entry), with the
+/// destination (`server` or `name`; `namespace`).
+fn argo_targets(spec: Option<&Value>) -> Vec<DeployTarget> {
+    let Some(spec) = spec else {
+        return Vec::new();
+    };
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    let cluster = text(spec.pointer("/destination/server"))
+        .or_else(|| text(spec.pointer("/destination/name")));
+    let namespace = text(spec.pointer("/destination/namespace"));
+    // A non-empty `sources` wins over `source` (Argo CD types.go `GetSources`).
+    let sources: Vec<&Value> = match spec.get("sources") {
+        Some(Value::Array(many)) if !many.is_empty() => many.iter().collect(),
+        _ => spec.get("source").into_iter().collect(),
+    };
+    sources
+        .into_iter()
+        .filter_map(|s| {
+            Some(DeployTarget {
+                path: text(s.get("path"))?,
+                cluster: cluster.clone(),
+                namespace: namespace.clone(),
+                recurse: s
+                    .pointer("/directory/recurse")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+fn generator(g: &Value) -> Generator {
+    if let Some(Value::Array(elements)) = g.pointer("/list/elements") {
+        return Generator::List(
+            elements
+                .iter()
+                .map(|e| {
+                    let mut params = BTreeMap::new();
+                    if let Value::Object(m) = e {
+                        for (k, v) in m {
+                            let v = match v {
+                                Value::String(s) => s.clone(),
+                                Value::Number(n) => n.to_string(),
+                                Value::Bool(b) => b.to_string(),
+                                _ => continue,
+                            };
+                            params.insert(k.clone(), v);
+                        }
+                    }
+                    params
+                })
+                .collect(),
+        );
+    }
+    if let Some(Value::Array(dirs)) = g.pointer("/git/directories") {
+        return Generator::GitDirectories(
+            dirs.iter()
+                .filter_map(|d| {
+                    let path = d.get("path")?.as_str()?.to_string();
+                    let exclude = d.get("exclude").and_then(Value::as_bool).unwrap_or(false);
+                    Some((path, exclude))
+                })
+                .collect(),
+        );
+    }
+    let kind = g
+        .as_object()
+        .and_then(|m| m.keys().find(|k| *k != "selector" && *k != "values"))
+        .cloned()
+        .unwrap_or_default();
+    Generator::Other(kind)
 }

@@ -26,6 +26,7 @@ pub(crate) const RELEVANT_KINDS: &[&str] = &[
     "ListenerSet",
     "Kustomization",
     "Application",
+    "ApplicationSet",
 ];
 
 /// The size up to which a ConfigMap that does not name nginx is still parsed.

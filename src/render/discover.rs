@@ -1,9 +1,6 @@
 //! Which builds the repository has, and whether each may be rendered.
 //!
-//! A build root is a kustomization that no other kustomization includes (through
-//! `resources:` or `components:`), or a directory a Flux `Kustomization` (`spec.path`) or an
-//! Argo CD `Application` (`spec.source.path`, `spec.sources[].path`) of the repository deploys.
-//! Components are never roots: kustomize refuses to build one on its own.
+//! The build roots are the deploy units (`crate::deploy`) other than manual directories.
 //!
 //! Before anything runs, every kustomization a build reaches is checked: remote resources
 //! (unless allowed), paths that leave the repository, Helm inflation and plugins (KRM
@@ -11,126 +8,22 @@
 //! renderer is then started without the flags that would enable them
 //! (`--enable-helm`, `--enable-alpha-plugins`, `--enable-exec`) as a second line of defence.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::kustomize::{Kustomization, PluginEntry, is_remote, join_relative};
+use crate::model::kustomize::{Kustomization, PluginEntry, is_remote};
 use crate::scan::Scan;
 
-/// One build root.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Build {
-    /// The directory built, root-relative (`""` for the repository root).
-    pub dir: String,
-    /// Its kustomization file, `None` for a plain directory a GitOps object applies.
-    pub kustomization: Option<String>,
-    /// Files of the Flux Kustomizations and Argo CD Applications that deploy it.
-    pub deployed_by: Vec<String>,
-}
-
-impl Build {
-    /// The name the report uses: the directory, `.` for the root.
-    pub fn name(&self) -> &str {
-        if self.dir.is_empty() { "." } else { &self.dir }
-    }
-}
-
-/// The build roots of the repository, sorted by directory, and diagnostics about GitOps
-/// objects that point at directories the repository does not have.
-pub fn build_roots(scan: &Scan) -> (Vec<Build>, Vec<Diagnostic>) {
-    let mut included: BTreeSet<String> = BTreeSet::new();
-    for k in &scan.index.kustomizations {
-        for entry in k.included() {
-            if let Some(path) = k.resolve(entry) {
-                included.insert(path);
-            }
-        }
-    }
-    let mut builds: BTreeMap<String, Build> = BTreeMap::new();
-    for k in &scan.index.kustomizations {
-        if k.is_component || included.contains(&k.dir) {
-            continue;
-        }
-        builds.insert(
-            k.dir.clone(),
-            Build {
-                dir: k.dir.clone(),
-                kustomization: Some(k.file.clone()),
-                deployed_by: Vec::new(),
-            },
-        );
-    }
-    let mut notes = Vec::new();
-    let dirs_with_files: BTreeSet<&str> = scan
-        .index
-        .objects
-        .iter()
-        .map(|o| parent_dir(&o.source.file))
-        .collect();
-    for d in &scan.deployers {
-        for raw in &d.paths {
-            let Some(dir) = join_relative("", raw.trim_end_matches('/')) else {
-                notes.push(
-                    Diagnostic::new(
-                        Code::RenderDeployPathOutside,
-                        format!(
-                            "{} {} deploys {raw}, which is outside the repository; it is not built",
-                            d.kind, d.name
-                        ),
-                    )
-                    .in_file(d.source.file.clone(), d.source.line),
-                );
-                continue;
-            };
-            let kustomization = scan
-                .index
-                .kustomization_in(&dir)
-                .filter(|k| !k.is_component);
-            if kustomization.is_none() && !dirs_with_files.contains(dir.as_str()) {
-                continue;
-            }
-            let build = builds.entry(dir.clone()).or_insert_with(|| Build {
-                dir: dir.clone(),
-                kustomization: kustomization.map(|k| k.file.clone()),
-                deployed_by: Vec::new(),
-            });
-            if !build.deployed_by.contains(&d.source.file) {
-                build.deployed_by.push(d.source.file.clone());
-            }
-        }
-    }
-    (builds.into_values().collect(), notes)
-}
-
-fn parent_dir(file: &str) -> &str {
-    file.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
-}
+/// One build root: a deploy unit the render stage looks at.
+pub use crate::deploy::Unit as Build;
 
 /// The kustomizations a build reaches (itself, its bases and components, transitively), in
 /// the order first reached.
 pub fn reached<'a>(scan: &'a Scan, build: &Build) -> Vec<&'a Kustomization> {
-    let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut stack: Vec<String> = vec![build.dir.clone()];
-    while let Some(dir) = stack.pop() {
-        if !seen.insert(dir.clone()) {
-            continue;
-        }
-        let Some(k) = scan.index.kustomization_in(&dir) else {
-            continue;
-        };
-        out.push(k);
-        let entries: Vec<&String> = k.included().collect();
-        for entry in entries.into_iter().rev() {
-            if let Some(path) = k.resolve(entry) {
-                stack.push(path);
-            }
-        }
-    }
-    out
+    crate::deploy::reached(scan, &build.dir)
 }
 
 /// The files a build may read: every file under the directories of the kustomizations it
@@ -365,7 +258,8 @@ mod tests {
             ),
             ("components/unused/kustomization.yaml", "kind: Component\n"),
         ]);
-        let (builds, notes) = build_roots(&scan);
+        let (units, notes) = crate::deploy::units(&scan);
+        let builds: Vec<Build> = units.builds().cloned().collect();
         assert!(notes.is_empty());
         let dirs: Vec<&str> = builds.iter().map(|b| b.dir.as_str()).collect();
         assert_eq!(dirs, vec!["overlays/dev"]);
@@ -391,7 +285,8 @@ mod tests {
                 "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: base\nspec:\n  path: ./base\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: plain\nspec:\n  sources:\n  - path: plain/\n  - path: ../../elsewhere\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: missing\nspec:\n  source:\n    path: not/here\n",
             ),
         ]);
-        let (builds, notes) = build_roots(&scan);
+        let (units, notes) = crate::deploy::units(&scan);
+        let builds: Vec<Build> = units.builds().cloned().collect();
         let summary: Vec<(&str, bool, usize)> = builds
             .iter()
             .map(|b| {
@@ -430,7 +325,7 @@ mod tests {
             ),
             ("app/ingress.yaml", INGRESS),
         ]);
-        let (builds, _) = build_roots(&scan);
+        let builds: Vec<Build> = crate::deploy::units(&scan).0.builds().cloned().collect();
         let root = std::path::Path::new("/nonexistent");
         let codes: Vec<Code> = refusals(root, &scan, &builds[0], false)
             .iter()

@@ -177,12 +177,14 @@ type Render = Result<Vec<Rendered>, String>;
 /// Runs the render stage: discovers builds, renders them, plans fixes over `plan`, verifies.
 pub fn run(
     (root, scan, config): (&Path, &Scan, &Config),
+    units: &crate::deploy::Units,
     base_results: &[crate::translate::SourceResult],
     plan: &EditPlan,
     options: &RenderOptions,
     progress: &crate::progress::Progress,
 ) -> RenderOutcome {
-    let (builds, mut notes) = discover::build_roots(scan);
+    let builds: Vec<Build> = units.builds().cloned().collect();
+    let mut notes = Vec::new();
     let mut out = RenderOutcome::default();
     let renderer = match (&options.renderer, options.enabled) {
         (Some(r), true) => r,

@@ -104,6 +104,7 @@ mod tests {
             dir: "overlays/dev".into(),
             kustomization: Some("overlays/dev/kustomization.yaml".into()),
             deployed_by: Vec::new(),
+            recurse: false,
         }
     }
 

@@ -35,6 +35,9 @@ pub struct Report {
     /// The kustomize builds (and directories GitOps objects deploy) and what rendering and
     /// verification found for each.
     pub builds: Vec<BuildSummary>,
+    /// The deploy units: what the repository deploys together, by what, and where to
+    /// (`docs/deploy-units.md`).
+    pub units: Vec<UnitSummary>,
     /// Diagnostics a suppression accepted: not in `diagnostics`, not counted in
     /// `summary.notes`, listed for audit.
     pub suppressed: Vec<SuppressedDiagnostic>,
@@ -72,7 +75,38 @@ pub struct BuildSummary {
     pub status: &'static str,
 }
 
+/// One deploy unit in the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnitSummary {
+    /// The directory (`.` for the root).
+    pub unit: String,
+    /// `kustomize`, `directory` (a GitOps object applies it as it is), `manual` (nothing
+    /// includes or deploys it).
+    pub kind: crate::deploy::UnitKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kustomization: Option<String>,
+    /// The GitOps objects deploying it, with their destinations and ordering.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deployed_by: Vec<crate::deploy::Deployment>,
+    /// What rendering found, for the units the render stage looked at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<&'static str>,
+}
+
 impl Report {
+    /// `"2 kustomize, 1 directory"`: deploy units by kind.
+    pub fn unit_counts(&self) -> String {
+        use crate::deploy::UnitKind;
+        [UnitKind::Kustomize, UnitKind::Directory, UnitKind::Manual]
+            .iter()
+            .filter_map(|k| {
+                let n = self.units.iter().filter(|u| u.kind == *k).count();
+                (n > 0).then(|| format!("{n} {}", k.as_str()))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// `"2 verified, 1 differs, 3 refused"`: build counts by status, in a fixed order.
     pub fn build_counts(&self) -> String {
         let order = [
@@ -382,8 +416,31 @@ impl Report {
                 .map(|b| BuildSummary {
                     build: b.build.name().to_string(),
                     kustomization: b.build.kustomization.clone(),
-                    deployed_by: b.build.deployed_by.clone(),
+                    deployed_by: b
+                        .build
+                        .deployed_by
+                        .iter()
+                        .map(|d| d.file.clone())
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .into_iter()
+                        .collect(),
                     status: b.status.as_str(),
+                })
+                .collect(),
+            units: outcome
+                .units
+                .units
+                .iter()
+                .map(|u| UnitSummary {
+                    unit: u.name().to_string(),
+                    kind: u.kind(),
+                    kustomization: u.kustomization.clone(),
+                    deployed_by: u.deployed_by.clone(),
+                    status: outcome
+                        .builds
+                        .iter()
+                        .find(|b| b.build.dir == u.dir)
+                        .map(|b| b.status.as_str()),
                 })
                 .collect(),
             files,

@@ -121,21 +121,23 @@ pub fn render(report: &Report, options: &Options) -> String {
     if let Some(e) = report.summary.equivalence.as_ref().filter(|e| e.probes > 0) {
         let _ = writeln!(out, "Routing: {}", e.line());
     }
-    if !report.builds.is_empty() {
+    if !report.units.is_empty() {
+        let builds = report.build_counts();
         let _ = writeln!(
             out,
-            "Builds ({}): {}",
-            report.builds.len(),
-            report.build_counts()
+            "Deploy units ({}): {}{}",
+            report.units.len(),
+            report.unit_counts(),
+            if builds.is_empty() {
+                String::new()
+            } else {
+                format!("; builds: {builds}")
+            }
         );
-        let listed = report
-            .builds
-            .iter()
-            .filter(|b| options.verbose || b.status != "verified");
-        for b in listed.clone().take(list_cap(options)) {
-            let _ = writeln!(out, "  {} {}", b.status, b.build);
+        for u in report.units.iter().take(list_cap(options)) {
+            let _ = writeln!(out, "  {}", unit_line(u));
         }
-        let more = listed.count().saturating_sub(list_cap(options));
+        let more = report.units.len().saturating_sub(list_cap(options));
         if more > 0 {
             let _ = writeln!(out, "  … {more} more (--verbose lists all)");
         }
@@ -175,6 +177,33 @@ fn shorten(line: &str, options: &Options) -> String {
     let mut cut: String = line.chars().take(MAX_LINE_CHARS - 1).collect();
     cut.push('…');
     cut
+}
+
+/// `kustomize apps/shop (verified) ← Application shop → (in-cluster)/shop, wave 1`.
+fn unit_line(u: &super::UnitSummary) -> String {
+    let mut line = format!("{} {}", u.kind.as_str(), u.unit);
+    // A directory's build status says it again.
+    if let Some(status) = u.status.filter(|s| *s != u.kind.as_str()) {
+        let _ = write!(line, " ({status})");
+    }
+    let by: Vec<String> = u
+        .deployed_by
+        .iter()
+        .map(|d| {
+            let mut s = format!("{} → {}", d.label(), d.destination());
+            if !d.depends_on.is_empty() {
+                let _ = write!(s, ", after {}", d.depends_on.join(", "));
+            }
+            if let Some(w) = d.wave.filter(|w| *w != 0) {
+                let _ = write!(s, ", wave {w}");
+            }
+            s
+        })
+        .collect();
+    if !by.is_empty() {
+        let _ = write!(line, " ← {}", crate::diagnostic::list_some(&by, 3));
+    }
+    line
 }
 
 fn list_cap(options: &Options) -> usize {

@@ -191,8 +191,9 @@ fn case_layout(dir: &Path) -> Layout {
     }
 }
 
-/// One repository case: diagnostics and planned files as text, and the codes seen.
-fn run_repo_case(dir: &Path) -> (String, String, BTreeSet<Code>) {
+/// One repository case: diagnostics, planned files and deploy units as text, and the codes
+/// seen.
+fn run_repo_case(dir: &Path) -> (String, String, String, BTreeSet<Code>) {
     let tree = dir.join("tree");
     let config = Config::load(&tree, None)
         .unwrap_or_else(|e| panic!("{}: bad configuration: {e}", dir.display()));
@@ -222,7 +223,21 @@ fn run_repo_case(dir: &Path) -> (String, String, BTreeSet<Code>) {
     for f in &report.files {
         let _ = writeln!(files, "{} {}", f.action, f.path);
     }
-    (diagnostics, files, codes)
+    let mut units = String::new();
+    for u in &report.units {
+        let _ = write!(units, "{} {}", u.kind.as_str(), u.unit);
+        for d in &u.deployed_by {
+            let _ = write!(units, " | {} -> {}", d.label(), d.destination());
+            if !d.depends_on.is_empty() {
+                let _ = write!(units, " after {}", d.depends_on.join(","));
+            }
+            if let Some(w) = d.wave {
+                let _ = write!(units, " wave {w}");
+            }
+        }
+        let _ = writeln!(units);
+    }
+    (diagnostics, files, units, codes)
 }
 
 fn compare(path: &Path, actual: &str, bless: bool, failures: &mut Vec<String>) {
@@ -252,7 +267,7 @@ fn run_all(bless: bool) -> BTreeSet<Code> {
         compare(&dir.join("notes.txt"), &run.notes, bless, &mut failures);
     }
     for dir in repo_cases() {
-        let (diagnostics, files, case_codes) = run_repo_case(&dir);
+        let (diagnostics, files, units, case_codes) = run_repo_case(&dir);
         codes.extend(case_codes);
         compare(
             &dir.join("diagnostics.txt"),
@@ -261,6 +276,7 @@ fn run_all(bless: bool) -> BTreeSet<Code> {
             &mut failures,
         );
         compare(&dir.join("files.txt"), &files, bless, &mut failures);
+        compare(&dir.join("units.txt"), &units, bless, &mut failures);
     }
     assert!(
         failures.is_empty(),

@@ -11,7 +11,8 @@ use gateway_migrate::diagnostic::{Code, Severity};
 use gateway_migrate::plan::FileAction;
 use gateway_migrate::report::{
     BuildSummary, GeneratedInfo, NoteCounts, ObjectReport, REPORT_VERSION, Report,
-    ReportedDiagnostic, SourceInfo, Subject, Summary, Verdict, github, json, markdown, sarif, text,
+    ReportedDiagnostic, SourceInfo, Subject, Summary, UnitSummary, Verdict, github, json, markdown,
+    sarif, text,
 };
 use gateway_migrate::walk::{SkipKind, Skipped};
 
@@ -224,6 +225,31 @@ fn assemble(
                 kustomization: Some("apps/legacy/kustomization.yaml".into()),
                 deployed_by: vec![],
                 status: "refused",
+            },
+        ],
+        units: vec![
+            UnitSummary {
+                unit: "apps/legacy".into(),
+                kind: gateway_migrate::deploy::UnitKind::Kustomize,
+                kustomization: Some("apps/legacy/kustomization.yaml".into()),
+                deployed_by: vec![],
+                status: Some("refused"),
+            },
+            UnitSummary {
+                unit: "apps/shop".into(),
+                kind: gateway_migrate::deploy::UnitKind::Kustomize,
+                kustomization: Some("apps/shop/kustomization.yaml".into()),
+                deployed_by: vec![gateway_migrate::deploy::Deployment {
+                    file: "clusters/prod/shop.yaml".into(),
+                    line: 1,
+                    kind: "Kustomization".into(),
+                    name: "flux-system/shop".into(),
+                    cluster: None,
+                    namespace: Some("shop".into()),
+                    depends_on: vec!["flux-system/infra".into()],
+                    wave: None,
+                }],
+                status: Some("verified"),
             },
         ],
         suppressed: Vec::new(),

@@ -1,0 +1,438 @@
+//! Deploy units: what the repository deploys together, where to, and in which order.
+//!
+//! A unit is a directory that reaches a cluster as one piece:
+//! - a kustomize build root: a kustomization no other kustomization includes (through
+//!   `resources:` or `components:`); Components are never roots, kustomize refuses to build
+//!   one on its own;
+//! - a directory a GitOps object of the repository deploys: a Flux `Kustomization`
+//!   (`spec.path`), an Argo CD `Application` (`spec.source.path`, `spec.sources[].path`), or
+//!   an Argo CD `ApplicationSet` whose generators the repository spells out (list elements,
+//!   git directories: `applicationset.rs`);
+//! - a plain directory of manifests that nothing above includes, which an operator applies
+//!   (`kubectl apply -f dir`).
+//!
+//! Each deployment says where it goes where the object does (cluster, namespace) and what it
+//! waits for (Flux `dependsOn`, Argo CD sync waves). A source file belongs to every unit that
+//! deploys it ([`Units::of_file`]); a generated object is needed by the units of its sources.
+//! `docs/deploy-units.md` describes the model and what it does not follow.
+
+mod applicationset;
+pub mod home;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::load::{DeployTarget, Deployer};
+use crate::model::kustomize::{Kustomization, join_relative};
+use crate::scan::Scan;
+
+/// How a unit reaches the cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnitKind {
+    /// A kustomize build root (`kustomize build DIR`).
+    Kustomize,
+    /// A directory a GitOps object applies as it is.
+    Directory,
+    /// A directory of manifests nothing includes or deploys: applied by hand.
+    Manual,
+}
+
+impl UnitKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnitKind::Kustomize => "kustomize",
+            UnitKind::Directory => "directory",
+            UnitKind::Manual => "manual",
+        }
+    }
+}
+
+/// One GitOps object (or one ApplicationSet element) deploying a unit.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Deployment {
+    /// The file and line of the object.
+    pub file: String,
+    pub line: usize,
+    /// `Application`, `ApplicationSet`, `Kustomization` (Flux).
+    pub kind: String,
+    /// Its name; for an ApplicationSet, the set's name and the generated parameters' key.
+    pub name: String,
+    /// The destination cluster (Argo CD `server` or `name`, Flux `kubeConfig` Secret);
+    /// `None`: the cluster the controller runs in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+    /// The destination namespace (Argo CD `destination.namespace`, Flux `targetNamespace`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// Flux `dependsOn` (`namespace/name`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub depends_on: Vec<String>,
+    /// Argo CD sync wave of the Application (ordering among an app-of-apps' children).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wave: Option<i64>,
+}
+
+impl Deployment {
+    /// `Application shop`, `Kustomization flux-system/docs`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.kind, self.name)
+    }
+
+    /// Where it deploys: `cluster/namespace`, with `(in-cluster)` and `(default)` for what the
+    /// object leaves to its controller.
+    pub fn destination(&self) -> String {
+        format!(
+            "{}/{}",
+            self.cluster.as_deref().unwrap_or("(in-cluster)"),
+            self.namespace.as_deref().unwrap_or("(as written)")
+        )
+    }
+}
+
+/// One deploy unit.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Unit {
+    /// The directory, root-relative (`""` for the repository root).
+    pub dir: String,
+    /// Its kustomization file, `None` for a plain directory.
+    pub kustomization: Option<String>,
+    /// The GitOps objects that deploy it (none for a kustomize root nothing names, or a
+    /// manual directory).
+    pub deployed_by: Vec<Deployment>,
+    /// Whether sub-directories' manifests are part of it (a Flux path without a
+    /// kustomization; an Argo CD directory source with `recurse: true`).
+    pub recurse: bool,
+}
+
+impl Unit {
+    /// The name the report uses: the directory, `.` for the root.
+    pub fn name(&self) -> &str {
+        if self.dir.is_empty() { "." } else { &self.dir }
+    }
+
+    pub fn kind(&self) -> UnitKind {
+        match (&self.kustomization, self.deployed_by.is_empty()) {
+            (Some(_), _) => UnitKind::Kustomize,
+            (None, false) => UnitKind::Directory,
+            (None, true) => UnitKind::Manual,
+        }
+    }
+}
+
+/// The units of a repository, and which source files each deploys.
+#[derive(Debug, Clone, Default)]
+pub struct Units {
+    /// Sorted by directory.
+    pub units: Vec<Unit>,
+    /// Per source file (of the index and of kustomizations), the positions in `units` of the
+    /// units that deploy it.
+    by_file: BTreeMap<String, Vec<usize>>,
+}
+
+impl Units {
+    /// The units deploying `file` (none: nothing in the repository deploys it).
+    pub fn of_file(&self, file: &str) -> impl Iterator<Item = &Unit> {
+        self.by_file
+            .get(file)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.units.get(i))
+    }
+
+    /// The units that GitOps objects or kustomize roots deploy (every kind but manual
+    /// directories): the builds the render stage looks at.
+    pub fn builds(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.kind() != UnitKind::Manual)
+    }
+
+    /// Whether two units may land on the same cluster: true unless both name destinations
+    /// and no cluster is common to them.
+    pub fn may_share_cluster(a: &Unit, b: &Unit) -> bool {
+        let clusters = |u: &Unit| -> Option<BTreeSet<String>> {
+            if u.deployed_by.is_empty() {
+                return None;
+            }
+            Some(
+                u.deployed_by
+                    .iter()
+                    .map(|d| d.cluster.clone().unwrap_or_default())
+                    .collect(),
+            )
+        };
+        match (clusters(a), clusters(b)) {
+            (Some(x), Some(y)) => !x.is_disjoint(&y),
+            _ => true,
+        }
+    }
+}
+
+/// The units of the repository and diagnostics about GitOps objects whose paths it does not
+/// have or cannot expand.
+pub fn units(scan: &Scan) -> (Units, Vec<Diagnostic>) {
+    let index = &scan.index;
+    let mut included: BTreeSet<String> = BTreeSet::new();
+    for k in &index.kustomizations {
+        for entry in k.included() {
+            if let Some(path) = k.resolve(entry) {
+                included.insert(path);
+            }
+        }
+    }
+    let mut units: BTreeMap<String, Unit> = BTreeMap::new();
+    for k in &index.kustomizations {
+        if k.is_component || included.contains(&k.dir) {
+            continue;
+        }
+        units.insert(
+            k.dir.clone(),
+            Unit {
+                dir: k.dir.clone(),
+                kustomization: Some(k.file.clone()),
+                deployed_by: Vec::new(),
+                recurse: false,
+            },
+        );
+    }
+    let mut notes = Vec::new();
+    let object_files: BTreeSet<&str> = index
+        .objects
+        .iter()
+        .map(|o| o.source.file.as_str())
+        .collect();
+    let dirs: BTreeSet<String> = known_dirs(scan);
+    for d in &scan.deployers {
+        for (target, deployment) in targets_of(d, &dirs, &mut notes) {
+            let raw = target.path.trim_start_matches("./").trim_end_matches('/');
+            let Some(dir) = join_relative("", raw) else {
+                notes.push(
+                    Diagnostic::new(
+                        Code::RenderDeployPathOutside,
+                        format!(
+                            "{} {} deploys {}, which is outside the repository; it is not built",
+                            d.kind, d.name, target.path
+                        ),
+                    )
+                    .in_file(d.source.file.clone(), d.source.line),
+                );
+                continue;
+            };
+            let kustomization = index.kustomization_in(&dir).filter(|k| !k.is_component);
+            let holds_files = object_files.iter().any(|f| {
+                let parent = parent_dir(f);
+                parent == dir || (target.recurse && is_under(parent, &dir))
+            });
+            if kustomization.is_none() && !holds_files {
+                continue;
+            }
+            let unit = units.entry(dir.clone()).or_insert_with(|| Unit {
+                dir: dir.clone(),
+                kustomization: kustomization.map(|k| k.file.clone()),
+                deployed_by: Vec::new(),
+                recurse: false,
+            });
+            // With a kustomization, kustomize decides what is included.
+            unit.recurse |= target.recurse && unit.kustomization.is_none();
+            if !unit.deployed_by.contains(&deployment) {
+                unit.deployed_by.push(deployment);
+            }
+        }
+    }
+    for u in units.values_mut() {
+        u.deployed_by.sort();
+    }
+    let mut units = Units {
+        units: units.into_values().collect(),
+        by_file: BTreeMap::new(),
+    };
+    assign_files(scan, &mut units);
+    (units, notes)
+}
+
+/// Every directory the repository is known to have: those of the files read, of the
+/// kustomizations, and their ancestors (what a git directories generator can match).
+fn known_dirs(scan: &Scan) -> BTreeSet<String> {
+    let mut dirs = BTreeSet::new();
+    let files = scan
+        .index
+        .objects
+        .iter()
+        .map(|o| parent_dir(&o.source.file).to_string())
+        .chain(scan.index.kustomizations.iter().map(|k| k.dir.clone()));
+    for mut dir in files {
+        while !dir.is_empty() && dirs.insert(dir.clone()) {
+            dir = parent_dir(&dir).to_string();
+        }
+    }
+    dirs
+}
+
+/// Each target of a deployer with the deployment record for it; an ApplicationSet's template
+/// expanded over its generators.
+fn targets_of(
+    d: &Deployer,
+    dirs: &BTreeSet<String>,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<(DeployTarget, Deployment)> {
+    let record = |t: &DeployTarget, name: String| Deployment {
+        file: d.source.file.clone(),
+        line: d.source.line,
+        kind: d.kind.clone(),
+        name,
+        cluster: t.cluster.clone(),
+        namespace: t.namespace.clone(),
+        depends_on: d.depends_on.clone(),
+        wave: d.wave,
+    };
+    if d.kind != "ApplicationSet" {
+        let name = match (&d.namespace, d.kind.as_str()) {
+            (Some(ns), "Kustomization") => format!("{ns}/{}", d.name),
+            _ => d.name.clone(),
+        };
+        return d
+            .targets
+            .iter()
+            .map(|t| (t.clone(), record(t, name.clone())))
+            .collect();
+    }
+    match applicationset::expand(d, dirs) {
+        Ok(expanded) => expanded
+            .into_iter()
+            .map(|(t, key)| {
+                let name = format!("{} ({key})", d.name);
+                let r = record(&t, name);
+                (t, r)
+            })
+            .collect(),
+        Err(why) => {
+            notes.push(
+                Diagnostic::new(
+                    Code::DeployGeneratorUnknown,
+                    format!(
+                        "ApplicationSet {}: {why}; the Applications it generates are not known, so the directories they deploy are not units of their own",
+                        d.name
+                    ),
+                )
+                .in_file(d.source.file.clone(), d.source.line),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Which units deploy each source file: a kustomize unit every file its kustomizations list
+/// (resources, and the files of resource directories' kustomizations); a directory unit the
+/// files in it (and below it, when it recurses); a file no unit deploys gets a manual unit for
+/// its directory.
+fn assign_files(scan: &Scan, units: &mut Units) {
+    let index = &scan.index;
+    let mut by_file: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    let object_files: BTreeSet<&str> = index
+        .objects
+        .iter()
+        .map(|o| o.source.file.as_str())
+        .collect();
+    for (i, u) in units.units.iter().enumerate() {
+        match &u.kustomization {
+            Some(_) => {
+                for k in reached(scan, &u.dir) {
+                    by_file.entry(k.file.clone()).or_default().insert(i);
+                    for entry in k.resources.iter().chain(k.components.iter()) {
+                        if let Some(path) = k.resolve(entry) {
+                            by_file.entry(path).or_default().insert(i);
+                        }
+                    }
+                }
+            }
+            None => {
+                for f in &object_files {
+                    let parent = parent_dir(f);
+                    if parent == u.dir || (u.recurse && is_under(parent, &u.dir)) {
+                        by_file.entry(f.to_string()).or_default().insert(i);
+                    }
+                }
+            }
+        }
+    }
+    // Files nothing deploys: a manual unit per directory.
+    let mut manual: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &object_files {
+        if !by_file.contains_key(*f) && !index.is_patch_file(f) {
+            manual
+                .entry(parent_dir(f).to_string())
+                .or_default()
+                .push(f.to_string());
+        }
+    }
+    for (dir, files) in manual {
+        let i = units.units.len();
+        units.units.push(Unit {
+            dir,
+            kustomization: None,
+            deployed_by: Vec::new(),
+            recurse: false,
+        });
+        for f in files {
+            by_file.entry(f).or_default().insert(i);
+        }
+    }
+    // Keep `units` sorted by directory (manual units were appended): renumber.
+    let mut order: Vec<usize> = (0..units.units.len()).collect();
+    order.sort_by(|&a, &b| units.units[a].cmp(&units.units[b]));
+    let mut new_pos = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_pos[old] = new;
+    }
+    let mut sorted: Vec<Option<Unit>> = units.units.drain(..).map(Some).collect();
+    units.units = order.iter().filter_map(|&old| sorted[old].take()).collect();
+    units.by_file = by_file
+        .into_iter()
+        .map(|(f, set)| {
+            let mut v: Vec<usize> = set.into_iter().map(|i| new_pos[i]).collect();
+            v.sort_unstable();
+            (f, v)
+        })
+        .collect();
+}
+
+/// The kustomizations a build rooted at `dir` reaches (itself, its bases and components,
+/// transitively), in the order first reached.
+pub fn reached<'a>(scan: &'a Scan, dir: &str) -> Vec<&'a Kustomization> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<String> = vec![dir.to_string()];
+    while let Some(dir) = stack.pop() {
+        if !seen.insert(dir.clone()) {
+            continue;
+        }
+        let Some(k) = scan.index.kustomization_in(&dir) else {
+            continue;
+        };
+        out.push(k);
+        let entries: Vec<&String> = k.included().collect();
+        for entry in entries.into_iter().rev() {
+            if let Some(path) = k.resolve(entry) {
+                stack.push(path);
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn parent_dir(file: &str) -> &str {
+    file.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+/// Whether directory `dir` is `top` or below it (`""` is the root, above everything).
+fn is_under(dir: &str, top: &str) -> bool {
+    top.is_empty()
+        || dir == top
+        || dir
+            .strip_prefix(top)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,255 @@
+use super::*;
+use crate::config::Config;
+
+fn scan_of(files: &[(&str, &str)]) -> Scan {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    crate::scan::scan_repo(dir.path(), &Config::default(), 1).expect("scan")
+}
+
+const INGRESS: &str = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n  - host: a.example.com\n";
+
+fn summary(units: &Units) -> Vec<(String, &'static str, Vec<String>)> {
+    units
+        .units
+        .iter()
+        .map(|u| {
+            (
+                u.name().to_string(),
+                u.kind().as_str(),
+                u.deployed_by
+                    .iter()
+                    .map(|d| format!("{} -> {}", d.label(), d.destination()))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn kustomize_roots_gitops_paths_and_manual_directories_are_units() {
+    let scan = scan_of(&[
+        ("base/kustomization.yaml", "resources:\n- ingress.yaml\n"),
+        ("base/ingress.yaml", INGRESS),
+        (
+            "overlays/dev/kustomization.yaml",
+            "resources:\n- ../../base\n",
+        ),
+        ("plain/ingress.yaml", INGRESS),
+        ("loose/ingress.yaml", INGRESS),
+        (
+            "clusters/prod/apps.yaml",
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: base\n  namespace: flux-system\nspec:\n  path: ./base\n  targetNamespace: web\n  dependsOn:\n  - name: infra\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: plain\n  annotations:\n    argocd.argoproj.io/sync-wave: \"2\"\nspec:\n  source:\n    path: plain/\n  destination:\n    name: prod-eu\n    namespace: shop\n",
+        ),
+    ]);
+    let (units, notes) = units(&scan);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(
+        summary(&units),
+        vec![
+            (
+                "base".into(),
+                "kustomize",
+                vec!["Kustomization flux-system/base -> (in-cluster)/web".into()]
+            ),
+            ("loose".into(), "manual", vec![]),
+            ("overlays/dev".into(), "kustomize", vec![]),
+            (
+                "plain".into(),
+                "directory",
+                vec!["Application plain -> prod-eu/shop".into()]
+            ),
+        ]
+    );
+    let base = &units.units[0].deployed_by[0];
+    assert_eq!(base.depends_on, vec!["flux-system/infra".to_string()]);
+    assert_eq!(units.units[3].deployed_by[0].wave, Some(2));
+    // The base's Ingress is deployed by the base itself and by the overlay that includes it.
+    let of: Vec<&str> = units
+        .of_file("base/ingress.yaml")
+        .map(|u| u.name())
+        .collect();
+    assert_eq!(of, vec!["base", "overlays/dev"]);
+    let of: Vec<&str> = units
+        .of_file("loose/ingress.yaml")
+        .map(|u| u.name())
+        .collect();
+    assert_eq!(of, vec!["loose"]);
+}
+
+#[test]
+fn flux_paths_recurse_and_argo_directories_do_not_unless_asked() {
+    // Flux generates a kustomization listing every manifest below a path without one
+    // (fluxcd/pkg kustomize/kustomize_generator.go); Argo CD reads only the directory itself
+    // unless `directory.recurse` is set (reposerver/repository/repository.go).
+    let scan = scan_of(&[
+        ("flux/a/ingress.yaml", INGRESS),
+        ("argo/a/ingress.yaml", INGRESS),
+        ("argo/top.yaml", INGRESS),
+        (
+            "deploy.yaml",
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: f\nspec:\n  path: ./flux\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: a\nspec:\n  source:\n    path: argo\n",
+        ),
+    ]);
+    let (units, _) = units(&scan);
+    let of = |f: &str| -> Vec<String> { units.of_file(f).map(|u| u.name().to_string()).collect() };
+    assert_eq!(of("flux/a/ingress.yaml"), vec!["flux"]);
+    assert_eq!(of("argo/top.yaml"), vec!["argo"]);
+    assert_eq!(of("argo/a/ingress.yaml"), vec!["argo/a"]);
+    assert_eq!(
+        units
+            .units
+            .iter()
+            .find(|u| u.dir == "argo/a")
+            .map(|u| u.kind()),
+        Some(UnitKind::Manual)
+    );
+}
+
+#[test]
+fn applicationsets_expand_list_and_git_directory_generators() {
+    let scan = scan_of(&[
+        ("apps/shop/ingress.yaml", INGRESS),
+        ("apps/blog/ingress.yaml", INGRESS),
+        ("apps/legacy/ingress.yaml", INGRESS),
+        ("envs/eu/ingress.yaml", INGRESS),
+        (
+            "sets.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: apps\nspec:\n  generators:\n  - git:\n      repoURL: https://example.com/r.git\n      directories:\n      - path: apps/*\n      - path: apps/legacy\n        exclude: true\n  template:\n    metadata:\n      name: '{{path.basename}}'\n    spec:\n      source:\n        path: '{{path}}'\n      destination:\n        server: https://kubernetes.default.svc\n        namespace: '{{ path.basename }}'\n---\napiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: envs\nspec:\n  goTemplate: true\n  generators:\n  - list:\n      elements:\n      - env: eu\n        cluster: prod-eu\n  template:\n    spec:\n      source:\n        path: 'envs/{{.env}}'\n      destination:\n        name: '{{.cluster}}'\n---\napiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: fleet\nspec:\n  generators:\n  - clusters: {}\n  template:\n    spec:\n      source:\n        path: 'fleet/{{name}}'\n",
+        ),
+    ]);
+    let (units, notes) = units(&scan);
+    let rows = summary(&units);
+    assert_eq!(
+        rows,
+        vec![
+            (
+                "apps/blog".into(),
+                "directory",
+                vec![
+                    "ApplicationSet apps (apps/blog) -> https://kubernetes.default.svc/blog".into()
+                ]
+            ),
+            ("apps/legacy".into(), "manual", vec![]),
+            (
+                "apps/shop".into(),
+                "directory",
+                vec![
+                    "ApplicationSet apps (apps/shop) -> https://kubernetes.default.svc/shop".into()
+                ]
+            ),
+            (
+                "envs/eu".into(),
+                "directory",
+                vec!["ApplicationSet envs (prod-eu,eu) -> prod-eu/(as written)".into()]
+            ),
+        ]
+    );
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].code, Code::DeployGeneratorUnknown);
+    assert!(notes[0].message.contains("fleet"), "{}", notes[0].message);
+}
+
+#[test]
+fn globs_follow_path_segments_and_cost_at_most_pattern_times_path() {
+    use applicationset::glob_match;
+    assert!(glob_match("apps/*", "apps/shop"));
+    assert!(!glob_match("apps/*", "apps/shop/overlay"));
+    // Go's path.Match has no `**`: each star stays within one segment.
+    assert!(!glob_match("apps/**", "apps/shop/overlay"));
+    assert!(glob_match("apps/*/*", "apps/shop/overlay"));
+    assert!(glob_match("apps/[a-c]*", "apps/blog"));
+    assert!(!glob_match("apps/[!a-c]*", "apps/blog"));
+    assert!(glob_match("a?c", "abc"));
+    // An adversarial pattern against a long path stays cheap (memoised).
+    let pattern = "*a".repeat(40);
+    let path = "a".repeat(3000) + "b";
+    assert!(!glob_match(&pattern, &path));
+}
+
+#[test]
+fn units_on_named_different_clusters_do_not_share_one() {
+    let unit = |cluster: Option<&str>| Unit {
+        dir: "x".into(),
+        kustomization: None,
+        deployed_by: vec![Deployment {
+            file: "f".into(),
+            line: 1,
+            kind: "Application".into(),
+            name: "x".into(),
+            cluster: cluster.map(str::to_string),
+            namespace: None,
+            depends_on: vec![],
+            wave: None,
+        }],
+        recurse: false,
+    };
+    assert!(!Units::may_share_cluster(
+        &unit(Some("eu")),
+        &unit(Some("us"))
+    ));
+    assert!(Units::may_share_cluster(
+        &unit(Some("eu")),
+        &unit(Some("eu"))
+    ));
+    assert!(Units::may_share_cluster(&unit(None), &unit(None)));
+}
+
+#[test]
+fn git_directories_pick_what_argo_cd_picks() {
+    // Facts from Argo CD's applicationset/generators/git_test.go
+    // (TestGitGenerateParamsFromDirectories): the repository's directories, the globs, and
+    // the applications generated.
+    let dirs = |list: &[&str]| -> BTreeSet<String> { list.iter().map(|s| s.to_string()).collect() };
+    let globs = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+        list.iter().map(|(g, e)| (g.to_string(), *e)).collect()
+    };
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, bool)], &'a [&'a str]);
+    let cases: &[Case] = &[
+        (
+            &["app1", "app2", "app_3", "p1", "p1/app4"],
+            &[("*", false)],
+            &["app1", "app2", "app_3", "p1"],
+        ),
+        (
+            &[
+                "app1",
+                "p1",
+                "p1/app2",
+                "p1/p2",
+                "p1/p2/app3",
+                "p1/p2/p3",
+                "p1/p2/p3/app4",
+            ],
+            &[("p1/*", false), ("p1/*/*", false)],
+            &["p1/app2", "p1/p2", "p1/p2/app3", "p1/p2/p3"],
+        ),
+        (
+            &["app1", "app2", "p1", "p1/app4", "p2", "p2/app3"],
+            &[("p1/*", true), ("*", false), ("*/*", false)],
+            &["app1", "app2", "p1", "p2", "p2/app3"],
+        ),
+        (
+            &["app1", "app2", "p1", "p1/app4", "p2", "p2/app3"],
+            &[("*", false), ("*/*", false), ("p1/*", true)],
+            &["app1", "app2", "p1", "p2", "p2/app3"],
+        ),
+        (
+            &["app", ".hidden", ".hidden/app"],
+            &[("*", false), ("*/*", false)],
+            &["app"],
+        ),
+    ];
+    for (repo, patterns, want) in cases {
+        let got = applicationset::directories(&globs(patterns), &dirs(repo));
+        assert_eq!(
+            got,
+            want.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "{patterns:?}"
+        );
+    }
+}
