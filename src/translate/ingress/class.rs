@@ -5,7 +5,9 @@
 //! IngressClass's `spec.controller` in the repository (for an Ingress without a class: the
 //! IngressClass marked default), else from `ingressClasses."*"`, else from the class name
 //! (`nginx` → ingress-nginx), with a warning. Never from the annotations an Ingress happens to
-//! carry: a stray ingress-nginx annotation on a Kong Ingress had no effect.
+//! carry (a stray ingress-nginx annotation on a Kong Ingress had no effect), with one
+//! exception: an Ingress with no class at all, which nothing else decides, that carries GKE's
+//! own annotations was written for GKE, whose built-in controller serves class-less Ingresses.
 
 use crate::config::{ANY_INGRESS_CLASS, Config, Dialect, IngressMode};
 use crate::diagnostic::{Code, Diagnostic};
@@ -23,6 +25,8 @@ pub(crate) enum Evidence {
     ClassName,
     /// A cloud class's own GatewayClass (GKE).
     CloudClass,
+    /// A class-less Ingress carrying a cloud's own annotation (the one named).
+    CloudAnnotation(String),
     /// The `gatewayClassName` setting.
     Setting,
     /// Nothing says.
@@ -40,6 +44,9 @@ impl Evidence {
             Evidence::Controller(c) => format!("from its IngressClass's controller {c}"),
             Evidence::ClassName => "assumed from the class name".into(),
             Evidence::CloudClass => "the GKE Gateway class for this Ingress class".into(),
+            Evidence::CloudAnnotation(a) => format!(
+                "no class, but it carries GKE's annotation {a}, and GKE's controller serves Ingresses without a class"
+            ),
             Evidence::Setting => "the gatewayClassName setting".into(),
             Evidence::Nothing => "unknown".into(),
         }
@@ -254,6 +261,8 @@ pub(crate) fn resolve(
         (Some(Dialect::IngressNginx), Evidence::Controller(watching))
     } else if let Some((k, c)) = any.filter(|(_, c)| c.dialect.is_some()) {
         (c.dialect, Evidence::Configuration(yaml_key(k)))
+    } else if let Some(a) = name.is_none().then(|| gke_annotation(ing)).flatten() {
+        (Some(Dialect::Gce), Evidence::CloudAnnotation(a))
     } else {
         match name.as_deref().and_then(dialect_of_name) {
             Some(d) => (Some(d), Evidence::ClassName),
@@ -331,12 +340,35 @@ fn dialect_of_word(c: &str) -> Option<Dialect> {
 /// Load Balancer (`gke-l7-rilb`); `gce` a global external one
 /// (`gke-l7-global-external-managed`). The AWS Load Balancer Controller has no fixed
 /// GatewayClass name (the cluster's GatewayClass names `gateway.k8s.aws/alb`).
+/// A class-less Ingress GKE serves gets the global external one (GKE's default for
+/// Ingresses without a class).
 fn cloud_gateway_class(class: Option<&str>, dialect: Option<Dialect>) -> Option<&'static str> {
-    match (dialect?, class?) {
-        (Dialect::Gce, "gce-internal") => Some("gke-l7-rilb"),
+    match (dialect?, class) {
+        (Dialect::Gce, Some("gce-internal")) => Some("gke-l7-rilb"),
+        (Dialect::Gce, Some("gce-regional-external")) => Some("gke-l7-regional-external-managed"),
         (Dialect::Gce, _) => Some("gke-l7-global-external-managed"),
         _ => None,
     }
+}
+
+/// The first annotation of `ing` that only GKE's Ingress controller reads (kubernetes/ingress-gce
+/// `pkg/annotations/ingress.go`, which also serves every Ingress without a class,
+/// `pkg/utils/utils.go` `IsGCEIngress`): `kubernetes.io/ingress.global-static-ip-name`,
+/// `kubernetes.io/ingress.regional-static-ip-name`, `kubernetes.io/ingress.allow-http`,
+/// `ingress.gcp.kubernetes.io/pre-shared-cert`, `networking.gke.io/*`).
+fn gke_annotation(ing: &Ingress) -> Option<String> {
+    const GKE_KEYS: &[&str] = &[
+        "kubernetes.io/ingress.global-static-ip-name",
+        "kubernetes.io/ingress.regional-static-ip-name",
+        "kubernetes.io/ingress.allow-http",
+    ];
+    const GKE_PREFIXES: &[&str] = &["ingress.gcp.kubernetes.io/", "networking.gke.io/"];
+    ing.metadata
+        .annotations
+        .as_ref()?
+        .keys()
+        .find(|k| GKE_KEYS.contains(&k.as_str()) || GKE_PREFIXES.iter().any(|p| k.starts_with(p)))
+        .cloned()
 }
 
 /// Annotation prefixes that belong to a specific controller (other than ingress-nginx).
