@@ -78,6 +78,8 @@ impl Code {
             | Code::IstioInvalidGatewayReference
             | Code::IstioInvalidPort
             | Code::IstioInvalidHostname
+            | Code::IstioTemplatedHost
+            | Code::IngressTemplatedHost
             | Code::IstioKnativeGateway
             | Code::IstioL4Ports
             | Code::IstioListenerConflict

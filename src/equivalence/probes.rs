@@ -29,6 +29,10 @@ pub(crate) struct Shape {
     pub(crate) query: Vec<(String, String)>,
 }
 
+fn templated(pattern: &str) -> bool {
+    crate::model::template::template_of(pattern).is_some()
+}
+
 #[derive(Debug, Default)]
 struct HostSeeds {
     paths: BTreeSet<String>,
@@ -47,13 +51,18 @@ impl Seeds {
         self.listeners.insert((scheme, port));
     }
 
+    /// A host pattern to probe. A templated host (`model::template`) is not: the cluster sees
+    /// another name, which the repository does not give (its warning says so).
     pub(crate) fn host(&mut self, pattern: &str) {
+        if templated(pattern) {
+            return;
+        }
         self.hosts.entry(pattern.to_ascii_lowercase()).or_default();
     }
 
     /// A literal path seed for the hosts of `pattern`.
     pub(crate) fn path(&mut self, pattern: &str, path: &str) {
-        if path.starts_with('/') {
+        if path.starts_with('/') && !templated(pattern) {
             self.hosts
                 .entry(pattern.to_ascii_lowercase())
                 .or_default()
@@ -66,6 +75,9 @@ impl Seeds {
     pub(crate) fn shape(&mut self, pattern: &str, shape: Shape) {
         if shape.method.is_none() && shape.headers.is_empty() && shape.query.is_empty() {
             self.path(pattern, &shape.path);
+            return;
+        }
+        if templated(pattern) {
             return;
         }
         let host = self.hosts.entry(pattern.to_ascii_lowercase()).or_default();

@@ -14,6 +14,7 @@ pub mod kustomize;
 pub mod meta;
 pub mod selector;
 pub mod surrounding;
+pub mod template;
 
 pub use meta::{ObjectMeta, SourceRef};
 

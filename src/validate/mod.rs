@@ -25,6 +25,7 @@ use crate::config::{Channel, Config};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::index::Index;
 use crate::model::SourceBody;
+use crate::model::template::Template;
 use crate::translate::SourceResult;
 
 /// One rule an object breaks.
@@ -54,8 +55,40 @@ impl Violation {
     }
 }
 
-/// Validates one Gateway API object (as JSON) against the CRDs of `channel`.
+/// Validates one Gateway API object (as JSON) against the CRDs of `channel`. Values in a
+/// substitution syntax (`$(…)`, `${…}`, `{{…}}`, `model::template`) in hostnames and
+/// backendRefs are checked as the stand-ins their substitution would give: the object is
+/// valid once substituted. A placeholder word (`NAMESPACE_PLACEHOLDER`) is not stood in for
+/// here: in a hand-written object an underscore is as likely a mistake.
 pub fn validate_object(value: &Value, channel: Channel) -> Vec<Violation> {
+    validate_with(value, channel, Template::is_syntax)
+}
+
+/// [`validate_object`] for an object the translators generated: every template they kept as
+/// written (placeholder words included, each with its warning) is stood in for.
+pub fn validate_generated(value: &Value, channel: Channel) -> Vec<Violation> {
+    validate_with(value, channel, |_| true)
+}
+
+/// `value` as a substitution would leave it: every template the translators keep as written
+/// (`model::template`) in hostnames and backendRefs replaced by a stand-in. What the product
+/// validates and attaches; an independent validator checks the same form.
+pub fn substituted(value: &Value) -> Value {
+    let mut out = value.clone();
+    stand_in_templated_hostnames(&mut out, |_| true);
+    out
+}
+
+fn validate_with(value: &Value, channel: Channel, stands: fn(Template) -> bool) -> Vec<Violation> {
+    if has_templated_hostnames(value, stands) {
+        let mut substituted = value.clone();
+        stand_in_templated_hostnames(&mut substituted, stands);
+        return validate_substituted(&substituted, channel);
+    }
+    validate_substituted(value, channel)
+}
+
+fn validate_substituted(value: &Value, channel: Channel) -> Vec<Violation> {
     let mut out = structural_violations(value, channel);
     if channel == Channel::Standard {
         out = channel::classify(value, out);
@@ -144,7 +177,8 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
         let mut kept = Vec::with_capacity(result.generated.len());
         let mut kept_json = Vec::with_capacity(result.generated.len());
         for generated in std::mem::take(&mut result.generated) {
-            let json = generated.to_json();
+            let mut json = generated.to_json();
+            stand_in_templated_hostnames(&mut json, |_| true);
             let checked = crate::isolate::catch(
                 &format!(
                     "validating the generated {} {}/{}",
@@ -152,7 +186,7 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
                     generated.namespace(),
                     generated.name()
                 ),
-                || validate_object(&json, config.channel),
+                || validate_generated(&json, config.channel),
             );
             let violations = match checked {
                 Ok(v) => v,
@@ -210,6 +244,84 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
         r.notes.extend(notes);
         r.isolated_hosts.extend(isolated);
     }
+}
+
+/// The fields a translator may fill with a templated value (`model::template`): route
+/// `spec.hostnames`, listener `hostname`, and the `name` and `namespace` of backendRefs (rule
+/// and filter level). Other fields are never stood in for: an underscore in a header name is
+/// a real problem.
+fn templated_fields(value: &mut Value, mut visit: impl FnMut(&mut Value, bool)) {
+    if let Some(Value::Array(hosts)) = value.pointer_mut("/spec/hostnames") {
+        hosts.iter_mut().for_each(|h| visit(h, true));
+    }
+    if let Some(Value::Array(listeners)) = value.pointer_mut("/spec/listeners") {
+        for l in listeners {
+            if let Some(h) = l.get_mut("hostname") {
+                visit(h, true);
+            }
+        }
+    }
+    if let Some(Value::Array(rules)) = value.pointer_mut("/spec/rules") {
+        for rule in rules {
+            let Some(Value::Array(refs)) = rule.get_mut("backendRefs") else {
+                continue;
+            };
+            for r in refs {
+                for key in ["name", "namespace"] {
+                    if let Some(v) = r.get_mut(key) {
+                        visit(v, false);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_templated(v: &Value, stands: fn(Template) -> bool) -> bool {
+    v.as_str()
+        .and_then(crate::model::template::template_of)
+        .is_some_and(stands)
+}
+
+/// Whether any field [`templated_fields`] covers holds a template (read-only: most objects
+/// have none, and are not copied).
+fn has_templated_hostnames(value: &Value, stands: fn(Template) -> bool) -> bool {
+    let is_templated = |v: &Value| is_templated(v, stands);
+    fn array(v: Option<&Value>) -> &[Value] {
+        v.and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+    array(value.pointer("/spec/hostnames"))
+        .iter()
+        .any(is_templated)
+        || array(value.pointer("/spec/listeners"))
+            .iter()
+            .any(|l| l.get("hostname").is_some_and(is_templated))
+        || array(value.pointer("/spec/rules")).iter().any(|rule| {
+            array(rule.get("backendRefs")).iter().any(|r| {
+                ["name", "namespace"]
+                    .iter()
+                    .any(|k| r.get(*k).is_some_and(is_templated))
+            })
+        })
+}
+
+/// Replaces templated values with stand-ins (a DNS name for hostnames, a DNS label for
+/// names), in the copy that is validated and attached: the written object keeps the template,
+/// which a substitution fills in before the cluster sees it (`model::template`).
+fn stand_in_templated_hostnames(value: &mut Value, stands: fn(Template) -> bool) {
+    use crate::model::template::stand_in;
+    templated_fields(value, |v, hostname| {
+        if let Some(s) = v.as_str().filter(|_| is_templated(v, stands)) {
+            let name = stand_in(s);
+            *v = Value::String(if hostname {
+                name
+            } else {
+                name.trim_end_matches(".invalid").to_string()
+            });
+        }
+    });
 }
 
 /// Listener-conflict and attachment notes about one (valid) object.

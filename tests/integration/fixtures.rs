@@ -146,7 +146,7 @@ fn run_stream_case(dir: &Path) -> StreamRun {
     // Expected output is what `apply` would write, so it must pass the validator (CRD schema
     // and CEL rules of the configured channel) as it stands.
     for g in &generated {
-        let violations = validate::validate_object(&g.to_json(), channel);
+        let violations = validate::validate_generated(&g.to_json(), channel);
         assert!(
             violations.is_empty(),
             "{}: generated {} {}/{} is invalid: {violations:?}",

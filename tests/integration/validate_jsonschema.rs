@@ -86,7 +86,12 @@ fn corpus_generated() -> (Vec<Value>, Vec<String>) {
     let generated = outcome
         .results
         .iter()
-        .flat_map(|r| r.generated.iter().map(|g| g.to_json()))
+        // As the cluster sees them: templates kept as written are substituted first.
+        .flat_map(|r| {
+            r.generated
+                .iter()
+                .map(|g| validate::substituted(&g.to_json()))
+        })
         .collect();
     (generated, rejected)
 }

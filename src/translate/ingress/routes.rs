@@ -224,7 +224,7 @@ pub(crate) fn build_hosts(
             .host
             .as_deref()
             .filter(|h| !h.is_empty())
-            .map(str::to_ascii_lowercase);
+            .map(crate::model::template::host_as_matched);
         if host.is_none() && require_hostname {
             notes.push(
                 Diagnostic::new(
@@ -235,7 +235,21 @@ pub(crate) fn build_hosts(
             );
             continue;
         }
-        if let Some(h) = &host
+        let template = host
+            .as_deref()
+            .and_then(crate::model::template::template_of);
+        if let (Some(h), Some(t)) = (&host, template) {
+            notes.push(
+                Diagnostic::new(
+                    Code::IngressTemplatedHost,
+                    format!(
+                        "host {h:?} is {}: it is kept as written in the generated listener and route hostnames, so the same substitution must reach them (kustomize: a varReference or replacement target for HTTPRoute spec.hostnames and Gateway spec.listeners.hostname; Flux postBuild substitutes them as it is)",
+                        t.describe()
+                    ),
+                )
+                .at(format!("{field}.host")),
+            );
+        } else if let Some(h) = &host
             && !super::wildcard::valid_hostname(h)
         {
             notes.push(

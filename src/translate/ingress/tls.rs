@@ -17,11 +17,12 @@ pub(crate) fn entries(ing: &Ingress) -> Vec<(Option<String>, Option<String>)> {
     for t in tls {
         let secret = t.secret_name.clone().filter(|s| !s.is_empty());
         match t.hosts.as_ref().filter(|h| !h.is_empty()) {
-            Some(hosts) => out.extend(
-                hosts
-                    .iter()
-                    .map(|h| (Some(h.to_ascii_lowercase()), secret.clone())),
-            ),
+            Some(hosts) => out.extend(hosts.iter().map(|h| {
+                (
+                    Some(crate::model::template::host_as_matched(h)),
+                    secret.clone(),
+                )
+            })),
             None => out.push((None, secret)),
         }
     }

@@ -76,8 +76,41 @@ pub(super) fn backend_ref(
     let Some((name, namespace)) = service else {
         return external_ref(ctx, host, port, path, notes);
     };
-    // Istio would find no such Service either; a reference to it would be refused.
-    if !crate::gwapi::is_dns_label(&name) || !crate::gwapi::is_dns_label(&namespace) {
+    let templated = crate::model::template::template_of(host);
+    if let Some(t) = templated {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioTemplatedHost,
+                format!(
+                    "host '{host}' is {}: it names Service {namespace}/{name}, kept as written in the backendRef, so the same substitution must reach it (kustomize: a varReference or replacement target for HTTPRoute spec/rules/backendRefs; Flux postBuild substitutes it as it is){}",
+                    t.describe(),
+                    if namespace != from.namespace {
+                        "; if the substituted namespace is another than the route's, a ReferenceGrant there must allow the reference"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .at(format!("{path}.host")),
+        );
+    } else if let Some(domain) = hosts::service_domain(host, &ctx.config.cluster_domain) {
+        notes.push(
+            Diagnostic::new(
+                Code::IstioServiceDomain,
+                format!(
+                    "host '{host}' names Service {namespace}/{name} under the cluster domain {domain}, not the configured clusterDomain {}; referenced as that Service (set clusterDomain: {domain} if that is the cluster's domain: Istio matches the host against it)",
+                    ctx.config.cluster_domain
+                ),
+            )
+            .at(format!("{path}.host")),
+        );
+    }
+    // Istio would find no such Service either; a reference to it would be refused. A templated
+    // part is what its substitution gives.
+    let label = |part: &str| {
+        crate::gwapi::is_dns_label(part) || crate::model::template::template_of(part).is_some()
+    };
+    if !label(&name) || !label(&namespace) {
         notes.push(
             Diagnostic::new(
                 Code::IstioInvalidHostname,
@@ -138,7 +171,8 @@ pub(super) fn backend_ref(
         }
         None => name,
     };
-    if namespace != from.namespace {
+    // A templated namespace is not known: its note says a ReferenceGrant may be needed.
+    if namespace != from.namespace && crate::model::template::template_of(&namespace).is_none() {
         grants.push(GrantRequest {
             from_kind: from.kind.into(),
             from_namespace: from.namespace.into(),

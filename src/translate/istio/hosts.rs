@@ -50,7 +50,12 @@ pub(super) fn hostname_problem(host: &str) -> Option<&'static str> {
 
 /// A VirtualService host as Istio matches it: a short name (no dot) is expanded to
 /// `<name>.<namespace>.svc.<cluster domain>`; everything else is lowercased.
+/// A templated host (`model::template`) is kept as written: the substitution must still find
+/// it.
 pub(super) fn expand_short(host: &str, namespace: &str, cluster_domain: &str) -> String {
+    if crate::model::template::template_of(host).is_some() {
+        return host.to_string();
+    }
     let host = host.to_ascii_lowercase();
     if host != "*" && !host.contains('.') && host.parse::<IpAddr>().is_err() {
         format!("{host}.{namespace}.svc.{cluster_domain}")
@@ -72,9 +77,12 @@ pub(super) enum HostKind {
 }
 
 /// Istio's short-name rule: a host without dots is a Service in the namespace of the object
-/// that names it; `name.ns.svc.<domain>` is a Service; anything else is taken literally.
-pub(super) fn classify(host: &str, namespace: &str, cluster_domain: &str) -> HostKind {
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
+/// that names it; `name.ns.svc.<domain>` is a Service, whatever the domain (only a cluster's
+/// DNS serves `svc.<domain>` names, so another domain, or a templated one, says the cluster
+/// domain is not the configured one: [`service_domain`] tells); anything else is taken
+/// literally.
+pub(super) fn classify(host: &str, namespace: &str, _cluster_domain: &str) -> HostKind {
+    let host = crate::model::template::host_as_matched(host.trim_end_matches('.'));
     if host.contains('*') || host.parse::<IpAddr>().is_ok() {
         return HostKind::External;
     }
@@ -88,12 +96,20 @@ pub(super) fn classify(host: &str, namespace: &str, cluster_domain: &str) -> Hos
             name: name.to_string(),
             namespace: ns.to_string(),
         },
-        [name, ns, "svc", domain @ ..] if domain.join(".") == cluster_domain => HostKind::Service {
+        [name, ns, "svc", _, ..] => HostKind::Service {
             name: name.to_string(),
             namespace: ns.to_string(),
         },
         _ => HostKind::External,
     }
+}
+
+/// The domain of a `name.ns.svc.<domain>` host when it is not `cluster_domain`.
+pub(super) fn service_domain(host: &str, cluster_domain: &str) -> Option<String> {
+    let host = crate::model::template::host_as_matched(host.trim_end_matches('.'));
+    let mut parts = host.splitn(4, '.');
+    let (_, _, svc, domain) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    (svc == "svc" && !domain.eq_ignore_ascii_case(cluster_domain)).then(|| domain.to_string())
 }
 
 #[cfg(test)]
@@ -132,7 +148,22 @@ mod tests {
         ));
         assert_eq!(
             classify("reviews.prod.svc.corp.local", "x", "cluster.local"),
-            HostKind::External
+            HostKind::Service {
+                name: "reviews".into(),
+                namespace: "prod".into()
+            }
+        );
+        assert_eq!(
+            service_domain("reviews.prod.svc.corp.local", "cluster.local").as_deref(),
+            Some("corp.local")
+        );
+        assert_eq!(
+            service_domain("reviews.prod.svc.$(CLUSTER_DOMAIN)", "cluster.local").as_deref(),
+            Some("$(CLUSTER_DOMAIN)")
+        );
+        assert_eq!(
+            service_domain("reviews.prod.svc.cluster.local", "cluster.local"),
+            None
         );
         assert_eq!(
             classify("www.google.com", "x", "cluster.local"),

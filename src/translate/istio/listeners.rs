@@ -305,11 +305,27 @@ fn plan_server(
     };
     for (hi, raw_host) in hosts {
         let (ns, host) = match raw_host.split_once('/') {
-            Some((ns, h)) => (ns.to_string(), h.to_ascii_lowercase()),
-            None => ("*".to_string(), raw_host.to_ascii_lowercase()),
+            Some((ns, h)) => (ns.to_string(), crate::model::template::host_as_matched(h)),
+            None => (
+                "*".to_string(),
+                crate::model::template::host_as_matched(raw_host),
+            ),
         };
+        let templated = crate::model::template::template_of(&host);
         let hostname = if shape.protocol == "TCP" || host == "*" {
             None
+        } else if let Some(t) = templated {
+            plan.notes.push(
+                Diagnostic::new(
+                    Code::IstioTemplatedHost,
+                    format!(
+                        "host '{host}' is {}: it is kept as written in the listener hostname, so the same substitution must reach it (kustomize: a varReference or replacement target for Gateway spec/listeners/hostname; Flux postBuild substitutes it as it is)",
+                        t.describe()
+                    ),
+                )
+                .at(format!("{path}.hosts[{hi}]")),
+            );
+            Some(host.clone())
         } else if let Some(problem) = super::hosts::hostname_problem(&host) {
             plan.notes.push(
                 Diagnostic::new(

@@ -39,7 +39,11 @@ pub(super) fn translate(
     let mut wildcard = false;
     for (i, raw) in vs.hosts.iter().enumerate() {
         let h = hosts::expand_short(raw, &obj.namespace, &ctx.config.cluster_domain);
-        if !raw.contains('.') && raw != "*" && !parent_refs::gateway_keys(obj, vs).is_empty() {
+        if !raw.contains('.')
+            && raw != "*"
+            && crate::model::template::template_of(raw).is_none()
+            && !parent_refs::gateway_keys(obj, vs).is_empty()
+        {
             result.notes.push(
                 Diagnostic::new(
                     Code::IstioShortHost,
@@ -52,6 +56,22 @@ pub(super) fn translate(
         }
         if h == "*" {
             wildcard = true;
+            continue;
+        }
+        if let Some(t) = crate::model::template::template_of(&h) {
+            result.notes.push(
+                Diagnostic::new(
+                    Code::IstioTemplatedHost,
+                    format!(
+                        "host '{h}' is {}: it is kept as written in the route's hostnames, so the same substitution must reach them (kustomize: a varReference or replacement target for HTTPRoute spec/hostnames; Flux postBuild substitutes it as it is)",
+                        t.describe()
+                    ),
+                )
+                .at(format!("spec.hosts[{i}]")),
+            );
+            if !hostnames.contains(&h) {
+                hostnames.push(h);
+            }
             continue;
         }
         match hosts::hostname_problem(&h) {
