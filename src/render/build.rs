@@ -145,7 +145,14 @@ pub(super) fn translate_build(
         if context.contains(&obj.source) {
             continue;
         }
-        for g in &r.generated {
+        // Mesh routes are not deployed next to the VirtualServices they replace unless the
+        // configuration says so (`plan::build`): a build must not get them through its fixes
+        // either.
+        for g in r
+            .generated
+            .iter()
+            .filter(|g| config.deploy_mesh_routes || !crate::plan::is_mesh_route(g))
+        {
             desired.push((g.to_json(), obj.source.file.clone()));
         }
         for d in std::mem::take(&mut r.notes) {
