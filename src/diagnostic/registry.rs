@@ -106,6 +106,12 @@ registry! {
     LoadInvalidObject = "load/invalid-object", Error,
         "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list).",
         "A document has the `apiVersion`/`kind` of an object the tool reads, but its fields have the wrong shape (e.g. `servers` is not a list), or the Istio or Ingress object has a name or namespace the API server would refuse (an unexpanded `${VAR}` placeholder); the message names the field. The object is not translated.";
+    LoadPartialDocument = "load/partial-document", Info,
+        "A document of a kind the tool translates has no `metadata.name`: a patch or a template, not an object; it is not translated.",
+        "kubectl, kustomize (`missing metadata.name`), Argo CD and Flux all refuse a document without a name, so an Ingress, VirtualService, Gateway or DestinationRule without one is never applied as it is: it is a patch (a kustomization may name it; kept as a kustomize patch, `plan/kustomize-patch`) or a template a user copies (a `patches/` file a README or comment points to). It is not translated and is no error; if something patches a translated object with it, port the patch to the generated object by hand.";
+    LoadTemplateSkipped = "load/template-skipped", Info,
+        "A document is a template skeleton (`{% … %}`, `{{ … }}`, or a name that is a template), not a manifest until a template engine renders it: skipped.",
+        "An Istio or Ingress object whose name or namespace is written in a substitution syntax (`${{ values.name }}`, `${NAME}`, `$(NAME)`) is one only once substituted, and is skipped with this note. A document that does not parse as YAML but is written in a template syntax (Jinja or Nunjucks block tags `{% … %}` as in Backstage software templates; `{{ … }}` expressions as in Helm templates outside a chart or Backstage's `${{ values.x }}`) is a skeleton that a template engine renders into manifests elsewhere. It is skipped with this note instead of an invalid-YAML error; translate the rendered manifests (or the repository they are rendered into).";
     LoadInvalidUtf8 = "load/invalid-utf8", Error,
         "A document is not valid UTF-8.",
         "A document is not valid UTF-8; it is skipped. The line is the first one holding an invalid byte.";

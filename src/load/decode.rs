@@ -20,6 +20,14 @@ pub(crate) enum Decoded {
     /// An object of a group the tool reads, in a version it does not know (`v9`, `V1`): not
     /// read, and said so (`load/unknown-api-version`).
     UnknownVersion(String),
+    /// A document of a kind the tool translates without `metadata.name`: no tool applies
+    /// such a document (kubectl, kustomize, Argo CD and Flux all require a name), so it is a
+    /// patch or a template, not an object (`load/partial-document`).
+    Partial(String),
+    /// A document of a kind the tool translates whose name or namespace is a template
+    /// (`${{ values.name }}`, `${NAME}`): what it becomes depends on the substitution
+    /// (`load/template-skipped`).
+    Templated(String),
 }
 
 /// The versions of each API group the tool reads, and the kinds of that group it reads (empty:
@@ -199,6 +207,25 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
             return;
         }
     };
+    let translated = matches!(
+        body,
+        SourceBody::IstioGateway(_)
+            | SourceBody::VirtualService(_)
+            | SourceBody::DestinationRule(_)
+            | SourceBody::Ingress(_)
+    );
+    if translated && meta.name.is_empty() {
+        out.push(Ok(Decoded::Partial(kind)));
+        return;
+    }
+    let templated = |v: &str| {
+        crate::model::template::template_of(v)
+            .is_some_and(crate::model::template::Template::is_syntax)
+    };
+    if translated && (templated(&meta.name) || meta.namespace.as_deref().is_some_and(templated)) {
+        out.push(Ok(Decoded::Templated(kind)));
+        return;
+    }
     if let Some(message) = invalid_identity(&body, &meta) {
         out.push(Err(DecodeError { kind, message }));
         return;

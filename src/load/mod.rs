@@ -270,12 +270,24 @@ impl FileLoad {
             Ok(None) => {}
             Err(e) => {
                 let at = e.line.map_or(line, |l| span.line + l - 1);
-                load.diagnose(
-                    at,
-                    e.column,
-                    Code::LoadInvalidYaml,
-                    format!("invalid YAML: {}", e.message),
-                );
+                match template_syntax(text) {
+                    // A template skeleton (Backstage, Helm, cookiecutter) is rendered into YAML
+                    // elsewhere; as it is, it is not a manifest.
+                    Some(syntax) => load.diagnose(
+                        line,
+                        None,
+                        Code::LoadTemplateSkipped,
+                        format!(
+                            "not YAML until a template engine renders it ({syntax}); skipped: translate the rendered manifests"
+                        ),
+                    ),
+                    None => load.diagnose(
+                        at,
+                        e.column,
+                        Code::LoadInvalidYaml,
+                        format!("invalid YAML: {}", e.message),
+                    ),
+                }
             }
         }
     }
@@ -342,6 +354,22 @@ impl FileLoad {
                 Ok(decode::Decoded::UnknownVersion(why)) => {
                     self.diagnose(source.line, None, Code::LoadUnknownApiVersion, why);
                 }
+                Ok(decode::Decoded::Templated(kind)) => self.diagnose(
+                    source.line,
+                    None,
+                    Code::LoadTemplateSkipped,
+                    format!(
+                        "{kind} whose name or namespace is a template: it is an object only once the substitution gives it a name; skipped: translate the rendered manifests"
+                    ),
+                ),
+                Ok(decode::Decoded::Partial(kind)) => self.diagnose(
+                    source.line,
+                    None,
+                    Code::LoadPartialDocument,
+                    format!(
+                        "{kind} without metadata.name: no tool applies a document without a name, so this is a patch or a template, not an object; it is not translated (if a kustomization uses it as a patch, port the patch to the generated object by hand)"
+                    ),
+                ),
                 Err(e) => self.diagnose(
                     source.line,
                     None,
@@ -354,6 +382,19 @@ impl FileLoad {
                 ),
             }
         }
+    }
+}
+
+/// The template syntax a document that failed to parse is written in: Jinja/Nunjucks block
+/// tags (`{%`, Backstage skeletons), Go or Mustache expressions (`{{`, Helm templates outside
+/// a chart, Backstage's `${{ }}`).
+fn template_syntax(text: &str) -> Option<&'static str> {
+    if text.contains("{%") && text.contains("%}") {
+        Some("{% … %} block tags, as in Backstage or Jinja templates")
+    } else if text.contains("{{") && text.contains("}}") {
+        Some("{{ … }} expressions, as in Helm or Backstage templates")
+    } else {
+        None
     }
 }
 
