@@ -55,9 +55,34 @@ impl Index {
     /// Builds the index. Objects without a namespace get the one their kustomization sets
     /// (when every kustomization that includes the file agrees), else `config.default_namespace`.
     pub fn build(
+        objects: Vec<SourceObject>,
+        kustomizations: Vec<Kustomization>,
+        config: &Config,
+    ) -> Index {
+        Index::build_with(objects, kustomizations, config, &BTreeMap::new())
+    }
+
+    /// The index again, with the namespaces the deploy units give files whose objects name
+    /// none (`deploy::Units::destination_namespaces`: an Argo CD destination namespace, a Flux
+    /// `targetNamespace`), after the kustomizations' and before the default.
+    pub fn with_deploy_namespaces(
+        self,
+        deployed: &BTreeMap<String, String>,
+        config: &Config,
+    ) -> Index {
+        let Index {
+            objects,
+            kustomizations,
+            ..
+        } = self;
+        Index::build_with(objects, kustomizations, config, deployed)
+    }
+
+    fn build_with(
         mut objects: Vec<SourceObject>,
         kustomizations: Vec<Kustomization>,
         config: &Config,
+        deployed: &BTreeMap<String, String>,
     ) -> Index {
         objects.sort_by(|a, b| a.source.cmp(&b.source));
         let file_namespaces = kustomize_namespaces(&kustomizations);
@@ -81,9 +106,13 @@ impl Index {
             ..Default::default()
         };
         for (i, obj) in objects.iter_mut().enumerate() {
+            obj.naming_scope = String::new();
             obj.namespace = match &obj.meta.namespace {
                 Some(ns) if !ns.is_empty() => ns.clone(),
-                _ => match file_namespaces.get(&obj.source.file) {
+                _ => match file_namespaces
+                    .get(&obj.source.file)
+                    .or_else(|| deployed.get(&obj.source.file))
+                {
                     Some(ns) => ns.clone(),
                     None => {
                         obj.naming_scope = obj

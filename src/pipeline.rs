@@ -193,6 +193,17 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         ),
         Input::Streams(streams) => (scan::scan_inputs(&streams, &config), None),
     };
+    // What the repository deploys together, and where to (repositories only). Objects that
+    // name no namespace land in their units' destination namespace.
+    let mut scan = scan;
+    let (units, unit_notes) = match &root {
+        Some(_) => crate::deploy::units(&scan),
+        None => Default::default(),
+    };
+    let deployed = units.destination_namespaces();
+    if !deployed.is_empty() {
+        scan.index = std::mem::take(&mut scan.index).with_deploy_namespaces(&deployed, &config);
+    }
     progress.phase(
         &format!("translating {} objects", scan.index.objects.len()),
         None,
@@ -202,11 +213,6 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     if root.is_some() {
         plan::skip_patch_documents(&scan.index, &mut results);
     }
-    // What the repository deploys together, and where to (repositories only).
-    let (units, unit_notes) = match &root {
-        Some(_) => crate::deploy::units(&scan),
-        None => Default::default(),
-    };
     // Invalid generated objects become error diagnostics here, so they are never planned or
     // written.
     progress.phase("validating the generated objects", None);

@@ -148,6 +148,29 @@ impl Units {
         self.units.iter().filter(|u| u.kind() != UnitKind::Manual)
     }
 
+    /// The namespace objects of each file land in when they name none, where every unit
+    /// deploying the file says the same: an Argo CD `destination.namespace` (applied to
+    /// namespaced objects without one) or a Flux `targetNamespace`. A file deployed by units
+    /// that disagree, or by one that names no namespace, is left out.
+    pub fn destination_namespaces(&self) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for (file, positions) in &self.by_file {
+            let mut namespaces: BTreeSet<Option<&str>> = BTreeSet::new();
+            for u in positions.iter().filter_map(|&i| self.units.get(i)) {
+                if u.deployed_by.is_empty() {
+                    namespaces.insert(None);
+                }
+                for d in &u.deployed_by {
+                    namespaces.insert(d.namespace.as_deref());
+                }
+            }
+            if let (1, Some(Some(ns))) = (namespaces.len(), namespaces.first()) {
+                out.insert(file.clone(), ns.to_string());
+            }
+        }
+        out
+    }
+
     /// Whether two units may land on the same cluster: true unless both name destinations
     /// and no cluster is common to them.
     pub fn may_share_cluster(a: &Unit, b: &Unit) -> bool {

@@ -253,3 +253,32 @@ fn git_directories_pick_what_argo_cd_picks() {
         );
     }
 }
+
+#[test]
+fn idpbuilder_cnoe_repositories_are_directories_next_to_the_application() {
+    // idpbuilder: `cnoe://DIR` is DIR beside the Application's file (getCNOEAbsPath).
+    let scan = scan_of(&[
+        ("stacks/keycloak/manifests/ingress.yaml", INGRESS),
+        (
+            "stacks/keycloak.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: keycloak\nspec:\n  source:\n    repoURL: cnoe://keycloak/manifests\n    path: \".\"\n  destination:\n    namespace: keycloak\n",
+        ),
+    ]);
+    let (units, notes) = units(&scan);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(
+        summary(&units),
+        vec![(
+            "stacks/keycloak/manifests".into(),
+            "directory",
+            vec!["Application keycloak -> (in-cluster)/keycloak".into()]
+        )]
+    );
+    assert_eq!(
+        units
+            .destination_namespaces()
+            .get("stacks/keycloak/manifests/ingress.yaml")
+            .map(String::as_str),
+        Some("keycloak")
+    );
+}

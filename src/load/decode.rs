@@ -603,7 +603,7 @@ impl Deployer {
             }
             "Application" => {
                 deployer.wave = Some(sync_wave(doc));
-                deployer.targets = argo_targets(doc.get("spec"));
+                deployer.targets = argo_targets(doc.get("spec"), &source.file);
             }
             "ApplicationSet" => {
                 let spec = doc.get("spec");
@@ -613,7 +613,7 @@ impl Deployer {
                     .unwrap_or(false);
                 let template = spec.and_then(|s| s.get("template"));
                 deployer.wave = Some(template.map(sync_wave).unwrap_or(0));
-                deployer.targets = argo_targets(template.and_then(|t| t.get("spec")));
+                deployer.targets = argo_targets(template.and_then(|t| t.get("spec")), &source.file);
                 if let Some(Value::Array(gens)) = spec.and_then(|s| s.get("generators")) {
                     deployer.generators = gens.iter().map(generator).collect();
                 }
@@ -634,8 +634,11 @@ fn sync_wave(doc: &Value) -> i64 {
 }
 
 /// The paths of an Argo CD Application spec (`source` and every `sources[]` entry), with the
-/// destination (`server` or `name`; `namespace`).
-fn argo_targets(spec: Option<&Value>) -> Vec<DeployTarget> {
+/// destination (`server` or `name`; `namespace`). A `cnoe://DIR` repository (idpbuilder) is
+/// the directory `DIR` next to the file holding the Application (idpbuilder
+/// `pkg/controllers/custompackage/controller.go` `getCNOEAbsPath`), so its paths are taken
+/// from there.
+fn argo_targets(spec: Option<&Value>, file: &str) -> Vec<DeployTarget> {
     let Some(spec) = spec else {
         return Vec::new();
     };
@@ -651,8 +654,22 @@ fn argo_targets(spec: Option<&Value>) -> Vec<DeployTarget> {
     sources
         .into_iter()
         .filter_map(|s| {
+            let path = text(s.get("path"))?;
+            let path = match text(s.get("repoURL"))
+                .as_deref()
+                .and_then(|u| u.strip_prefix("cnoe://"))
+            {
+                Some(local) => {
+                    let dir = file.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+                    // Left unresolved when it leaves the repository: reported as such.
+                    crate::model::kustomize::join_relative(dir, local)
+                        .and_then(|base| crate::model::kustomize::join_relative(&base, &path))
+                        .unwrap_or_else(|| format!("{dir}/{local}/{path}"))
+                }
+                None => path,
+            };
             Some(DeployTarget {
-                path: text(s.get("path"))?,
+                path,
                 cluster: cluster.clone(),
                 namespace: namespace.clone(),
                 recurse: s
