@@ -312,6 +312,25 @@ impl Index {
         }
     }
 
+    /// Every definition of a Service the repository holds under one name: examples and
+    /// independent units often define the same `namespace/name` differently, and any of them
+    /// may be the one deployed next to a given route.
+    pub fn service_definitions(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> impl Iterator<Item = &k8s::Service> {
+        self.by_kind
+            .get(SERVICE)
+            .and_then(|m| m.get(&(namespace.to_string(), name.to_string())))
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| match &self.objects.get(i)?.body {
+                SourceBody::Service(s) => Some(&**s),
+                _ => None,
+            })
+    }
+
     pub fn secret(&self, namespace: &str, name: &str) -> Option<&k8s::SecretMeta> {
         match &self.lookup(SECRET, namespace, name)?.body {
             SourceBody::Secret(s) => Some(s),

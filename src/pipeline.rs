@@ -196,7 +196,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     // What the repository deploys together, and where to (repositories only). Objects that
     // name no namespace land in their units' destination namespace.
     let mut scan = scan;
-    let (units, unit_notes) = match &root {
+    let (units, mut unit_notes) = match &root {
         Some(_) => crate::deploy::units(&scan),
         None => Default::default(),
     };
@@ -234,6 +234,12 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             crate::deploy::home::shared_gateways(&scan.index, &units, &results)
         }) {
             Ok(shared) => shared.apply(&mut results),
+            Err(d) => stage_panics.push(*d),
+        }
+        match crate::isolate::catch("finding Components no build renders", || {
+            crate::deploy::components::unbuilt_components(&scan, &units, &results)
+        }) {
+            Ok(notes) => unit_notes.extend(notes),
             Err(d) => stage_panics.push(*d),
         }
     }

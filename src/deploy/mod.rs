@@ -17,6 +17,7 @@
 //! `docs/deploy-units.md` describes the model and what it does not follow.
 
 mod applicationset;
+pub mod components;
 pub mod home;
 
 use std::collections::{BTreeMap, BTreeSet};

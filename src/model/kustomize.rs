@@ -25,6 +25,10 @@ pub struct Kustomization {
     pub components: Vec<String>,
     /// Paths used as patches (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902[].path`).
     pub patches: Vec<String>,
+    /// What patches name as their target (`patches[].target`, `patchesJson6902[].target`, the
+    /// `kind` and `metadata.name` of an inline patch): `(kind, name)`, the name `None` when
+    /// the target selects by kind only.
+    pub patch_targets: Vec<(String, Option<String>)>,
     /// Whether `replacements:` or `vars:` may rewrite fields at build time.
     pub substitutes: bool,
     /// `helmCharts:` / `helmGlobals:` (Helm inflation at build time).
@@ -165,11 +169,25 @@ impl Kustomization {
             .iter()
             .filter_map(text)
             .collect();
+        let mut patch_targets = Vec::new();
         for p in raw.patches.iter().chain(raw.patches_json6902.iter()) {
             if let Some(path) = p.get("path").and_then(Value::as_str) {
                 patches.push(path.to_string());
             } else if let Some(path) = p.as_str() {
                 patches.push(path.to_string());
+            }
+            let inline = p
+                .get("patch")
+                .and_then(Value::as_str)
+                .and_then(|t| crate::yaml::parse_document(t).ok().flatten());
+            let target = p.get("target").or(inline.as_ref());
+            let kind = target.and_then(|t| t.get("kind")).and_then(Value::as_str);
+            if let Some(kind) = kind {
+                let name = target
+                    .and_then(|t| t.get("name").or_else(|| t.pointer("/metadata/name")))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                patch_targets.push((kind.to_string(), name));
             }
         }
         let plugins = raw
@@ -224,6 +242,7 @@ impl Kustomization {
                 .collect(),
             components: raw.components.iter().filter_map(text).collect(),
             patches,
+            patch_targets,
             substitutes: !raw.replacements.is_empty() || !raw.vars.is_empty(),
             helm: !raw.helm_charts.is_empty()
                 || raw.helm_globals.is_some_and(|v| !v.is_null())

@@ -931,7 +931,20 @@ impl<'a> World<'a> {
                 format!("the backendRef to Service {ns}/{name} has no port"),
             ));
         };
-        match self.index.service(ns, name) {
+        // Of several definitions of the Service (independent units, examples), one that has
+        // the port: which one is deployed next to this route is not known here.
+        let definitions: Vec<&k8s::Service> = self.index.service_definitions(ns, name).collect();
+        let chosen = definitions
+            .iter()
+            .copied()
+            .find(|svc| {
+                i32::try_from(port)
+                    .ok()
+                    .and_then(|p| k8s::find_port(svc, p))
+                    .is_some()
+            })
+            .or_else(|| definitions.first().copied());
+        match chosen {
             Some(svc) => {
                 // The port must carry the route's transport: UDP for a UDPRoute, TCP (the
                 // default) for every other kind (Envoy Gateway: validate.go

@@ -79,8 +79,12 @@ pub(crate) fn convert(
         port.and_then(|p| p.name.clone()),
     ) {
         (Some(n), _) => {
-            if let Some(svc) = manifest
-                && k8s::find_port(svc, n).is_none()
+            // Any definition of the Service that has the port will do (several units may
+            // define it differently).
+            if manifest.is_some()
+                && index
+                    .service_definitions(namespace, &name)
+                    .all(|svc| k8s::find_port(svc, n).is_none())
             {
                 notes.push(
                         Diagnostic::new(
