@@ -20,6 +20,11 @@ pub struct SourceResult {
     /// Hosts the validator's attachment prediction found isolated away from a generated
     /// route's listener (`attach/listener-isolation`), as data for the equivalence check.
     pub isolated_hosts: std::collections::BTreeSet<String>,
+    /// Generated objects that belong with another source object (its position in
+    /// `Index::objects`) and are written next to it: a copy of an Istio policy retargeted to
+    /// the new Gateway goes with the policy, so only what deploys the policy deploys the
+    /// copy. `translate::translate` moves them there.
+    pub elsewhere: Vec<(usize, Generated)>,
 }
 
 impl SourceResult {

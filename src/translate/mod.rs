@@ -31,6 +31,25 @@ pub fn nginx_controllers_in_use(
 }
 
 /// Translates every Istio and Ingress object of the index.
+/// Moves each result's `elsewhere` objects to the result of the object they belong with
+/// (created when that object had none), keeping `results` ordered by object position.
+fn relocate(results: &mut Vec<SourceResult>) {
+    let moved: Vec<(usize, crate::gwapi::Generated)> = results
+        .iter_mut()
+        .flat_map(|r| std::mem::take(&mut r.elsewhere))
+        .collect();
+    for (position, g) in moved {
+        let at = match results.binary_search_by_key(&position, |r| r.object) {
+            Ok(i) => i,
+            Err(i) => {
+                results.insert(i, SourceResult::new(position));
+                i
+            }
+        };
+        results[at].generated.push(g);
+    }
+}
+
 pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     use crate::model::SourceBody;
     // Istio objects are isolated one by one inside `istio::translate`; what they share (every
@@ -61,6 +80,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let mut results = istio.unwrap_or_else(|d| crashed(index, &is_istio, &d));
     results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
+    relocate(&mut results);
     let granted = crate::isolate::catch("merging ReferenceGrants", || {
         grants::attach_reference_grants(index, &mut results)
     });

@@ -109,7 +109,7 @@ pub(super) fn translate(
         return;
     };
     let pods = known_pod_labels(ctx, proxy, gateway);
-    for (_, policy, surrounding) in ctx.index.surroundings() {
+    for (position, policy, surrounding) in ctx.index.surroundings() {
         let Surrounding::IstioPolicy {
             selector,
             has_target_refs: false,
@@ -139,7 +139,11 @@ pub(super) fn translate(
                 result.notes.push(Diagnostic::new(Code::IstioPolicyPorts, format!("{what} names ports in its rules: on the old gateway those are the pod's ports (8080/8443 with Istio's charts), while the new Gateway's pods listen on the listener ports; check the ports of the copy {}/{} before applying it (an ALLOW rule on the wrong port refuses everything, a DENY rule lets everything through)", copy.metadata.namespace.as_deref().unwrap_or_default(), copy.metadata.name)).at("spec.selector"));
             }
             result.notes.push(Diagnostic::new(Code::IstioPolicyRetargeted, format!("{what} selects the gateway workload ({}); the new Gateway's pods match none of it, so {lost}: written as {kind} {}/{} with targetRefs naming Gateway {gateway_name} (delete the original when the Istio Gateway goes)", labels.join(","), copy.metadata.namespace.as_deref().unwrap_or_default(), copy.metadata.name)).at("spec.selector"));
-            result.generated.push(Generated::IstioPolicy(copy));
+            // Written next to the policy: an overlay or Component that adds the policy is what
+            // deploys its copy, not every build of the Gateway.
+            result
+                .elsewhere
+                .push((position, Generated::IstioPolicy(copy)));
         } else {
             let how = if ctx.config.target == Target::Istio {
                 match kind {
