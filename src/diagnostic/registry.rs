@@ -1493,6 +1493,9 @@ registry! {
     RenderBudgetSpent = "render/budget-spent", Warning,
         "The run's rendering budget was spent before every build was rendered.",
         "All kustomize renders of one run share a time budget (600 seconds by default, `--render-budget`); once it is spent no build is started, and the builds it stopped are translated from their files (or not verified after apply). A build whose render timed out (`--render-timeout`, 120 seconds by default) is never rendered again in the same run. The message lists the builds.";
+    RenderRefusedBroken = "render/refused-broken", Error,
+        "A build that is not rendered (remote, Helm, plugin or outside input) would deploy generated objects whose translation has errors: apply ships them broken into it.",
+        "A refused build cannot be rendered, translated as it renders or verified, so after apply it deploys the files' translation of what it includes. Where that translation has errors (routes without backends, hosts that do not resolve in the files alone, objects the validator refused), the build would ship broken routes, although the same run reports them. With the bases the build reaches available (kubeflow's `example/` build: 1 of 11 VirtualServices got a working route from the files, 11 of 11 when rendered), the errors often disappear. Vendor the remote bases into the repository (`kustomize localize`), allow what the build needs, or fix the errors; the message names the objects and their error codes.";
     RenderFailed = "render/failed", Warning,
         "kustomize could not build a build root: its files are translated as they are.",
         "kustomize failed on the build (its message is included). The build's files are translated as they are, which misses what the build's overlays, patches and replacements change; fix the build so `kubectl kustomize` succeeds.";

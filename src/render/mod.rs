@@ -225,6 +225,7 @@ pub fn run(
         let refused = discover::refusals(root, scan, b, options.allow_remote);
         if !refused.is_empty() {
             notes.extend(refused);
+            notes.extend(refused_and_broken(scan, b, base_results));
             statuses.insert(b.dir.clone(), BuildStatus::Refused);
             continue;
         }
@@ -645,6 +646,60 @@ fn report(builds: Vec<Build>, statuses: BTreeMap<String, BuildStatus>) -> Vec<Bu
             build: b,
         })
         .collect()
+}
+
+/// A refused build cannot be checked, so what the files' translation gives it is what it will
+/// deploy: where that includes generated objects with errors (no backends, hosts that do not
+/// resolve, objects the validator refused), apply would ship them broken into this build. The
+/// refusal is then an error naming them (`render/refused-broken`).
+fn refused_and_broken(
+    scan: &Scan,
+    build: &Build,
+    base_results: &[crate::translate::SourceResult],
+) -> Option<Diagnostic> {
+    let files: BTreeSet<String> = discover::reached(scan, build)
+        .iter()
+        .flat_map(|k| k.resources.iter().filter_map(|r| k.resolve(r)))
+        .collect();
+    let mut broken: Vec<String> = Vec::new();
+    for r in base_results {
+        let Some(obj) = scan.index.objects.get(r.object) else {
+            continue;
+        };
+        if !files.contains(&obj.source.file) {
+            continue;
+        }
+        let errors: BTreeSet<String> = r
+            .notes
+            .iter()
+            .filter(|d| d.severity == crate::diagnostic::Severity::Error)
+            .map(|d| d.code.to_string())
+            .collect();
+        if errors.is_empty() {
+            continue;
+        }
+        broken.push(format!(
+            "{} {} ({})",
+            obj.kind,
+            obj.meta.name,
+            errors.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if broken.is_empty() {
+        return None;
+    }
+    let at = build.kustomization.clone().unwrap_or_default();
+    Some(
+        Diagnostic::new(
+            Code::RenderRefusedBroken,
+            format!(
+                "build {} is not rendered (see its render/* warning), so it deploys what its files' translation gives, and that has errors: {}; after apply this build ships those routes broken. Make the build renderable (vendor its remote bases into the repository, e.g. with kustomize localize) so that it is translated as it renders, or fix the errors",
+                build.name(),
+                crate::diagnostic::list_some(&broken, 5)
+            ),
+        )
+        .in_file(at, 1),
+    )
 }
 
 /// Counts one build as done on the progress line when dropped, however its render ended.
