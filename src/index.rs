@@ -312,6 +312,20 @@ impl Index {
         }
     }
 
+    /// The position of the first Service or Secret `namespace/name` the repository holds.
+    pub fn position_of(&self, kind: &str, namespace: &str, name: &str) -> Option<usize> {
+        let bucket = match kind {
+            "Service" => SERVICE,
+            "Secret" => SECRET,
+            _ => return None,
+        };
+        self.by_kind
+            .get(bucket)?
+            .get(&(namespace.to_string(), name.to_string()))?
+            .first()
+            .copied()
+    }
+
     /// Every definition of a Service the repository holds under one name: examples and
     /// independent units often define the same `namespace/name` differently, and any of them
     /// may be the one deployed next to a given route.

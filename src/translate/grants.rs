@@ -1,5 +1,7 @@
 //! ReferenceGrants: one per (target namespace, source namespace) pair, merged from every
-//! request, attached to the first source object (in file order) that asked for it.
+//! request, written next to the first object it permits that the repository holds (the
+//! Service or Secret: whatever deploys it deploys its grant, and the grant is of no use
+//! without it), else with the first source object (in file order) that asked for it.
 //!
 //! Gateway API needs a grant for cross-namespace backendRefs and certificateRefs only; route →
 //! Gateway attachment is governed by the listener's `allowedRoutes`, never by a grant.
@@ -60,6 +62,10 @@ pub(crate) fn attach_reference_grants(index: &Index, results: &mut [SourceResult
     }
     for ((to_ns, from_ns), (pos, from, to)) in pairs {
         let name = format!("gateway-migrate-from-{from_ns}");
+        let home = to
+            .iter()
+            .filter(|t| t.group.is_empty())
+            .find_map(|t| index.position_of(&t.kind, &to_ns, t.name.as_deref()?));
         let grant = Object::new(
             gwapi::V1BETA1,
             "ReferenceGrant",
@@ -73,10 +79,21 @@ pub(crate) fn attach_reference_grants(index: &Index, results: &mut [SourceResult
         result.notes.push(Diagnostic::new(
             Code::GatewayApiReferenceGrant,
             format!(
-                "ReferenceGrant {to_ns}/{name} lets objects in namespace {from_ns} refer to objects in {to_ns}; Gateway API requires it for cross-namespace backendRefs and certificateRefs"
+                "ReferenceGrant {to_ns}/{name} lets objects in namespace {from_ns} refer to objects in {to_ns}; Gateway API requires it for cross-namespace backendRefs and certificateRefs{}",
+                match home.and_then(|h| index.objects.get(h)) {
+                    Some(o) => format!(
+                        "; written next to {} {to_ns}/{} ({}), which it permits",
+                        o.kind, o.meta.name, o.source.file
+                    ),
+                    None => String::new(),
+                }
             ),
         ));
-        result.generated.push(Generated::ReferenceGrant(grant));
+        let grant = Generated::ReferenceGrant(grant);
+        match home {
+            Some(h) => result.elsewhere.push((h, grant)),
+            None => result.generated.push(grant),
+        }
     }
 }
 

@@ -80,7 +80,6 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let mut results = istio.unwrap_or_else(|d| crashed(index, &is_istio, &d));
     results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
-    relocate(&mut results);
     let granted = crate::isolate::catch("merging ReferenceGrants", || {
         grants::attach_reference_grants(index, &mut results)
     });
@@ -89,9 +88,11 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         // merge cannot be trusted: nothing is generated, every translated object says why.
         for r in &mut results {
             r.generated.clear();
+            r.elsewhere.clear();
             r.notes.push((*d).clone());
         }
     }
+    relocate(&mut results);
     results
 }
 
