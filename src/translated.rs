@@ -36,6 +36,19 @@ impl SourceResult {
     }
 }
 
+/// Adds `g` to the result of the object at `position` in `results` (ordered by object
+/// position), creating that result in order when the object had none.
+pub fn place(results: &mut Vec<SourceResult>, position: usize, g: Generated) {
+    let at = match results.binary_search_by_key(&position, |r| r.object) {
+        Ok(i) => i,
+        Err(i) => {
+            results.insert(i, SourceResult::new(position));
+            i
+        }
+    };
+    results[at].generated.push(g);
+}
+
 /// "Objects of `from_kind` in `from_namespace` refer to `to_kind` `to_name` in `to_namespace`":
 /// Gateway API needs a ReferenceGrant in `to_namespace` for that.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -11,7 +11,6 @@
 use std::collections::BTreeSet;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::SourceBody;
 use crate::scan::Scan;
 use crate::translated::SourceResult;
 
@@ -48,14 +47,7 @@ pub fn unbuilt_components(scan: &Scan, units: &Units, results: &[SourceResult]) 
                 let Some(o) = index.objects.get(r.object) else {
                     continue;
                 };
-                let translated = matches!(
-                    o.body,
-                    SourceBody::Ingress(_)
-                        | SourceBody::VirtualService(_)
-                        | SourceBody::IstioGateway(_)
-                        | SourceBody::DestinationRule(_)
-                );
-                if !translated
+                if !o.body.is_translated()
                     || o.kind != *kind
                     || name.as_ref().is_some_and(|n| *n != o.meta.name)
                     || patch_files.contains(&o.source.file)

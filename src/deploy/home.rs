@@ -130,14 +130,7 @@ impl SharedGateways {
             }
         }
         for (pos, g) in taken.into_iter().rev() {
-            let at = match results.binary_search_by_key(&pos, |r| r.object) {
-                Ok(i) => i,
-                Err(i) => {
-                    results.insert(i, SourceResult::new(pos));
-                    i
-                }
-            };
-            results[at].generated.push(g);
+            crate::translated::place(results, pos, g);
         }
     }
 }

@@ -85,14 +85,7 @@ const INGRESS_VERSIONS: [&str; 3] = [
 /// (an unexpanded `${VAR}` placeholder, a typo): translating it would only generate objects
 /// that are refused too.
 fn invalid_identity(body: &SourceBody, meta: &ObjectMeta) -> Option<String> {
-    let translated = matches!(
-        body,
-        SourceBody::IstioGateway(_)
-            | SourceBody::VirtualService(_)
-            | SourceBody::DestinationRule(_)
-            | SourceBody::Ingress(_)
-    );
-    if !translated {
+    if !body.is_translated() {
         return None;
     }
     if let Some(ns) = meta.namespace.as_deref().filter(|n| !n.is_empty())
@@ -207,13 +200,7 @@ pub(crate) fn decode(doc: Value, source: &SourceRef, out: &mut Vec<Result<Decode
             return;
         }
     };
-    let translated = matches!(
-        body,
-        SourceBody::IstioGateway(_)
-            | SourceBody::VirtualService(_)
-            | SourceBody::DestinationRule(_)
-            | SourceBody::Ingress(_)
-    );
+    let translated = body.is_translated();
     if translated && meta.name.is_empty() {
         out.push(Ok(Decoded::Partial(kind)));
         return;

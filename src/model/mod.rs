@@ -82,6 +82,20 @@ pub enum SourceBody {
     Surrounding(surrounding::Surrounding),
 }
 
+impl SourceBody {
+    /// Whether the translators translate this kind (Istio Gateway, VirtualService,
+    /// DestinationRule, Ingress): the objects the migration replaces.
+    pub fn is_translated(&self) -> bool {
+        matches!(
+            self,
+            SourceBody::IstioGateway(_)
+                | SourceBody::VirtualService(_)
+                | SourceBody::DestinationRule(_)
+                | SourceBody::Ingress(_)
+        )
+    }
+}
+
 #[cfg(test)]
 mod size {
     /// Every object of a repository is held at once (tens of thousands of Services): a large

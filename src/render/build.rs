@@ -19,13 +19,7 @@ pub(super) fn reaches_translatable(
 pub(super) fn translatable_dirs(scan: &Scan) -> BTreeSet<String> {
     let mut dirs = BTreeSet::new();
     for o in &scan.index.objects {
-        if !matches!(
-            o.body,
-            crate::model::SourceBody::IstioGateway(_)
-                | crate::model::SourceBody::VirtualService(_)
-                | crate::model::SourceBody::DestinationRule(_)
-                | crate::model::SourceBody::Ingress(_)
-        ) {
+        if !o.body.is_translated() {
             continue;
         }
         let mut dir = o.source.file.as_str();

@@ -39,14 +39,7 @@ fn relocate(results: &mut Vec<SourceResult>) {
         .flat_map(|r| std::mem::take(&mut r.elsewhere))
         .collect();
     for (position, g) in moved {
-        let at = match results.binary_search_by_key(&position, |r| r.object) {
-            Ok(i) => i,
-            Err(i) => {
-                results.insert(i, SourceResult::new(position));
-                i
-            }
-        };
-        results[at].generated.push(g);
+        crate::translated::place(results, position, g);
     }
 }
 
