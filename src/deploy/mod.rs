@@ -264,6 +264,26 @@ pub fn units(scan: &Scan) -> (Units, Vec<Diagnostic>) {
             }
         }
     }
+    // Flux generates a kustomization for a path without one, listing each sub-directory that
+    // has a kustomization as a resource and not descending into it (fluxcd/pkg
+    // kustomize/kustomize_generator.go `scanManifests`): such a build is deployed by the
+    // Flux object too, with its destination.
+    let recursing: Vec<(String, Vec<Deployment>)> = units
+        .values()
+        .filter(|u| u.recurse && u.kustomization.is_none())
+        .map(|u| (u.dir.clone(), u.deployed_by.clone()))
+        .collect();
+    for (top, deployments) in &recursing {
+        for u in units.values_mut() {
+            if u.kustomization.is_some() && u.dir != *top && is_under(&u.dir, top) {
+                for d in deployments {
+                    if !u.deployed_by.contains(d) {
+                        u.deployed_by.push(d.clone());
+                    }
+                }
+            }
+        }
+    }
     for u in units.values_mut() {
         u.deployed_by.sort();
     }
@@ -373,7 +393,18 @@ fn assign_files(scan: &Scan, units: &mut Units) {
             None => {
                 for f in &object_files {
                     let parent = parent_dir(f);
-                    if parent == u.dir || (u.recurse && is_under(parent, &u.dir)) {
+                    // Below a kustomization, kustomize decides (and that build is a unit).
+                    let in_build = || {
+                        let mut dir = parent;
+                        while dir != u.dir && !dir.is_empty() {
+                            if index.kustomization_in(dir).is_some() {
+                                return true;
+                            }
+                            dir = parent_dir(dir);
+                        }
+                        false
+                    };
+                    if parent == u.dir || (u.recurse && is_under(parent, &u.dir) && !in_build()) {
                         by_file.entry(f.to_string()).or_default().insert(i);
                     }
                 }

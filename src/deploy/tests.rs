@@ -282,3 +282,55 @@ fn idpbuilder_cnoe_repositories_are_directories_next_to_the_application() {
         Some("keycloak")
     );
 }
+
+#[test]
+fn builds_below_a_flux_path_are_deployed_by_the_flux_object() {
+    // fluxcd/pkg kustomize_generator.go scanManifests: a sub-directory with a kustomization
+    // becomes a resource of the generated kustomization, and the walk does not enter it.
+    let scan = scan_of(&[
+        (
+            "apps/backend/kustomization.yaml",
+            "resources:\n- ingress.yaml\n",
+        ),
+        ("apps/backend/ingress.yaml", INGRESS),
+        ("apps/backend/unlisted.yaml", INGRESS),
+        ("apps/top.yaml", INGRESS),
+        (
+            "clusters/apps.yaml",
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n  targetNamespace: web\n",
+        ),
+    ]);
+    let (units, _) = units(&scan);
+    assert_eq!(
+        summary(&units),
+        vec![
+            (
+                "apps".into(),
+                "directory",
+                vec!["Kustomization flux-system/apps -> (in-cluster)/web".into()]
+            ),
+            ("apps/backend".into(), "manual", vec![]),
+            (
+                "apps/backend".into(),
+                "kustomize",
+                vec!["Kustomization flux-system/apps -> (in-cluster)/web".into()]
+            ),
+        ]
+    );
+    let of = |f: &str| -> Vec<String> {
+        units
+            .of_file(f)
+            .map(|u| format!("{} {}", u.kind().as_str(), u.name()))
+            .collect()
+    };
+    assert_eq!(of("apps/top.yaml"), vec!["directory apps"]);
+    assert_eq!(
+        of("apps/backend/ingress.yaml"),
+        vec!["kustomize apps/backend"]
+    );
+    // A file its kustomization does not list is deployed by nothing.
+    assert_eq!(
+        of("apps/backend/unlisted.yaml"),
+        vec!["manual apps/backend"]
+    );
+}
