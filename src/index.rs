@@ -62,12 +62,13 @@ impl Index {
         Index::build_with(objects, kustomizations, config, &BTreeMap::new())
     }
 
-    /// The index again, with the namespaces the deploy units give files whose objects name
-    /// none (`deploy::Units::destination_namespaces`: an Argo CD destination namespace, a Flux
-    /// `targetNamespace`), after the kustomizations' and before the default.
+    /// The index again, with the namespaces the deploy units give files
+    /// (`deploy::Units::destination_namespaces`): an Argo CD destination namespace for objects
+    /// that name none, after the kustomizations' and before the default; a Flux
+    /// `targetNamespace` (`true`: it overrides) for every object.
     pub fn with_deploy_namespaces(
         self,
-        deployed: &BTreeMap<String, String>,
+        deployed: &BTreeMap<String, (String, bool)>,
         config: &Config,
     ) -> Index {
         let Index {
@@ -82,7 +83,7 @@ impl Index {
         mut objects: Vec<SourceObject>,
         kustomizations: Vec<Kustomization>,
         config: &Config,
-        deployed: &BTreeMap<String, String>,
+        deployed: &BTreeMap<String, (String, bool)>,
     ) -> Index {
         objects.sort_by(|a, b| a.source.cmp(&b.source));
         let file_namespaces = kustomize_namespaces(&kustomizations);
@@ -107,11 +108,16 @@ impl Index {
         };
         for (i, obj) in objects.iter_mut().enumerate() {
             obj.naming_scope = String::new();
-            obj.namespace = match &obj.meta.namespace {
-                Some(ns) if !ns.is_empty() => ns.clone(),
+            let overriding = deployed
+                .get(&obj.source.file)
+                .filter(|(_, overrides)| *overrides)
+                .map(|(ns, _)| ns);
+            obj.namespace = match (&obj.meta.namespace, overriding) {
+                (_, Some(ns)) => ns.clone(),
+                (Some(ns), None) if !ns.is_empty() => ns.clone(),
                 _ => match file_namespaces
                     .get(&obj.source.file)
-                    .or_else(|| deployed.get(&obj.source.file))
+                    .or_else(|| deployed.get(&obj.source.file).map(|(ns, _)| ns))
                 {
                     Some(ns) => ns.clone(),
                     None => {

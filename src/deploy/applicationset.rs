@@ -41,7 +41,7 @@ pub(super) fn expand(
                 .collect(),
             Generator::Other(kind) => {
                 return Err(format!(
-                    "its {} generator takes its parameters from outside the repository's files",
+                    "its {} generator is not expanded here (only list and git directories generators are)",
                     if kind.is_empty() { "unknown" } else { kind }
                 ));
             }
@@ -170,7 +170,7 @@ fn go_key(tag: &str) -> Option<String> {
 /// `*` any run of characters other than `/`, `?` one such character, `[…]` a class; there is
 /// no `**`. Memoised, so a pattern from the repository costs at most pattern × path steps.
 pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
-    let p: Vec<char> = pattern.trim_end_matches('/').chars().collect();
+    let p: Vec<char> = pattern.chars().collect();
     let s: Vec<char> = path.chars().collect();
     let mut memo = vec![None; (p.len() + 1) * (s.len() + 1)];
     Glob {

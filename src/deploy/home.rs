@@ -18,7 +18,7 @@ use crate::model::surrounding::Surrounding;
 use crate::model::{SourceBody, ingress};
 use crate::translated::SourceResult;
 
-use super::{Unit, Units};
+use super::{Deployment, Unit, Units};
 
 /// Where shared Gateways go and what is said about them; [`SharedGateways::apply`] carries it
 /// out (kept apart so that a bug while deciding costs the decision, not the results).
@@ -67,22 +67,30 @@ pub fn shared_gateways(index: &Index, units: &Units, results: &[SourceResult]) -
                 continue;
             };
             let here = &obj.source.file;
-            if dependents(units, here, files).is_empty() {
+            let is_directory = |k: super::UnitKind| k == super::UnitKind::Directory;
+            if dependents(units, here, files, is_directory).is_empty() {
                 continue;
             }
             let class = ingress::class_of(ing).or_else(|| default_class(index));
-            let home = class.as_deref().and_then(|c| infrastructure_of(index, c));
+            let home = class
+                .as_deref()
+                .and_then(|c| infrastructure_of(index, units, c));
             let (home_file, moved_to) = match home {
                 Some((pos, file)) if file != *here => (file, Some(pos)),
                 _ => (here.clone(), None),
             };
-            let waiting = dependents(units, &home_file, files);
+            // Every unit that needs the Gateway without deploying it is named, whatever its
+            // kind.
+            let waiting = dependents(units, &home_file, files, |_| true);
             let deployed_by: Vec<String> = units
                 .of_file(&home_file)
                 .map(|u| u.name().to_string())
                 .collect();
             let names: Vec<String> = waiting.iter().map(|u| describe(u)).collect();
-            let order = ordering(&waiting, units.of_file(&home_file).collect());
+            let order = ordering(&waiting, units.of_file(&home_file).collect(), units);
+            let applied = units
+                .of_file(&home_file)
+                .any(|u| u.kind() != super::UnitKind::Manual);
             let message = match (&moved_to, &class) {
                 (Some(_), Some(class)) => format!(
                     "Gateway {}/{} (IngressClass {class}) is written next to {home_file}, the class's shared infrastructure (deployed by {}), not into the first application using it; {} unit(s) attach routes to it without deploying it: {}. {order}",
@@ -93,11 +101,18 @@ pub fn shared_gateways(index: &Index, units: &Units, results: &[SourceResult]) -
                     crate::diagnostic::list_some(&names, 5),
                 ),
                 _ => format!(
-                    "Gateway {}/{} for IngressClass {} is written into {home_file}, an application (deployed by {}), and {} other unit(s) attach routes to it without deploying it: {}. Deployed alone, their routes have no parent; deleting that application removes every application's Gateway. The repository has no IngressClass object or controller to home it with: move it to a unit of its own (e.g. a gateway-api/ directory) deployed before the applications. {order}",
+                    "Gateway {}/{} for IngressClass {} is written into {home_file}, {}, and {} other unit(s) attach routes to it without deploying it: {}. Deployed alone, their routes have no parent; deleting that application removes every application's Gateway. No IngressClass object or ingress controller that a GitOps object or build deploys is there to home it with: move it to a unit of its own (e.g. a gateway-api/ directory) deployed before the applications. {order}",
                     key.0,
                     key.1,
                     class.as_deref().unwrap_or("(none)"),
-                    crate::diagnostic::list_some(&deployed_by, 3),
+                    if applied {
+                        format!(
+                            "an application (deployed by {})",
+                            crate::diagnostic::list_some(&deployed_by, 3)
+                        )
+                    } else {
+                        "which no GitOps object or build deploys".to_string()
+                    },
                     waiting.len(),
                     crate::diagnostic::list_some(&names, 5),
                 ),
@@ -135,25 +150,30 @@ impl SharedGateways {
     }
 }
 
-/// The directory units (applied as they are by a GitOps object) that deploy some of
-/// `route_files` but not `gateway_file`. Kustomize builds are left out: the render stage
-/// translates each build as it renders, so a build whose routes need the Gateway gets one of
-/// its own (`render/shared-object` says when two builds' copies differ). Manual directories
-/// are left out too: nothing says they are applied apart (`kubectl apply -R` over the
-/// repository is as likely).
+/// The units that deploy some of `route_files` but not `gateway_file`, of the kinds `of_kind`
+/// admits. A unit that shares a deployment with one of the Gateway's units (two `sources` of
+/// one Argo CD Application) is deployed with it and is no dependent.
 fn dependents<'a>(
     units: &'a Units,
     gateway_file: &str,
     route_files: &BTreeSet<String>,
+    of_kind: fn(super::UnitKind) -> bool,
 ) -> Vec<&'a Unit> {
-    let homes: BTreeSet<&str> = units
-        .of_file(gateway_file)
-        .map(|u| u.dir.as_str())
-        .collect();
+    let homes: Vec<&Unit> = units.of_file(gateway_file).collect();
+    let together = |u: &Unit| {
+        homes.iter().any(|h| {
+            h.dir == u.dir
+                || h.deployed_by.iter().any(|d| {
+                    u.deployed_by
+                        .iter()
+                        .any(|e| e.file == d.file && e.name == d.name)
+                })
+        })
+    };
     let mut out: BTreeMap<&str, &Unit> = BTreeMap::new();
     for f in route_files {
         for u in units.of_file(f) {
-            if u.kind() == super::UnitKind::Directory && !homes.contains(u.dir.as_str()) {
+            if of_kind(u.kind()) && !together(u) {
                 out.insert(u.dir.as_str(), u);
             }
         }
@@ -170,67 +190,136 @@ fn describe(u: &Unit) -> String {
 }
 
 /// What makes the home deploy first, for the GitOps tools that deploy the dependents, or
-/// that the repository already orders it first.
-fn ordering(waiting: &[&Unit], homes: Vec<&Unit>) -> String {
-    let home_deployments: Vec<&super::Deployment> =
+/// that the repository already orders it first; dependents on another cluster need a Gateway
+/// of their own there.
+fn ordering(waiting: &[&Unit], homes: Vec<&Unit>, units: &Units) -> String {
+    let home_deployments: Vec<&Deployment> =
         homes.iter().flat_map(|u| u.deployed_by.iter()).collect();
-    let dependents: Vec<&super::Deployment> =
-        waiting.iter().flat_map(|u| u.deployed_by.iter()).collect();
-    if !home_deployments.is_empty()
-        && !dependents.is_empty()
-        && waiting.iter().all(|u| !u.deployed_by.is_empty())
-        && dependents
-            .iter()
-            .all(|d| ordered_after(d, &home_deployments))
-    {
-        return "The repository already deploys it first (Flux dependsOn or a lower Argo CD sync wave).".to_string();
-    }
-    let tools: BTreeSet<&str> = dependents
+    let elsewhere: Vec<String> = waiting
         .iter()
-        .chain(home_deployments.iter())
-        .map(|d| d.kind.as_str())
+        .filter(|u| homes.iter().all(|h| !Units::may_share_cluster(u, h)))
+        .map(|u| u.name().to_string())
+        .collect();
+    let mut parts = Vec::new();
+    if !elsewhere.is_empty() {
+        parts.push(format!(
+            "units deploying to another cluster than the Gateway's unit need a Gateway of their own there: {}",
+            crate::diagnostic::list_some(&elsewhere, 3)
+        ));
+    }
+    let same_cluster: Vec<&&Unit> = waiting
+        .iter()
+        .filter(|u| !elsewhere.iter().any(|e| e == u.name()))
+        .collect();
+    if same_cluster.is_empty() {
+        return format!("{}.", parts.join("; "));
+    }
+    let ordered = !home_deployments.is_empty()
+        && same_cluster.iter().all(|u| {
+            !u.deployed_by.is_empty()
+                && u.deployed_by
+                    .iter()
+                    .all(|d| ordered_after(d, &home_deployments, units))
+        });
+    if ordered {
+        parts.push("the repository already deploys it first (Flux dependsOn, or a lower Argo CD sync wave under the same parent Application)".to_string());
+        return format!("{}.", capitalised(&parts.join("; ")));
+    }
+    let home_tools: BTreeSet<&str> = home_deployments.iter().map(|d| tool(&d.kind)).collect();
+    let dependent_tools: BTreeSet<&str> = same_cluster
+        .iter()
+        .flat_map(|u| u.deployed_by.iter().map(|d| tool(&d.kind)))
         .collect();
     let home_names: Vec<String> = home_deployments.iter().map(|d| d.label()).collect();
     let mut advice = Vec::new();
-    if tools.contains("Kustomization") {
-        advice.push(format!(
-            "Flux: add dependsOn on {} to each dependent Kustomization",
-            if home_names.is_empty() {
-                "the Gateway's Kustomization".to_string()
-            } else {
+    if dependent_tools.contains("Flux") {
+        if home_tools.contains("Flux") {
+            advice.push(format!(
+                "Flux: add dependsOn on {} to each dependent Kustomization",
                 crate::diagnostic::list_some(&home_names, 2)
-            }
-        ));
+            ));
+        } else {
+            advice.push("Flux: dependsOn names only Flux Kustomizations, so deploy the Gateway from a Kustomization the dependents depend on".to_string());
+        }
     }
-    if tools.contains("Application") || tools.contains("ApplicationSet") {
-        advice.push("Argo CD: give the Gateway's Application a lower argocd.argoproj.io/sync-wave than the dependents' (within the parent app) or sync it first".to_string());
+    if dependent_tools.contains("Argo CD") {
+        if home_tools.contains("Argo CD") {
+            advice.push("Argo CD: give the Gateway's Application a lower argocd.argoproj.io/sync-wave than the dependents' under the same parent Application (waves order only one parent's sync)".to_string());
+        } else {
+            advice.push("Argo CD: sync waves order only the Applications of one parent, so deploy the Gateway from an Application under the dependents' parent, in a lower wave".to_string());
+        }
     }
-    if advice.is_empty() {
-        "Apply the Gateway's unit before the dependents.".to_string()
-    } else {
-        format!("Order it first ({}).", advice.join("; "))
+    if same_cluster.iter().any(|u| u.deployed_by.is_empty()) || advice.is_empty() {
+        advice.push(
+            "apply the Gateway's unit before the units applied by hand or by kustomize alone"
+                .to_string(),
+        );
+    }
+    parts.push(format!("order it first ({})", advice.join("; ")));
+    format!("{}.", capitalised(&parts.join("; ")))
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
-/// Whether `dependent` waits for one of `homes`: a Flux Kustomization whose `dependsOn` names
-/// a home Kustomization, or an Argo CD Application whose sync wave is above every home
-/// Application's (waves order Applications synced by one parent, gitops-engine
-/// `syncwaves.Wave`).
-fn ordered_after(dependent: &super::Deployment, homes: &[&super::Deployment]) -> bool {
+/// The GitOps tool a deployment kind belongs to.
+fn tool(kind: &str) -> &'static str {
+    match kind {
+        "Kustomization" => "Flux",
+        _ => "Argo CD",
+    }
+}
+
+/// Whether `dependent` waits for one of `homes`: a Flux Kustomization whose `dependsOn`
+/// reaches a home Kustomization (directly or through others, kustomize-controller
+/// `checkDependencies` on each), or an Argo CD Application in a higher sync wave than every
+/// home Application under the same parent (the unit that deploys both Application objects;
+/// gitops-engine `syncwaves.Wave` orders the resources of one sync only).
+fn ordered_after(dependent: &Deployment, homes: &[&Deployment], units: &Units) -> bool {
     match dependent.kind.as_str() {
-        "Kustomization" => homes
-            .iter()
-            .any(|h| h.kind == "Kustomization" && dependent.depends_on.contains(&h.name)),
-        "Application" | "ApplicationSet" => {
-            let home_waves: Vec<i64> = homes
+        "Kustomization" => {
+            let targets: BTreeSet<&str> = homes
                 .iter()
-                .filter(|h| h.kind == "Application" || h.kind == "ApplicationSet")
-                .filter_map(|h| h.wave)
+                .filter(|h| h.kind == "Kustomization")
+                .map(|h| h.name.as_str())
                 .collect();
-            match (dependent.wave, home_waves.iter().max()) {
-                (Some(w), Some(max)) => home_waves.len() == homes.len() && w > *max,
-                _ => false,
+            // dependsOn of every Flux Kustomization in the repository, by name.
+            let graph: BTreeMap<&str, &Vec<String>> = units
+                .units
+                .iter()
+                .flat_map(|u| u.deployed_by.iter())
+                .filter(|d| d.kind == "Kustomization")
+                .map(|d| (d.name.as_str(), &d.depends_on))
+                .collect();
+            let mut seen: BTreeSet<&str> = BTreeSet::new();
+            let mut stack: Vec<&str> = dependent.depends_on.iter().map(String::as_str).collect();
+            while let Some(n) = stack.pop() {
+                if targets.contains(n) {
+                    return true;
+                }
+                if seen.insert(n)
+                    && let Some(next) = graph.get(n)
+                {
+                    stack.extend(next.iter().map(String::as_str));
+                }
             }
+            false
+        }
+        "Application" | "ApplicationSet" => {
+            let parents = |d: &Deployment| -> BTreeSet<String> {
+                units.of_file(&d.file).map(|u| u.dir.clone()).collect()
+            };
+            let mine = parents(dependent);
+            homes.iter().all(|h| {
+                (h.kind == "Application" || h.kind == "ApplicationSet")
+                    && !mine.is_disjoint(&parents(h))
+                    && matches!((dependent.wave, h.wave), (Some(w), Some(hw)) if w > hw)
+            })
         }
         _ => false,
     }
@@ -244,28 +333,52 @@ fn default_class(index: &Index) -> Option<String> {
     })
 }
 
-/// The object (position, file) that deploys a class's shared infrastructure: its IngressClass,
-/// else the ingress-nginx controller workload when the repository installs exactly one (which
-/// class a controller serves depends on flags and IngressClass objects; with one controller
-/// there is nothing to choose).
-fn infrastructure_of(index: &Index, class: &str) -> Option<(usize, String)> {
-    let by_class = index
+/// The object (position, file) that deploys a class's shared infrastructure, among objects a
+/// GitOps object or a kustomize build deploys (an IngressClass in an example nothing deploys
+/// is no home): its IngressClass; else the ingress-nginx controller workload started with
+/// `--ingress-class=<class>` or `--controller-class=<its IngressClass's controller>`; else
+/// the one controller workload the repository deploys.
+fn infrastructure_of(index: &Index, units: &Units, class: &str) -> Option<(usize, String)> {
+    let deployed = |pos: &usize| {
+        index.objects.get(*pos).is_some_and(|o| {
+            units
+                .of_file(&o.source.file)
+                .any(|u| u.kind() != super::UnitKind::Manual)
+        })
+    };
+    let class_object = index
         .objects
         .iter()
         .position(|o| matches!(o.body, SourceBody::IngressClass(_)) && o.meta.name == class);
-    let by_controller = || {
-        let mut controllers = index.objects.iter().enumerate().filter(|(_, o)| {
-            matches!(
-                o.body,
-                SourceBody::Surrounding(Surrounding::NginxController { .. })
-            )
-        });
-        match (controllers.next(), controllers.next()) {
-            (Some((pos, _)), None) => Some(pos),
+    let controller_name = class_object.and_then(|p| match &index.objects.get(p)?.body {
+        SourceBody::IngressClass(c) => c.controller.clone(),
+        _ => None,
+    });
+    let controllers: Vec<(usize, &Vec<String>)> = index
+        .objects
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| match &o.body {
+            SourceBody::Surrounding(Surrounding::NginxController { args }) => Some((i, args)),
             _ => None,
-        }
+        })
+        .filter(|(i, _)| deployed(i))
+        .collect();
+    let flag = |args: &Vec<String>, name: &str| {
+        args.iter()
+            .rev()
+            .find_map(|a| a.strip_prefix(name)?.strip_prefix('=').map(str::to_string))
     };
-    let pos = by_class.or_else(by_controller)?;
+    let by_flag = controllers.iter().find_map(|(i, args)| {
+        let serves = flag(args, "--ingress-class").as_deref() == Some(class)
+            || (controller_name.is_some() && flag(args, "--controller-class") == controller_name);
+        serves.then_some(*i)
+    });
+    let only_controller = (controllers.len() == 1).then(|| controllers[0].0);
+    let pos = class_object
+        .filter(deployed)
+        .or(by_flag)
+        .or(only_controller)?;
     Some((pos, index.objects.get(pos)?.source.file.clone()))
 }
 

@@ -149,24 +149,28 @@ impl Units {
         self.units.iter().filter(|u| u.kind() != UnitKind::Manual)
     }
 
-    /// The namespace objects of each file land in when they name none, where every unit
-    /// deploying the file says the same: an Argo CD `destination.namespace` (applied to
-    /// namespaced objects without one) or a Flux `targetNamespace`. A file deployed by units
-    /// that disagree, or by one that names no namespace, is left out.
-    pub fn destination_namespaces(&self) -> BTreeMap<String, String> {
+    /// The namespace the objects of each file land in, where every unit deploying the file
+    /// says the same, and whether it overrides the objects' own: an Argo CD
+    /// `destination.namespace` applies to namespaced objects without one (argo-cd
+    /// `controller/state.go`), a Flux `targetNamespace` to every object (kustomize-controller
+    /// sets the generated kustomization's `namespace:`, fluxcd/pkg `GenerateManifest`). A file
+    /// deployed by units that disagree, or by one that names no namespace, is left out.
+    pub fn destination_namespaces(&self) -> BTreeMap<String, (String, bool)> {
         let mut out = BTreeMap::new();
         for (file, positions) in &self.by_file {
             let mut namespaces: BTreeSet<Option<&str>> = BTreeSet::new();
+            let mut all_flux = true;
             for u in positions.iter().filter_map(|&i| self.units.get(i)) {
                 if u.deployed_by.is_empty() {
                     namespaces.insert(None);
                 }
                 for d in &u.deployed_by {
                     namespaces.insert(d.namespace.as_deref());
+                    all_flux &= d.kind == "Kustomization";
                 }
             }
             if let (1, Some(Some(ns))) = (namespaces.len(), namespaces.first()) {
-                out.insert(file.clone(), ns.to_string());
+                out.insert(file.clone(), (ns.to_string(), all_flux));
             }
         }
         out
@@ -221,16 +225,19 @@ pub fn units(scan: &Scan) -> (Units, Vec<Diagnostic>) {
         );
     }
     let mut notes = Vec::new();
-    let object_files: BTreeSet<&str> = index
-        .objects
-        .iter()
-        .map(|o| o.source.file.as_str())
-        .collect();
+    let object_files = manifest_files(scan);
     let dirs: BTreeSet<String> = known_dirs(scan);
     for d in &scan.deployers {
         for (target, deployment) in targets_of(d, &dirs, &mut notes) {
             let raw = target.path.trim_start_matches("./").trim_end_matches('/');
-            let Some(dir) = join_relative("", raw) else {
+            // kustomize-controller joins the path to the source's root with securejoin, so
+            // `..` stops at the root and a leading `/` is the root: it never leaves.
+            let resolved = if d.kind == "Kustomization" {
+                Some(clamped(raw))
+            } else {
+                join_relative("", raw)
+            };
+            let Some(dir) = resolved else {
                 notes.push(
                     Diagnostic::new(
                         Code::RenderDeployPathOutside,
@@ -293,6 +300,17 @@ pub fn units(scan: &Scan) -> (Units, Vec<Diagnostic>) {
     };
     assign_files(scan, &mut units);
     (units, notes)
+}
+
+/// The files holding objects the tool read, and those holding GitOps objects (an app of apps
+/// deploys the files of its child Applications, which orders them).
+fn manifest_files(scan: &Scan) -> BTreeSet<&str> {
+    scan.index
+        .objects
+        .iter()
+        .map(|o| o.source.file.as_str())
+        .chain(scan.deployers.iter().map(|d| d.source.file.as_str()))
+        .collect()
 }
 
 /// Every directory the repository is known to have: those of the files read, of the
@@ -373,11 +391,7 @@ fn targets_of(
 fn assign_files(scan: &Scan, units: &mut Units) {
     let index = &scan.index;
     let mut by_file: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
-    let object_files: BTreeSet<&str> = index
-        .objects
-        .iter()
-        .map(|o| o.source.file.as_str())
-        .collect();
+    let object_files = manifest_files(scan);
     for (i, u) in units.units.iter().enumerate() {
         match &u.kustomization {
             Some(_) => {
@@ -474,6 +488,22 @@ pub fn reached<'a>(scan: &'a Scan, dir: &str) -> Vec<&'a Kustomization> {
         }
     }
     out
+}
+
+/// `path` under the root the way securejoin resolves it: `..` at the root stays there, a
+/// leading `/` is the root.
+fn clamped(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
 }
 
 pub(crate) fn parent_dir(file: &str) -> &str {

@@ -56,6 +56,8 @@ fn kustomize_roots_gitops_paths_and_manual_directories_are_units() {
                 "kustomize",
                 vec!["Kustomization flux-system/base -> (in-cluster)/web".into()]
             ),
+            // The GitOps objects themselves are applied by hand (the bootstrap).
+            ("clusters/prod".into(), "manual", vec![]),
             ("loose".into(), "manual", vec![]),
             ("overlays/dev".into(), "kustomize", vec![]),
             (
@@ -65,9 +67,15 @@ fn kustomize_roots_gitops_paths_and_manual_directories_are_units() {
             ),
         ]
     );
+    // Flux's targetNamespace overrides every namespace of what it deploys.
+    assert_eq!(
+        units.destination_namespaces().get("base/ingress.yaml"),
+        None,
+        "base/ingress.yaml is also deployed by overlays/dev, which names no namespace"
+    );
     let base = &units.units[0].deployed_by[0];
     assert_eq!(base.depends_on, vec!["flux-system/infra".to_string()]);
-    assert_eq!(units.units[3].deployed_by[0].wave, Some(2));
+    assert_eq!(units.units[4].deployed_by[0].wave, Some(2));
     // The base's Ingress is deployed by the base itself and by the overlay that includes it.
     let of: Vec<&str> = units
         .of_file("base/ingress.yaml")
@@ -127,6 +135,7 @@ fn applicationsets_expand_list_and_git_directory_generators() {
     assert_eq!(
         rows,
         vec![
+            (".".into(), "manual", vec![]),
             (
                 "apps/blog".into(),
                 "directory",
@@ -165,6 +174,8 @@ fn globs_follow_path_segments_and_cost_at_most_pattern_times_path() {
     assert!(glob_match("apps/[a-c]*", "apps/blog"));
     assert!(!glob_match("apps/[!a-c]*", "apps/blog"));
     assert!(glob_match("a?c", "abc"));
+    // path.Match("other/*/", "other/o") is false: the trailing slash must match.
+    assert!(!glob_match("other/*/", "other/o"));
     // An adversarial pattern against a long path stays cheap (memoised).
     let pattern = "*a".repeat(40);
     let path = "a".repeat(3000) + "b";
@@ -268,18 +279,21 @@ fn idpbuilder_cnoe_repositories_are_directories_next_to_the_application() {
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(
         summary(&units),
-        vec![(
-            "stacks/keycloak/manifests".into(),
-            "directory",
-            vec!["Application keycloak -> (in-cluster)/keycloak".into()]
-        )]
+        vec![
+            ("stacks".into(), "manual", vec![]),
+            (
+                "stacks/keycloak/manifests".into(),
+                "directory",
+                vec!["Application keycloak -> (in-cluster)/keycloak".into()]
+            )
+        ]
     );
+    // Argo CD's destination namespace fills in a missing namespace only.
     assert_eq!(
         units
             .destination_namespaces()
-            .get("stacks/keycloak/manifests/ingress.yaml")
-            .map(String::as_str),
-        Some("keycloak")
+            .get("stacks/keycloak/manifests/ingress.yaml"),
+        Some(&("keycloak".to_string(), false))
     );
 }
 
@@ -315,6 +329,7 @@ fn builds_below_a_flux_path_are_deployed_by_the_flux_object() {
                 "kustomize",
                 vec!["Kustomization flux-system/apps -> (in-cluster)/web".into()]
             ),
+            ("clusters".into(), "manual", vec![]),
         ]
     );
     let of = |f: &str| -> Vec<String> {
@@ -333,4 +348,13 @@ fn builds_below_a_flux_path_are_deployed_by_the_flux_object() {
         of("apps/backend/unlisted.yaml"),
         vec!["manual apps/backend"]
     );
+}
+
+#[test]
+fn flux_paths_never_leave_the_repository() {
+    // kustomize-controller: securejoin.SecureJoin(root, spec.path).
+    assert_eq!(clamped("../../apps/flux-a"), "apps/flux-a");
+    assert_eq!(clamped("/apps/flux-a"), "apps/flux-a");
+    assert_eq!(clamped("apps/../base"), "base");
+    assert_eq!(clamped(".."), "");
 }
