@@ -207,7 +207,14 @@ pub fn build(
         let file = obj.source.file.as_str();
         let has_undeployed_mesh =
             !config.deploy_mesh_routes && r.generated.iter().any(is_mesh_route);
-        if layout == Layout::InPlace && !has_undeployed_mesh && inplace::supported(file) {
+        // Only a translated object's document is replaced: objects homed with another one (a
+        // Gateway with its IngressClass, a grant with its Secret, a policy copy with its
+        // policy) are written beside it, which stays.
+        if layout == Layout::InPlace
+            && !has_undeployed_mesh
+            && inplace::supported(file)
+            && obj.body.is_translated()
+        {
             in_place
                 .entry(file)
                 .or_default()
