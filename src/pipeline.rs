@@ -197,7 +197,11 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     // name no namespace land in their units' destination namespace.
     let mut scan = scan;
     let (units, mut unit_notes) = match &root {
-        Some(_) => crate::deploy::units(&scan),
+        // A panic costs the units (every file is then placed as before), not the run.
+        Some(_) => crate::isolate::catch("finding the deploy units", || {
+            crate::deploy::units(&scan)
+        })
+        .unwrap_or_else(|d| (Default::default(), vec![*d])),
         None => Default::default(),
     };
     let deployed = units.destination_namespaces();
