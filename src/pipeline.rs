@@ -198,10 +198,10 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     let mut scan = scan;
     let (units, mut unit_notes) = match &root {
         // A panic costs the units (every file is then placed as before), not the run.
-        Some(_) => crate::isolate::catch("finding the deploy units", || {
-            crate::deploy::units(&scan)
-        })
-        .unwrap_or_else(|d| (Default::default(), vec![*d])),
+        Some(_) => {
+            crate::isolate::catch("finding the deploy units", || crate::deploy::units(&scan))
+                .unwrap_or_else(|d| (Default::default(), vec![*d]))
+        }
         None => Default::default(),
     };
     let deployed = units.destination_namespaces();
