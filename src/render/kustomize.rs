@@ -216,11 +216,25 @@ fn kustomize_message(stderr: &str, scratch: &Path) -> String {
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
     // kubectl logs `... "command failed" err="..."`; kustomize prints `Error: ...`; a crash
     // prints `panic: ...` and a stack.
-    let line = lines
+    // A multi-line error is logged as `err=<`, the message's lines indented, then ` >`.
+    let block = lines
         .iter()
-        .find_map(|l| {
-            l.find("err=\"")
-                .map(|i| l[i + 5..].trim_end_matches('"').replace("\\\"", "\""))
+        .position(|l| l.trim_end().ends_with("err=<"))
+        .map(|start| {
+            lines[start + 1..]
+                .iter()
+                .take_while(|l| l.trim() != ">")
+                .map(|l| l.trim())
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+    let line = block
+        .filter(|b| !b.is_empty())
+        .or_else(|| {
+            lines.iter().find_map(|l| {
+                l.find("err=\"")
+                    .map(|i| l[i + 5..].trim_end_matches('"').replace("\\\"", "\""))
+            })
         })
         .or_else(|| {
             lines
@@ -534,6 +548,23 @@ pub fn cache_key(scratch: &Path, dirs: &[String], renderer: &Renderer, extra: &s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kubectls_multi_line_errors_are_kept_whole() {
+        // kubectl (klog) logs an error spanning lines as `err=<`, the lines indented, ` >`.
+        let scratch = Path::new("/tmp/scratch-1");
+        let stderr = "E1128 03:08:38.049767   23484 run.go:72] \"command failed\" err=<\n\ttrouble configuring builtin PatchTransformer with config: `\n\tpath: /tmp/scratch-1/app/patch.yaml\n\t`: unable to parse SM or JSON patch\n >\n";
+        assert_eq!(
+            kustomize_message(stderr, scratch),
+            "trouble configuring builtin PatchTransformer with config: ` path: app/patch.yaml `: unable to parse SM or JSON patch"
+        );
+        let one_line =
+            "E1128 run.go:72] \"command failed\" err=\"accumulating resources: missing\"\n";
+        assert_eq!(
+            kustomize_message(one_line, scratch),
+            "accumulating resources: missing"
+        );
+    }
 
     #[test]
     fn only_the_kinds_the_tool_reads_are_parsed_from_a_render() {
