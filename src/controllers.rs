@@ -299,7 +299,7 @@ pub fn assumed_defaults() -> impl Iterator<Item = (&'static str, &'static str)> 
 }
 
 /// The value of `--name=value` among `flags` (the last one wins, as with Go's `flag`).
-fn flag_value<'a>(flags: &'a [String], name: &str) -> Option<&'a str> {
+pub(crate) fn flag_value<'a>(flags: &'a [String], name: &str) -> Option<&'a str> {
     flags
         .iter()
         .rev()

@@ -364,14 +364,11 @@ fn infrastructure_of(index: &Index, units: &Units, class: &str) -> Option<(usize
         })
         .filter(|(i, _)| deployed(i))
         .collect();
-    let flag = |args: &Vec<String>, name: &str| {
-        args.iter()
-            .rev()
-            .find_map(|a| a.strip_prefix(name)?.strip_prefix('=').map(str::to_string))
-    };
+    let flag = crate::controllers::flag_value;
     let by_flag = controllers.iter().find_map(|(i, args)| {
-        let serves = flag(args, "--ingress-class").as_deref() == Some(class)
-            || (controller_name.is_some() && flag(args, "--controller-class") == controller_name);
+        let serves = flag(args, "--ingress-class") == Some(class)
+            || (controller_name.is_some()
+                && flag(args, "--controller-class") == controller_name.as_deref());
         serves.then_some(*i)
     });
     let only_controller = (controllers.len() == 1).then(|| controllers[0].0);

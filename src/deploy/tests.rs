@@ -1,15 +1,5 @@
 use super::*;
-use crate::config::Config;
-
-fn scan_of(files: &[(&str, &str)]) -> Scan {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (path, text) in files {
-        let p = dir.path().join(path);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        std::fs::write(p, text).expect("write");
-    }
-    crate::scan::scan_repo(dir.path(), &Config::default(), 1).expect("scan")
-}
+use crate::scan::scan_texts as scan_of;
 
 const INGRESS: &str = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n  - host: a.example.com\n";
 

@@ -225,7 +225,7 @@ pub fn run(
         let refused = discover::refusals(root, scan, b, options.allow_remote);
         if !refused.is_empty() {
             notes.extend(refused);
-            notes.extend(refused_and_broken(scan, b, base_results));
+            notes.extend(refused_and_broken(scan, units, b, base_results));
             statuses.insert(b.dir.clone(), BuildStatus::Refused);
             continue;
         }
@@ -654,19 +654,16 @@ fn report(builds: Vec<Build>, statuses: BTreeMap<String, BuildStatus>) -> Vec<Bu
 /// refusal is then an error naming them (`render/refused-broken`).
 fn refused_and_broken(
     scan: &Scan,
+    units: &crate::deploy::Units,
     build: &Build,
     base_results: &[crate::translate::SourceResult],
 ) -> Option<Diagnostic> {
-    let files: BTreeSet<String> = discover::reached(scan, build)
-        .iter()
-        .flat_map(|k| k.resources.iter().filter_map(|r| k.resolve(r)))
-        .collect();
     let mut broken: Vec<String> = Vec::new();
     for r in base_results {
         let Some(obj) = scan.index.objects.get(r.object) else {
             continue;
         };
-        if !files.contains(&obj.source.file) {
+        if !units.of_file(&obj.source.file).any(|u| u.dir == build.dir) {
             continue;
         }
         let errors: BTreeSet<String> = r

@@ -73,19 +73,20 @@ pub fn validate_generated(value: &Value, channel: Channel) -> Vec<Violation> {
 /// `value` as a substitution would leave it: every template the translators keep as written
 /// (`model::template`) in hostnames and backendRefs replaced by a stand-in. What the product
 /// validates and attaches; an independent validator checks the same form.
-pub fn substituted(value: &Value) -> Value {
-    let mut out = value.clone();
-    stand_in_templated_hostnames(&mut out, |_| true);
-    out
+pub fn substituted(mut value: Value) -> Value {
+    let fields = templated_fields(&value, |_| true);
+    stand_in_templated(&mut value, &fields);
+    value
 }
 
 fn validate_with(value: &Value, channel: Channel, stands: fn(Template) -> bool) -> Vec<Violation> {
-    if has_templated_hostnames(value, stands) {
-        let mut substituted = value.clone();
-        stand_in_templated_hostnames(&mut substituted, stands);
-        return validate_substituted(&substituted, channel);
+    let fields = templated_fields(value, stands);
+    if fields.is_empty() {
+        return validate_substituted(value, channel);
     }
-    validate_substituted(value, channel)
+    let mut substituted = value.clone();
+    stand_in_templated(&mut substituted, &fields);
+    validate_substituted(&substituted, channel)
 }
 
 fn validate_substituted(value: &Value, channel: Channel) -> Vec<Violation> {
@@ -177,8 +178,7 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
         let mut kept = Vec::with_capacity(result.generated.len());
         let mut kept_json = Vec::with_capacity(result.generated.len());
         for generated in std::mem::take(&mut result.generated) {
-            let mut json = generated.to_json();
-            stand_in_templated_hostnames(&mut json, |_| true);
+            let json = substituted(generated.to_json());
             let checked = crate::isolate::catch(
                 &format!(
                     "validating the generated {} {}/{}",
@@ -246,82 +246,61 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
     }
 }
 
-/// The fields a translator may fill with a templated value (`model::template`): route
-/// `spec.hostnames`, listener `hostname`, and the `name` and `namespace` of backendRefs (rule
-/// and filter level). Other fields are never stood in for: an underscore in a header name is
-/// a real problem.
-fn templated_fields(value: &mut Value, mut visit: impl FnMut(&mut Value, bool)) {
-    if let Some(Value::Array(hosts)) = value.pointer_mut("/spec/hostnames") {
-        hosts.iter_mut().for_each(|h| visit(h, true));
-    }
-    if let Some(Value::Array(listeners)) = value.pointer_mut("/spec/listeners") {
-        for l in listeners {
-            if let Some(h) = l.get_mut("hostname") {
-                visit(h, true);
-            }
-        }
-    }
-    if let Some(Value::Array(rules)) = value.pointer_mut("/spec/rules") {
-        for rule in rules {
-            let Some(Value::Array(refs)) = rule.get_mut("backendRefs") else {
-                continue;
-            };
-            for r in refs {
-                for key in ["name", "namespace"] {
-                    if let Some(v) = r.get_mut(key) {
-                        visit(v, false);
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn is_templated(v: &Value, stands: fn(Template) -> bool) -> bool {
-    v.as_str()
-        .and_then(crate::model::template::template_of)
-        .is_some_and(stands)
-}
-
-/// Whether any field [`templated_fields`] covers holds a template (read-only: most objects
-/// have none, and are not copied).
-fn has_templated_hostnames(value: &Value, stands: fn(Template) -> bool) -> bool {
-    let is_templated = |v: &Value| is_templated(v, stands);
+/// JSON pointers of the fields holding a template `stands` admits (`model::template`), each
+/// with whether it is a hostname: route `spec.hostnames`, listener `hostname`, and the `name`
+/// and `namespace` of rule backendRefs. Other fields are never stood in for: an underscore in
+/// a header name is a real problem.
+fn templated_fields(value: &Value, stands: fn(Template) -> bool) -> Vec<(String, bool)> {
     fn array(v: Option<&Value>) -> &[Value] {
         v.and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or(&[])
     }
-    array(value.pointer("/spec/hostnames"))
-        .iter()
-        .any(is_templated)
-        || array(value.pointer("/spec/listeners"))
-            .iter()
-            .any(|l| l.get("hostname").is_some_and(is_templated))
-        || array(value.pointer("/spec/rules")).iter().any(|rule| {
-            array(rule.get("backendRefs")).iter().any(|r| {
-                ["name", "namespace"]
-                    .iter()
-                    .any(|k| r.get(*k).is_some_and(is_templated))
-            })
-        })
+    let templated = |v: &Value| {
+        v.as_str()
+            .and_then(crate::model::template::template_of)
+            .is_some_and(stands)
+    };
+    let mut out = Vec::new();
+    for (i, h) in array(value.pointer("/spec/hostnames")).iter().enumerate() {
+        if templated(h) {
+            out.push((format!("/spec/hostnames/{i}"), true));
+        }
+    }
+    for (i, l) in array(value.pointer("/spec/listeners")).iter().enumerate() {
+        if l.get("hostname").is_some_and(templated) {
+            out.push((format!("/spec/listeners/{i}/hostname"), true));
+        }
+    }
+    for (i, rule) in array(value.pointer("/spec/rules")).iter().enumerate() {
+        for (j, r) in array(rule.get("backendRefs")).iter().enumerate() {
+            for key in ["name", "namespace"] {
+                if r.get(key).is_some_and(templated) {
+                    out.push((format!("/spec/rules/{i}/backendRefs/{j}/{key}"), false));
+                }
+            }
+        }
+    }
+    out
 }
 
-/// Replaces templated values with stand-ins (a DNS name for hostnames, a DNS label for
-/// names), in the copy that is validated and attached: the written object keeps the template,
-/// which a substitution fills in before the cluster sees it (`model::template`).
-fn stand_in_templated_hostnames(value: &mut Value, stands: fn(Template) -> bool) {
+/// Replaces the templated values [`templated_fields`] finds with stand-ins (a DNS name for
+/// hostnames, a DNS label for names), in the copy that is validated and attached: the written
+/// object keeps the template, which a substitution fills in before the cluster sees it.
+fn stand_in_templated(value: &mut Value, fields: &[(String, bool)]) {
     use crate::model::template::stand_in;
-    templated_fields(value, |v, hostname| {
-        if let Some(s) = v.as_str().filter(|_| is_templated(v, stands)) {
+    for (pointer, hostname) in fields {
+        if let Some(v) = value.pointer_mut(pointer)
+            && let Some(s) = v.as_str()
+        {
             let name = stand_in(s);
-            *v = Value::String(if hostname {
+            *v = Value::String(if *hostname {
                 name
             } else {
                 name.trim_end_matches(".invalid").to_string()
             });
         }
-    });
+    }
 }
 
 /// Listener-conflict and attachment notes about one (valid) object.

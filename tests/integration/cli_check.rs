@@ -327,21 +327,20 @@ fn check_reports_generated_files_a_commit_would_leave_out() {
     // A file a commit would leave out is a change, not a diagnostic: `--fail-on never`
     // (diagnostics never fail the run, changes do; docs/exit-codes.md) still fails, and so
     // does the pre-commit `git add -u` case below.
-    let never = bin()
-        .args(["check", "--quiet", "--no-render", "--fail-on", "never"])
-        .arg(root)
-        .output()
-        .unwrap();
+    let check_never = || {
+        bin()
+            .args(["check", "--quiet", "--no-render", "--fail-on", "never"])
+            .arg(root)
+            .output()
+            .unwrap()
+    };
+    let never = check_never();
     assert_eq!(never.status.code(), Some(1), "{never:?}");
     git(&["add", "-u"]);
     let (code, out) = check();
     assert_eq!(code, Some(1), "{out}");
     assert!(!out.contains("kustomization.yaml has changes"), "{out}");
-    let never = bin()
-        .args(["check", "--quiet", "--no-render", "--fail-on", "never"])
-        .arg(root)
-        .output()
-        .unwrap();
+    let never = check_never();
     assert_eq!(never.status.code(), Some(1), "{never:?}");
     git(&["add", "-A"]);
     let (code, out) = check();

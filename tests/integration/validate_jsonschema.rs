@@ -90,7 +90,7 @@ fn corpus_generated() -> (Vec<Value>, Vec<String>) {
         .flat_map(|r| {
             r.generated
                 .iter()
-                .map(|g| validate::substituted(&g.to_json()))
+                .map(|g| validate::substituted(g.to_json()))
         })
         .collect();
     (generated, rejected)
