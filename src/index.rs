@@ -36,6 +36,28 @@ pub struct Index {
     any_nginx_controller: Option<NginxController>,
     /// Istio's mesh configuration, when the repository gives it.
     istio_mesh: Option<crate::controllers::IstioMesh>,
+    /// The namespaces deploy units give files ([`Self::with_deploy_namespaces`]).
+    deployed: BTreeMap<String, (String, bool)>,
+}
+
+/// The index of part of the objects (one world of `deploy::worlds`), and where its objects
+/// are in the whole index: position `i` here is `positions[i]` there.
+#[derive(Debug)]
+pub struct Subset {
+    pub positions: Vec<usize>,
+    pub index: Index,
+}
+
+impl Subset {
+    /// The position in this subset of the whole index's `position`, if it is here.
+    pub fn local(&self, position: usize) -> Option<usize> {
+        self.positions.binary_search(&position).ok()
+    }
+
+    /// The whole index's position of this subset's `local` one.
+    pub fn global(&self, local: usize) -> Option<usize> {
+        self.positions.get(local).copied()
+    }
 }
 
 /// ingress-nginx's `--controller-class` default (`pkg/flags/flags.go`).
@@ -79,6 +101,24 @@ impl Index {
         Index::build_with(objects, kustomizations, config, deployed)
     }
 
+    /// The index of the objects at `positions` (ascending) alone, with the same
+    /// kustomizations and deploy namespaces: one world of `deploy::worlds`.
+    pub fn subset(&self, positions: &[usize], config: &Config) -> Subset {
+        let positions: Vec<usize> = positions
+            .iter()
+            .copied()
+            .filter(|&p| p < self.objects.len())
+            .collect();
+        let objects = positions
+            .iter()
+            .filter_map(|&p| self.objects.get(p).cloned())
+            .collect();
+        Subset {
+            positions,
+            index: Index::build_with(objects, self.kustomizations.clone(), config, &self.deployed),
+        }
+    }
+
     fn build_with(
         mut objects: Vec<SourceObject>,
         kustomizations: Vec<Kustomization>,
@@ -104,6 +144,7 @@ impl Index {
             kustomizations,
             patch_files,
             kustomization_dirs,
+            deployed: deployed.clone(),
             ..Default::default()
         };
         for (i, obj) in objects.iter_mut().enumerate() {

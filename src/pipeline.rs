@@ -212,7 +212,22 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         &format!("translating {} objects", scan.index.objects.len()),
         None,
     );
-    let mut results = translate::translate(&scan.index, &config);
+    // Alternatives (same-named objects nothing deploys together) are translated and
+    // compared each in its own world.
+    // (None: one world, the whole index.)
+    let worlds: Vec<crate::index::Subset> =
+        crate::isolate::catch("finding the worlds of the deploy units", || {
+            crate::deploy::worlds::worlds(&scan.index, &units)
+                .worlds
+                .iter()
+                .map(|positions| scan.index.subset(positions, &config))
+                .collect()
+        })
+        .unwrap_or_else(|d| {
+            unit_notes.push(*d);
+            Vec::new()
+        });
+    let mut results = translate_in_worlds(&scan.index, &worlds, &config);
     let controllers = translate::nginx_controllers_in_use(&scan.index, &config);
     if root.is_some() {
         plan::skip_patch_documents(&scan.index, &mut results);
@@ -222,7 +237,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     progress.phase("validating the generated objects", None);
     let mut stage_panics = Vec::new();
     let validated = crate::isolate::catch("validating the generated objects", || {
-        crate::validate::validate_results(&scan.index, &mut results, &config)
+        crate::validate::validate_results(&scan.index, &worlds, &mut results, &config)
     });
     if let Err(d) = validated {
         // Nothing is known to be valid: nothing is written.
@@ -254,7 +269,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         || {
             compare_routing.then(|| {
                 crate::isolate::catch("comparing old and new routing", || {
-                    crate::equivalence::run(&scan.index, &results, &config)
+                    compare_in_worlds(&scan.index, &worlds, &results, &config)
                 })
             })
         },
@@ -459,6 +474,100 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         equivalence: equivalence_summary,
         controllers,
     })
+}
+
+/// The translation of every object: of the whole index when it is one world, else of each
+/// world on its own (`deploy::worlds`), an object several worlds hold keeping each generated
+/// object (by kind, namespace and name) and note from the first world that made it.
+fn translate_in_worlds(
+    index: &crate::index::Index,
+    worlds: &[crate::index::Subset],
+    config: &Config,
+) -> Vec<SourceResult> {
+    use rayon::prelude::*;
+    if worlds.is_empty() {
+        return translate::translate(index, config);
+    }
+    let per_world: Vec<Vec<SourceResult>> = worlds
+        .par_iter()
+        .map(|world| {
+            let mut results = translate::translate(&world.index, config);
+            // `translate` has moved every `elsewhere` object to its home's result.
+            results.retain_mut(|r| match world.global(r.object) {
+                Some(global) => {
+                    r.object = global;
+                    true
+                }
+                None => false,
+            });
+            results
+        })
+        .collect();
+    let mut merged: std::collections::BTreeMap<usize, SourceResult> = Default::default();
+    for r in per_world.into_iter().flatten() {
+        match merged.entry(r.object) {
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(r);
+            }
+            std::collections::btree_map::Entry::Occupied(mut o) => {
+                let kept = o.get_mut();
+                for g in r.generated {
+                    let same = |k: &crate::gwapi::Generated| {
+                        k.kind() == g.kind()
+                            && k.namespace() == g.namespace()
+                            && k.name() == g.name()
+                    };
+                    if !kept.generated.iter().any(same) {
+                        kept.generated.push(g);
+                    }
+                }
+                for n in r.notes {
+                    if !kept.notes.contains(&n) {
+                        kept.notes.push(n);
+                    }
+                }
+            }
+        }
+    }
+    merged.into_values().collect()
+}
+
+/// The routing check of every world (`deploy::worlds`), findings placed at the objects of the
+/// whole index; a finding several worlds make is kept once.
+fn compare_in_worlds(
+    index: &crate::index::Index,
+    worlds: &[crate::index::Subset],
+    results: &[SourceResult],
+    config: &Config,
+) -> crate::equivalence::Equivalence {
+    use rayon::prelude::*;
+    if worlds.is_empty() {
+        return crate::equivalence::run(index, results, config);
+    }
+    let parts: Vec<crate::equivalence::Equivalence> = worlds
+        .par_iter()
+        .map(|world| {
+            let local: Vec<SourceResult> = results
+                .iter()
+                .filter_map(|r| {
+                    let at = world.local(r.object)?;
+                    let mut r = r.clone();
+                    r.object = at;
+                    Some(r)
+                })
+                .collect();
+            let mut e = crate::equivalence::run(&world.index, &local, config);
+            e.findings.retain_mut(|f| match world.global(f.object) {
+                Some(global) => {
+                    f.object = global;
+                    true
+                }
+                None => false,
+            });
+            e
+        })
+        .collect();
+    crate::equivalence::Equivalence::merge(parts)
 }
 
 /// `check` in a git repository: generated files, and the kustomizations listing them, that

@@ -19,6 +19,7 @@
 mod applicationset;
 pub mod components;
 pub mod home;
+pub mod worlds;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +29,24 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::load::{DeployTarget, Deployer};
 use crate::model::kustomize::{Kustomization, join_relative};
 use crate::scan::Scan;
+
+/// Kinds without a namespace among those a repository's manifests hold next to what the tool
+/// reads: a destination namespace never applies to them.
+const CLUSTER_SCOPED_KINDS: &[&str] = &[
+    "Namespace",
+    "IngressClass",
+    "GatewayClass",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ClusterIssuer",
+    "PersistentVolume",
+    "StorageClass",
+    "PriorityClass",
+    "ValidatingWebhookConfiguration",
+    "MutatingWebhookConfiguration",
+    "APIService",
+];
 
 /// How a unit reaches the cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -114,6 +133,43 @@ impl Unit {
         if self.dir.is_empty() { "." } else { &self.dir }
     }
 
+    /// The namespace this unit's objects land in, when every deployment of it names the same
+    /// one, and whether it overrides the objects' own (every deployment is a Flux
+    /// `targetNamespace`) or only fills it in (an Argo CD `destination.namespace`).
+    pub fn destination_namespace(&self) -> Option<(String, bool)> {
+        let first = self.deployed_by.first()?;
+        let ns = first.namespace.as_ref()?;
+        self.deployed_by
+            .iter()
+            .all(|d| d.namespace.as_ref() == Some(ns))
+            .then(|| {
+                let overrides = self.deployed_by.iter().all(|d| d.kind == "Kustomization");
+                (ns.clone(), overrides)
+            })
+    }
+
+    /// `object` (a rendered manifest) as it lands through this unit: its destination
+    /// namespace set on a namespaced object without one, or on every namespaced object when
+    /// it overrides ([`Self::destination_namespace`]).
+    pub fn place_in_destination(&self, object: &mut serde_json::Value) {
+        let Some((ns, overrides)) = self.destination_namespace() else {
+            return;
+        };
+        let kind = object.get("kind").and_then(|k| k.as_str()).unwrap_or("");
+        if CLUSTER_SCOPED_KINDS.contains(&kind) {
+            return;
+        }
+        if let Some(meta) = object.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+            let missing = meta
+                .get("namespace")
+                .and_then(|n| n.as_str())
+                .is_none_or(str::is_empty);
+            if missing || overrides {
+                meta.insert("namespace".into(), serde_json::Value::from(ns));
+            }
+        }
+    }
+
     pub fn kind(&self) -> UnitKind {
         match (&self.kustomization, self.deployed_by.is_empty()) {
             (Some(_), _) => UnitKind::Kustomize,
@@ -143,6 +199,14 @@ impl Units {
             .filter_map(|&i| self.units.get(i))
     }
 
+    /// The positions in `units` of the units deploying `file`.
+    pub(crate) fn positions_of(&self, file: &str) -> &[usize] {
+        self.by_file
+            .get(file)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
     /// The units that GitOps objects or kustomize roots deploy (every kind but manual
     /// directories): the builds the render stage looks at.
     pub fn builds(&self) -> impl Iterator<Item = &Unit> {
@@ -158,19 +222,13 @@ impl Units {
     pub fn destination_namespaces(&self) -> BTreeMap<String, (String, bool)> {
         let mut out = BTreeMap::new();
         for (file, positions) in &self.by_file {
-            let mut namespaces: BTreeSet<Option<&str>> = BTreeSet::new();
-            let mut all_flux = true;
-            for u in positions.iter().filter_map(|&i| self.units.get(i)) {
-                if u.deployed_by.is_empty() {
-                    namespaces.insert(None);
-                }
-                for d in &u.deployed_by {
-                    namespaces.insert(d.namespace.as_deref());
-                    all_flux &= d.kind == "Kustomization";
-                }
-            }
-            if let (1, Some(Some(ns))) = (namespaces.len(), namespaces.first()) {
-                out.insert(file.clone(), (ns.to_string(), all_flux));
+            let destinations: BTreeSet<Option<(String, bool)>> = positions
+                .iter()
+                .filter_map(|&i| self.units.get(i))
+                .map(Unit::destination_namespace)
+                .collect();
+            if let (1, Some(Some((ns, overrides)))) = (destinations.len(), destinations.first()) {
+                out.insert(file.clone(), (ns.clone(), *overrides));
             }
         }
         out

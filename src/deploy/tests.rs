@@ -348,3 +348,80 @@ fn flux_paths_never_leave_the_repository() {
     assert_eq!(clamped("apps/../base"), "base");
     assert_eq!(clamped(".."), "");
 }
+
+fn world_files(scan: &crate::scan::Scan, worlds: &worlds::Worlds) -> Vec<Vec<String>> {
+    worlds
+        .worlds
+        .iter()
+        .map(|w| {
+            let mut files: Vec<String> = w
+                .iter()
+                .map(|&p| scan.index.objects[p].source.file.clone())
+                .collect();
+            files.dedup();
+            files
+        })
+        .collect()
+}
+
+const APP: &str = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: NAME\nspec:\n  source:\n    path: NAME\n  destination:\n    server: SERVER\n";
+
+#[test]
+fn same_named_objects_nothing_deploys_together_are_separate_worlds() {
+    // Two example directories, each applied on its own, define Ingress default/web; a third
+    // directory without a collision is in both worlds.
+    let scan = scan_of(&[
+        ("examples/a/ingress.yaml", INGRESS),
+        ("examples/b/ingress.yaml", INGRESS),
+        (
+            "shared/svc.yaml",
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n",
+        ),
+    ]);
+    let (units, _) = units(&scan);
+    let w = worlds::worlds(&scan.index, &units);
+    assert_eq!(
+        world_files(&scan, &w),
+        vec![
+            vec!["examples/a/ingress.yaml", "shared/svc.yaml"],
+            vec!["examples/b/ingress.yaml", "shared/svc.yaml"],
+        ]
+    );
+}
+
+#[test]
+fn same_named_objects_one_cluster_receives_are_one_world() {
+    // Two Argo CD Applications deploying to the same cluster: the objects really collide
+    // there (one overwrites the other), which the translation must report, so one world.
+    let app = |name: &str, server: &str| APP.replace("NAME", name).replace("SERVER", server);
+    let same = scan_of(&[
+        ("a/ingress.yaml", INGRESS),
+        ("b/ingress.yaml", INGRESS),
+        ("apps/a.yaml", &app("a", "https://kubernetes.default.svc")),
+        ("apps/b.yaml", &app("b", "https://kubernetes.default.svc")),
+    ]);
+    let (found, _) = units(&same);
+    assert!(worlds::worlds(&same.index, &found).is_single());
+    // One file in two units is not an alternative to itself.
+    let one_file = scan_of(&[
+        ("base/ingress.yaml", INGRESS),
+        ("base/kustomization.yaml", "resources:\n- ingress.yaml\n"),
+        ("dev/kustomization.yaml", "resources:\n- ../base\n"),
+        ("prod/kustomization.yaml", "resources:\n- ../base\n"),
+    ]);
+    let (found, _) = units(&one_file);
+    assert!(worlds::worlds(&one_file.index, &found).is_single());
+    // On two named clusters the Applications never meet.
+    let apart = scan_of(&[
+        ("a/ingress.yaml", INGRESS),
+        ("b/ingress.yaml", INGRESS),
+        ("apps/a.yaml", &app("a", "https://eu.example.com")),
+        ("apps/b.yaml", &app("b", "https://us.example.com")),
+    ]);
+    let (found, _) = units(&apart);
+    let w = worlds::worlds(&apart.index, &found);
+    assert_eq!(
+        world_files(&apart, &w),
+        vec![vec!["a/ingress.yaml"], vec!["b/ingress.yaml"]]
+    );
+}

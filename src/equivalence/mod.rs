@@ -405,6 +405,31 @@ pub struct Equivalence {
     /// keeps.
     pub summary: Summary,
     pub findings: Vec<Finding>,
+    /// The hosts probed (`summary.hosts` counts them), so that checks of several worlds
+    /// add up.
+    pub hosts: BTreeSet<String>,
+}
+
+impl Equivalence {
+    /// The checks of several worlds as one: probes add up, hosts are counted once, and a
+    /// finding (object and diagnostic) several worlds make is kept once.
+    pub fn merge(parts: Vec<Equivalence>) -> Equivalence {
+        let mut out = Equivalence::default();
+        let mut seen = BTreeSet::new();
+        for part in parts {
+            out.summary.probes += part.summary.probes;
+            out.summary.unmodelled += part.summary.unmodelled;
+            out.hosts.extend(part.hosts);
+            for f in part.findings {
+                if seen.insert((f.object, f.diagnostic.clone())) {
+                    out.summary.differ += f.probes;
+                    out.findings.push(f);
+                }
+            }
+        }
+        out.summary.hosts = out.hosts.len();
+        out
+    }
 }
 
 /// An entry point of the old world and the Gateways that replace it.
@@ -680,7 +705,11 @@ pub fn run(index: &Index, results: &[SourceResult], config: &Config) -> Equivale
             probes: 0,
         }))
         .collect();
-    Equivalence { summary, findings }
+    Equivalence {
+        summary,
+        findings,
+        hosts: hosts_seen,
+    }
 }
 
 /// The differences found at one rule: how many probes, the first example, and the

@@ -114,7 +114,7 @@ pub(super) fn translate_build(
     }
     let index = Index::build(objects, Vec::new(), config);
     let mut results = crate::translate::translate(&index, config);
-    crate::validate::validate_results(&index, &mut results, config);
+    crate::validate::validate_results(&index, &[], &mut results, config);
     // The build is what reaches a cluster: its routing is compared as one, without the
     // other builds' objects (an overlay's host served by another environment's Ingress).
     let mut equivalence = Vec::new();

@@ -167,7 +167,12 @@ pub(crate) fn structural_violations(value: &Value, channel: Channel) -> Vec<Viol
 
 /// Validates generated objects: invalid ones are removed and become error notes on their
 /// source; listener conflicts and predicted attachment become notes too.
-pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Config) {
+pub fn validate_results(
+    index: &Index,
+    worlds: &[crate::index::Subset],
+    results: &mut [SourceResult],
+    config: &Config,
+) {
     use rayon::prelude::*;
     // Each source's objects are validated on their own: in parallel, each result keeping its
     // own notes in its own order. The JSON form of the valid objects is kept for the
@@ -224,22 +229,57 @@ pub fn validate_results(index: &Index, results: &mut [SourceResult], config: &Co
         kept_json
         })
         .collect();
-    let world = attachment::World::new(index, generated.iter().flatten(), config);
-    let notes: Vec<(Vec<Diagnostic>, Vec<String>)> = generated
-        .par_iter()
-        .map(|values| {
-            let notes = values
-                .iter()
-                .flat_map(|v| object_notes(&world, v))
+    // A result's attachment notes and the hosts isolated away from its routes' listeners.
+    type Predicted = (Vec<Diagnostic>, Vec<String>);
+    let predict = |world: &attachment::World, values: &[Value]| -> Predicted {
+        let notes = values.iter().flat_map(|v| object_notes(world, v)).collect();
+        let isolated = values
+            .iter()
+            .filter_map(|v| world.predict(v))
+            .flat_map(|p| p.isolated_hosts())
+            .collect();
+        (notes, isolated)
+    };
+    // Attachment is predicted in each world of same-named alternatives (`deploy::worlds`)
+    // with that world's objects only; an object several worlds hold keeps each note once.
+    let notes: Vec<Predicted> = if worlds.is_empty() {
+        let world = attachment::World::new(index, generated.iter().flatten(), config);
+        generated
+            .par_iter()
+            .map(|values| predict(&world, values))
+            .collect()
+    } else {
+        let mut merged: Vec<(Vec<Diagnostic>, Vec<String>)> =
+            vec![Default::default(); results.len()];
+        for w in worlds {
+            let members: Vec<usize> = (0..results.len())
+                .filter(|&i| w.local(results[i].object).is_some())
                 .collect();
-            let isolated = values
-                .iter()
-                .filter_map(|v| world.predict(v))
-                .flat_map(|p| p.isolated_hosts())
+            let world = attachment::World::new(
+                &w.index,
+                members.iter().flat_map(|&i| generated[i].iter()),
+                config,
+            );
+            let computed: Vec<(usize, Predicted)> = members
+                .par_iter()
+                .map(|&i| (i, predict(&world, &generated[i])))
                 .collect();
-            (notes, isolated)
-        })
-        .collect();
+            for (i, (notes, isolated)) in computed {
+                let (kept, hosts) = &mut merged[i];
+                for n in notes {
+                    if !kept.contains(&n) {
+                        kept.push(n);
+                    }
+                }
+                for h in isolated {
+                    if !hosts.contains(&h) {
+                        hosts.push(h);
+                    }
+                }
+            }
+        }
+        merged
+    };
     for (r, (notes, isolated)) in results.iter_mut().zip(notes) {
         r.notes.extend(notes);
         r.isolated_hosts.extend(isolated);
@@ -524,7 +564,7 @@ mod tests {
             generated: vec![route("valid", Some(80)), route("no-port", None)],
             ..Default::default()
         }];
-        validate_results(&index, &mut results, &Config::default());
+        validate_results(&index, &[], &mut results, &Config::default());
         let names: Vec<_> = results[0]
             .generated
             .iter()
@@ -559,7 +599,7 @@ mod tests {
             ..Default::default()
         }];
         // The duplicate hostname is rejected by CEL before any conflict is computed.
-        validate_results(&index, &mut gw, &Config::default());
+        validate_results(&index, &[], &mut gw, &Config::default());
         assert!(gw[0].generated.is_empty());
         assert!(gw[0].notes.iter().any(|n| n.message.contains(
             "Combination of port, protocol and hostname must be unique for each listener"
@@ -589,7 +629,7 @@ mod tests {
                 ..Default::default()
             },
         ];
-        validate_results(&index, &mut results, &Config::default());
+        validate_results(&index, &[], &mut results, &Config::default());
         let codes: Vec<_> = results[0].notes.iter().map(|n| n.code).collect();
         // The certificate Secret is not in the (empty) repository: unknown, a warning. Both
         // listeners of the port are conflicted (Envoy Gateway marks every one of them), each

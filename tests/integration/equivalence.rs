@@ -124,7 +124,7 @@ spec:
         &config,
     );
     let mut results = gateway_migrate::translate::translate(&s.index, &config);
-    gateway_migrate::validate::validate_results(&s.index, &mut results, &config);
+    gateway_migrate::validate::validate_results(&s.index, &[], &mut results, &config);
     let found = gateway_migrate::equivalence::run(&s.index, &results, &config);
     assert!(found.summary.probes > 0);
     let changed: Vec<_> = found
@@ -193,7 +193,7 @@ spec:
                 }
             }
         }
-        gateway_migrate::validate::validate_results(&s.index, &mut results, &config);
+        gateway_migrate::validate::validate_results(&s.index, &[], &mut results, &config);
         gateway_migrate::equivalence::run(&s.index, &results, &config)
     };
     let faithful = run(istio, None);
