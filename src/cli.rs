@@ -370,6 +370,12 @@ pub struct RepositoryArgs {
     /// translated from its files and reported).
     #[arg(long)]
     pub allow_remote: bool,
+    /// Render builds with remote bases offline from vendored copies: DIR holds them as
+    /// `kustomize localize` lays them out (`<host>/<repo>/<ref>/<path>`, or a
+    /// `localized-files/` directory holding that). The copies are checked like the
+    /// repository; a remote entry DIR lacks still refuses its build.
+    #[arg(long, value_name = "DIR")]
+    pub remote_cache: Option<PathBuf>,
     /// Stop a kustomize render after SECONDS; a build that timed out is not rendered again
     /// in the same run [default: 120].
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -972,10 +978,22 @@ fn repository_request(
             }
         }
     }
+    if let Some(dir) = &repo.remote_cache
+        && !dir.is_dir()
+    {
+        anyhow::bail!(
+            "--remote-cache {}: not a directory (name the directory kustomize localize wrote, or its localized-files)",
+            dir.display()
+        );
+    }
     request.render = crate::render::RenderOptions {
         enabled: !repo.no_render,
         renderer,
         allow_remote: repo.allow_remote,
+        remote_cache: repo
+            .remote_cache
+            .as_deref()
+            .map(crate::render::remote::RemoteCache::at),
         cache_dir: render_cache_dir(),
         // Set from the request by the pipeline.
         equivalence: true,

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::kustomize::{Kustomization, PluginEntry, is_remote};
+use crate::render::remote::{Cached, RemoteCache};
 use crate::scan::Scan;
 
 /// One build root: a deploy unit the render stage looks at.
@@ -34,20 +35,61 @@ pub fn build_dirs(kustomizations: &[&Kustomization]) -> BTreeSet<String> {
 
 /// Why a build must not be rendered: one diagnostic per cause, on the kustomization that has
 /// it. Empty when the build is safe to render.
-pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> Vec<Diagnostic> {
+pub fn refusals(
+    root: &Path,
+    scan: &Scan,
+    build: &Build,
+    allow_remote: bool,
+    cache: Option<&RemoteCache>,
+) -> Vec<Diagnostic> {
+    let consequence = format!("so build {} is translated from its files", build.name());
+    checked(root, scan, build, allow_remote, cache, &consequence)
+}
+
+/// [`refusals`], each message ending with `consequence`.
+fn checked(
+    root: &Path,
+    scan: &Scan,
+    build: &Build,
+    allow_remote: bool,
+    cache: Option<&RemoteCache>,
+    consequence: &str,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for k in reached(scan, build) {
         let at =
             |code: Code, message: String| Diagnostic::new(code, message).in_file(k.file.clone(), 1);
         for entry in k.included() {
             if is_remote(entry) {
-                if !allow_remote {
+                if let Some((cache, cached)) =
+                    cache.and_then(|c| c.find(entry).map(|found| (c, found)))
+                {
+                    // The copy is checked like the repository, as if it were the build.
+                    let copy_consequence = format!(
+                        "so the remote cache's copy of {entry} ({}) is not used, and build {} is translated from its files",
+                        cached.path(),
+                        build.name()
+                    );
+                    out.extend(
+                        cached_refusals(cache, &cached, &copy_consequence)
+                            .into_iter()
+                            .map(|d| d.in_file(k.file.clone(), 1)),
+                    );
+                } else if !allow_remote {
+                    let cache_note = match cache {
+                        Some(_) => format!(
+                            "; the remote cache has no copy of it (kustomize localize would write it at localized-files/{})",
+                            crate::render::remote::root_path(entry)
+                                .or_else(|| crate::render::remote::file_path(entry))
+                                .unwrap_or_else(|| "?".into())
+                        ),
+                        None => String::new(),
+                    };
                     out.push(at(
                         Code::RenderRemoteResource,
                         format!(
-                            "{} includes the remote resource {entry}; remote resources are not fetched (pass --allow-remote to fetch them), so build {} is translated from its files",
+                            "{} includes the remote resource {entry}; remote resources are not fetched (vendor them with kustomize localize and pass --remote-cache DIR, or pass --allow-remote to fetch them){cache_note}, {consequence}",
                             k.file,
-                            build.name()
                         ),
                     ));
                 }
@@ -59,9 +101,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                     out.push(at(
                         Code::RenderOutsideRoot,
                         format!(
-                            "{} includes {entry}, which goes through the symlink {link}; symlinks are not followed (they can lead anywhere), so build {} is translated from its files",
+                            "{} includes {entry}, which goes through the symlink {link}; symlinks are not followed (they can lead anywhere), {consequence}",
                             k.file,
-                            build.name()
                         ),
                     ));
                     continue;
@@ -70,9 +111,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                     None => out.push(at(
                         Code::RenderOutsideRoot,
                         format!(
-                            "{} includes {entry}, which is outside the repository; it is not read, so build {} is translated from its files",
+                            "{} includes {entry}, which is outside the repository; it is not read, {consequence}",
                             k.file,
-                            build.name()
                         ),
                     )),
                     // A kustomization kustomize would follow but this tool did not read (it
@@ -82,9 +122,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                             out.push(at(
                                 Code::RenderUnreadKustomization,
                                 format!(
-                                    "{} includes {entry}, whose {file} this tool could not read (see its load diagnostic, or it is ignored by the walk); what it includes cannot be checked, so build {} is translated from its files",
+                                    "{} includes {entry}, whose {file} this tool could not read (see its load diagnostic, or it is ignored by the walk); what it includes cannot be checked, {consequence}",
                                     k.file,
-                                    build.name()
                                 ),
                             ));
                         }
@@ -101,9 +140,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                 out.push(at(
                     Code::RenderOutsideRoot,
                     format!(
-                        "{} patches with {p}, which is outside the repository; it is not read, so build {} is translated from its files",
+                        "{} patches with {p}, which is outside the repository; it is not read, {consequence}",
                         k.file,
-                        build.name()
                     ),
                 ));
             }
@@ -113,9 +151,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                 out.push(at(
                     Code::RenderRemoteResource,
                     format!(
-                        "{} loads the remote file {path} (a generator's files, crds, configurations, openapi or replacements); kustomize would fetch it, so build {} is translated from its files",
+                        "{} loads the remote file {path} (a generator's files, crds, configurations, openapi or replacements); kustomize would fetch it, {consequence}",
                         k.file,
-                        build.name()
                     ),
                 ));
             }
@@ -124,9 +161,8 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
             out.push(at(
                 Code::RenderHelmRefused,
                 format!(
-                    "{} inflates Helm charts (helmCharts); Helm is never run on repository input, so build {} is translated from its files",
+                    "{} inflates Helm charts (helmCharts); Helm is never run on repository input, {consequence}",
                     k.file,
-                    build.name()
                 ),
             ));
         }
@@ -135,11 +171,76 @@ pub fn refusals(root: &Path, scan: &Scan, build: &Build, allow_remote: bool) -> 
                 out.push(at(
                     Code::RenderPluginRefused,
                     format!(
-                        "{} {why}; plugins and KRM functions are never run on repository input, so build {} is translated from its files",
+                        "{} {why}; plugins and KRM functions are never run on repository input, {consequence}",
                         k.file,
-                        build.name()
                     ),
                 ));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Why the cache's copy of a remote entry must not be rendered: its repository copy is
+/// checked as a repository of its own (no remote entries left, nothing outside it, no
+/// symlinks, Helm or plugins). A file is read as a resource and needs no check.
+fn cached_refusals(cache: &RemoteCache, cached: &Cached, consequence: &str) -> Vec<Diagnostic> {
+    let Cached::Root { repo, in_repo } = cached else {
+        return Vec::new();
+    };
+    let repo_root = cache.root().join(repo);
+    let config = crate::config::Config::default();
+    let scan = match crate::scan::scan_repo(&repo_root, &config, 1) {
+        Ok(scan) => scan,
+        Err(e) => {
+            return vec![Diagnostic::new(
+                Code::RenderOutsideRoot,
+                format!(
+                    "{} cannot be read ({e}), {consequence}",
+                    repo_root.display()
+                ),
+            )];
+        }
+    };
+    let Some(k) = scan.index.kustomization_in(in_repo) else {
+        return vec![Diagnostic::new(
+            Code::RenderUnreadKustomization,
+            format!("the kustomization in {in_repo} cannot be read, {consequence}"),
+        )];
+    };
+    let build = Build {
+        dir: in_repo.clone(),
+        kustomization: Some(k.file.clone()),
+        deployed_by: Vec::new(),
+        recurse: false,
+    };
+    checked(&repo_root, &scan, &build, false, None, consequence)
+}
+
+/// One remote entry of a build that the remote cache holds: the scratch copy gets the
+/// cached content and the entry points at it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Vendored {
+    /// The kustomization listing the entry (root-relative file).
+    pub kustomization: String,
+    pub entry: String,
+    pub cached: Cached,
+}
+
+/// The remote entries of `build` the cache holds (a build with refusals is not rendered,
+/// so whether their copies pass the checks is [`refusals`]' business).
+pub fn vendored(scan: &Scan, build: &Build, cache: &RemoteCache) -> Vec<Vendored> {
+    let mut out = Vec::new();
+    for k in reached(scan, build) {
+        for entry in k.included().filter(|e| is_remote(e)) {
+            if let Some(cached) = cache.find(entry) {
+                out.push(Vendored {
+                    kustomization: k.file.clone(),
+                    entry: entry.clone(),
+                    cached,
+                });
             }
         }
     }
@@ -327,7 +428,7 @@ mod tests {
         ]);
         let builds: Vec<Build> = crate::deploy::units(&scan).0.builds().cloned().collect();
         let root = std::path::Path::new("/nonexistent");
-        let codes: Vec<Code> = refusals(root, &scan, &builds[0], false)
+        let codes: Vec<Code> = refusals(root, &scan, &builds[0], false, None)
             .iter()
             .map(|d| d.code)
             .collect();
@@ -339,7 +440,7 @@ mod tests {
                 Code::RenderOutsideRoot
             ]
         );
-        let allowed: Vec<Code> = refusals(root, &scan, &builds[0], true)
+        let allowed: Vec<Code> = refusals(root, &scan, &builds[0], true, None)
             .iter()
             .map(|d| d.code)
             .collect();

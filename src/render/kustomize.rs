@@ -308,6 +308,9 @@ fn remove_stale_scratch(tmp: &Path) {
 /// A scratch copy of the repository's regular files.
 pub struct Scratch {
     dir: tempfile::TempDir,
+    /// Per kustomization file: remote entries and the vendored copies they point at instead
+    /// (`--remote-cache`), applied whenever the file is written into the copy.
+    rewrites: BTreeMap<String, Vec<(String, String)>>,
 }
 
 /// Files larger than this are not copied (kustomize inputs are text).
@@ -395,7 +398,93 @@ impl Scratch {
             }
             std::fs::copy(&source, &dest).map_err(|e| RenderError::Scratch(e.to_string()))?;
         }
-        Ok(Scratch { dir })
+        Ok(Scratch {
+            dir,
+            rewrites: BTreeMap::new(),
+        })
+    }
+
+    /// Puts the remote cache's copy of a remote entry beside the kustomization listing it
+    /// (`<dir>/.gateway-migrate-remote/<cache path>`, inside the kustomization's root so the
+    /// root-only load restrictor admits a vendored file) and points the entry at it. A
+    /// kustomize root's whole repository copy is taken, since the root may include its
+    /// siblings. Only regular files are copied, never through a symlink.
+    pub fn vendor(
+        &mut self,
+        v: &super::discover::Vendored,
+        cache: &super::remote::RemoteCache,
+    ) -> Result<(), RenderError> {
+        use super::remote::{Cached, SCRATCH_DIR};
+        let dir = crate::deploy::parent_dir(&v.kustomization);
+        let base = if dir.is_empty() {
+            SCRATCH_DIR.to_string()
+        } else {
+            format!("{dir}/{SCRATCH_DIR}")
+        };
+        let (copied, replacement) = match &v.cached {
+            Cached::Root { repo, .. } => (repo.clone(), v.cached.path()),
+            Cached::File(path) => (path.clone(), path.clone()),
+        };
+        let from = cache.root().join(&copied);
+        let to = self.root().join(&base).join(&copied);
+        let scratch_err = |e: std::io::Error| RenderError::Scratch(e.to_string());
+        if std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(scratch_err)?;
+            }
+            std::fs::copy(&from, &to).map_err(scratch_err)?;
+        } else if !to.exists() {
+            for entry in walkdir::WalkDir::new(&from).follow_links(false) {
+                let entry = entry.map_err(|e| RenderError::Scratch(e.to_string()))?;
+                let Ok(rel) = entry.path().strip_prefix(&from) else {
+                    continue;
+                };
+                let dest = to.join(rel);
+                if entry.file_type().is_dir() {
+                    std::fs::create_dir_all(&dest).map_err(scratch_err)?;
+                } else if entry.file_type().is_file()
+                    && entry.metadata().is_ok_and(|m| m.len() <= MAX_COPIED_FILE)
+                {
+                    std::fs::copy(entry.path(), &dest).map_err(scratch_err)?;
+                }
+            }
+        }
+        let local = format!("{SCRATCH_DIR}/{replacement}");
+        let list = self.rewrites.entry(v.kustomization.clone()).or_default();
+        if !list.iter().any(|(e, _)| *e == v.entry) {
+            list.push((v.entry.clone(), local));
+        }
+        self.apply_rewrites(&v.kustomization)
+    }
+
+    /// Points the remote entries of the copy's `kustomization` at their vendored copies
+    /// (written back as JSON, which kustomize reads as YAML).
+    fn apply_rewrites(&self, kustomization: &str) -> Result<(), RenderError> {
+        let Some(rewrites) = self.rewrites.get(kustomization) else {
+            return Ok(());
+        };
+        let path = self.root().join(kustomization);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+        let Ok(Some(mut doc)) = crate::yaml::parse_document(text) else {
+            return Ok(());
+        };
+        for key in ["resources", "components", "bases"] {
+            if let Some(Value::Array(list)) = doc.get_mut(key) {
+                for item in list.iter_mut() {
+                    if let Some((_, local)) = rewrites
+                        .iter()
+                        .find(|(entry, _)| item.as_str() == Some(entry.as_str()))
+                    {
+                        *item = Value::from(local.as_str());
+                    }
+                }
+            }
+        }
+        let json =
+            serde_json::to_vec_pretty(&doc).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        std::fs::write(&path, json).map_err(|e| RenderError::Scratch(e.to_string()))
     }
 
     /// The copy's root.
@@ -409,7 +498,8 @@ impl Scratch {
         if let Some(parent) = dest.parent() {
             std::fs::create_dir_all(parent).map_err(|e| RenderError::Scratch(e.to_string()))?;
         }
-        std::fs::write(dest, contents).map_err(|e| RenderError::Scratch(e.to_string()))
+        std::fs::write(dest, contents).map_err(|e| RenderError::Scratch(e.to_string()))?;
+        self.apply_rewrites(path)
     }
 
     /// Prepares a build root's kustomization: origin annotations on, and this tool's own fix
@@ -478,6 +568,10 @@ pub fn origin_file(object: &Value, build_dir: &str) -> Option<String> {
         return None;
     }
     let path = origin.get("path").and_then(Value::as_str)?;
+    // A vendored copy of a remote resource (`--remote-cache`) is remote too.
+    if path.split('/').any(|p| p == super::remote::SCRATCH_DIR) {
+        return None;
+    }
     crate::model::kustomize::join_relative(build_dir, path)
 }
 

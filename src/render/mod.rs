@@ -20,6 +20,7 @@ mod build;
 pub mod discover;
 mod fixes;
 pub mod kustomize;
+pub mod remote;
 mod verify;
 
 use build::{BuildTranslation, reaches_translatable, translatable_dirs, translate_build};
@@ -87,6 +88,9 @@ pub struct RenderOptions {
     pub renderer: Option<Renderer>,
     /// Fetch remote bases (`--allow-remote`); refused otherwise.
     pub allow_remote: bool,
+    /// Vendored remote bases (`--remote-cache DIR`, as `kustomize localize` lays them out):
+    /// a build whose remote entries the cache holds renders offline from the copies.
+    pub remote_cache: Option<remote::RemoteCache>,
     /// Compare routing per build (off with `--no-equivalence`).
     pub equivalence: bool,
     /// Where rendered builds are cached by content hash (`None`: no cache).
@@ -222,7 +226,13 @@ pub fn run(
             statuses.insert(b.dir.clone(), BuildStatus::Directory);
             continue;
         }
-        let refused = discover::refusals(root, scan, b, options.allow_remote);
+        let refused = discover::refusals(
+            root,
+            scan,
+            b,
+            options.allow_remote,
+            options.remote_cache.as_ref(),
+        );
         if !refused.is_empty() {
             notes.extend(refused);
             notes.extend(refused_and_broken(scan, units, b, base_results));
@@ -269,6 +279,28 @@ pub fn run(
             return out;
         }
     };
+    // Remote entries the remote cache holds point at copies inside the scratch copy.
+    let mut scratch = scratch;
+    if let Some(cache) = &options.remote_cache {
+        for b in &to_render {
+            for v in discover::vendored(scan, b, cache) {
+                if let Err(e) = scratch.vendor(&v, cache) {
+                    notes.push(
+                        Diagnostic::new(
+                            Code::RenderFailed,
+                            format!(
+                                "the remote cache's copy of {} ({}) cannot be used: {e}",
+                                v.entry,
+                                v.cached.path()
+                            ),
+                        )
+                        .in_file(v.kustomization.clone(), 1),
+                    );
+                }
+            }
+        }
+    }
+    let scratch = scratch;
     let dirs_of =
         |b: &Build| -> Vec<String> { reached_dirs.get(&b.dir).cloned().unwrap_or_default() };
 
@@ -690,7 +722,7 @@ fn refused_and_broken(
         Diagnostic::new(
             Code::RenderRefusedBroken,
             format!(
-                "build {} is not rendered (see its render/* warning), so it deploys what its files' translation gives, and that has errors: {}; after apply this build ships those routes broken. Make the build renderable (vendor its remote bases into the repository, e.g. with kustomize localize) so that it is translated as it renders, or fix the errors",
+                "build {} is not rendered (see its render/* warning), so it deploys what its files' translation gives, and that has errors: {}; after apply this build ships those routes broken. Make the build renderable (vendor its remote bases with kustomize localize and pass --remote-cache DIR, or into the repository) so that it is translated as it renders, or fix the errors",
                 build.name(),
                 crate::diagnostic::list_some(&broken, 5)
             ),
@@ -918,6 +950,8 @@ fn render_all(
                 .map(|v| {
                     let origin = kustomize::origin_file(&v, &b.dir);
                     let mut value = kustomize::without_origin(v);
+                    // Where the build's Argo CD Application or Flux Kustomization puts it.
+                    b.place_in_destination(&mut value);
                     default_namespace(&mut value, &config.default_namespace);
                     Rendered { origin, value }
                 })

@@ -11,6 +11,10 @@
 //!   `- {build: DIR, kind: K, name: N, pointer: /spec/..., equals: VALUE}` (`absent: true`
 //!   instead of `equals` when the object must not be rendered);
 //! - `options` (optional): `no-renderer` (run as on a machine without kustomize);
+//!   `remote-cache` (run with `--remote-cache <case>/remote-cache`; the real kustomize then
+//!   builds a copy whose remote entries `remote-map.txt` (`URL DIR` per line, DIR relative
+//!   to `remote-cache/`) replaces by the vendored directories, as the case's author read
+//!   `kustomize localize`'s layout, independently of the tool's own mapping);
 //! - `README.md`: the pattern and the kustomize source that defines its behaviour.
 //!
 //! For every case: apply, then every rendered build root is built by `kubectl kustomize` and
@@ -75,6 +79,15 @@ fn files_of(dir: &Path) -> BTreeSet<String> {
 
 /// One run of `apply` (or `check`) on `repo` with rendering.
 fn run(repo: &Path, renderer: Option<Renderer>, check: bool) -> pipeline::Outcome {
+    run_with_cache(repo, renderer, check, None)
+}
+
+fn run_with_cache(
+    repo: &Path,
+    renderer: Option<Renderer>,
+    check: bool,
+    remote_cache: Option<&Path>,
+) -> pipeline::Outcome {
     let config = Config::load(repo, None).unwrap();
     let mut request = Request::new(Input::Repository(repo.to_path_buf()), config);
     request.jobs = 2;
@@ -84,6 +97,7 @@ fn run(repo: &Path, renderer: Option<Renderer>, check: bool) -> pipeline::Outcom
         enabled: true,
         renderer,
         allow_remote: false,
+        remote_cache: remote_cache.map(gateway_migrate::render::remote::RemoteCache::at),
         cache_dir: None,
         equivalence: true,
     };
@@ -91,6 +105,37 @@ fn run(repo: &Path, renderer: Option<Renderer>, check: bool) -> pipeline::Outcom
 }
 
 fn kustomize_build(repo: &Path, dir: &str) -> Result<Vec<Value>, String> {
+    kustomize_build_vendored(repo, dir, (Path::new(""), &[]))
+}
+
+/// `kubectl kustomize` of `dir`, on a copy whose kustomizations name each remote URL of
+/// `vendored` by its local directory instead (copied beside the repository, named relatively:
+/// kustomize refuses an absolute root).
+fn kustomize_build_vendored(
+    repo: &Path,
+    dir: &str,
+    (cache, vendored): (&Path, &[(String, String)]),
+) -> Result<Vec<Value>, String> {
+    let copy = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let repo = if vendored.is_empty() {
+        repo.to_path_buf()
+    } else {
+        let to = copy.path().join("repo");
+        crate::common::copy_dir(repo, &to);
+        crate::common::copy_dir(cache, &copy.path().join("vendor"));
+        for f in files_of(&to) {
+            if f.ends_with("kustomization.yaml") {
+                let path = to.join(&f);
+                let up = "../".repeat(f.matches('/').count() + 1);
+                let mut text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+                for (url, local) in vendored {
+                    text = text.replace(url.as_str(), &format!("{up}vendor/{local}"));
+                }
+                std::fs::write(&path, text).map_err(|e| e.to_string())?;
+            }
+        }
+        to
+    };
     let out = Command::new("kubectl")
         .arg("kustomize")
         .arg(repo.join(dir))
@@ -115,6 +160,21 @@ fn run_case(case: &Path, renderer: &Renderer, bless: bool) -> CaseRun {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let options = std::fs::read_to_string(case.join("options")).unwrap_or_default();
     let renderer = (!options.contains("no-renderer")).then(|| renderer.clone());
+    let remote_cache = options
+        .contains("remote-cache")
+        .then(|| case.join("remote-cache"));
+    let vendored: Vec<(String, String)> = std::fs::read_to_string(case.join("remote-map.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(url, dir)| (url.to_string(), dir.to_string()))
+        .collect();
+    let cache_dir = case.join("remote-cache");
+    let kustomize_build =
+        |repo: &Path, dir: &str| kustomize_build_vendored(repo, dir, (&cache_dir, &vendored));
+    let run = |repo: &Path, renderer: Option<Renderer>, check: bool| {
+        run_with_cache(repo, renderer, check, remote_cache.as_deref())
+    };
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
     crate::common::copy_dir(&case.join("tree"), &repo);

@@ -87,12 +87,18 @@ impl Case {
 
     /// `plan --format json` with `extra_path` first on PATH and `env`; the report.
     fn plan(&self, extra_path: Option<&Path>, env: &[(&str, &Path)]) -> Value {
+        self.plan_with(extra_path, env, &[])
+    }
+
+    /// [`Case::plan`] with more arguments.
+    fn plan_with(&self, extra_path: Option<&Path>, env: &[(&str, &Path)], args: &[&str]) -> Value {
         let mut path = std::env::var("PATH").unwrap_or_default();
         if let Some(p) = extra_path {
             path = format!("{}:{path}", p.display());
         }
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gateway-migrate"));
         cmd.args(["plan", ".", "--format", "json"])
+            .args(args)
             .current_dir(self.repo())
             .env("PATH", path)
             .env("GATEWAY_MIGRATE_CACHE_DIR", "");
@@ -288,6 +294,53 @@ fn a_remote_resource_is_never_fetched() {
     );
     assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
     assert_eq!(connections, 0, "something connected to the remote");
+}
+
+/// A remote base's copy in `--remote-cache` is input like the repository: a copy reaching
+/// outside itself is refused before kustomize runs, and a cached directory that is a symlink
+/// is not taken (it could lead anywhere); nothing connects, the canary is never read.
+#[test]
+fn a_remote_cache_copy_is_checked_like_the_repository() {
+    if !kustomize_here() {
+        return;
+    }
+    let case = Case::new(
+        "resources:\n  - ingress.yaml\n  - https://github.com/org/repo//base?ref=v1\n  - https://github.com/org/linked//base?ref=v1\n",
+    );
+    let cache = case.tmp.path().join("cache");
+    // From cache/github.com/org/repo/v1/base, six levels up is the temporary directory.
+    write(
+        &cache,
+        "github.com/org/repo/v1/base/kustomization.yaml",
+        "resources:\n  - ../../../../../../outside\n",
+    );
+    std::fs::create_dir_all(cache.join("github.com/org/linked")).unwrap();
+    std::os::unix::fs::symlink(case.tmp.path(), cache.join("github.com/org/linked/v1")).unwrap();
+    write(
+        case.tmp.path(),
+        "base/kustomization.yaml",
+        "resources:\n  - ../outside\n",
+    );
+    let cache_arg = cache.display().to_string();
+    let report = case.plan_with(None, &[], &["--remote-cache", &cache_arg]);
+    let messages: Vec<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}", d["code"], d["message"]))
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("render/outside-root")
+            && m.contains("github.com/org/repo/v1/base")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("render/remote-resource")
+            && m.contains("github.com/org/linked//base?ref=v1")),
+        "{messages:#?}"
+    );
+    assert_eq!(build_status(&report, "app").as_deref(), Some("refused"));
+    case.assert_outside_unread(&report);
 }
 
 /// Splits as a YAML 1.1 parser (go-yaml in kustomize and kubectl, libyaml) splits lines.
