@@ -39,13 +39,28 @@ pub fn source_hash(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// The header lines (each ending in `\n`) for a file generated from `source`.
+/// The marker that keeps Argo CD's directory source from reading a file (argo-cd
+/// `reposerver/repository/repository.go`, `skipFileRenderingMarker`): anywhere in the file.
+pub const ARGO_SKIP_MARKER: &str = "+argocd:skip-file-rendering";
+
+/// The header lines (each ending in `\n`) for a file generated from `source`. A source Argo
+/// CD skips ([`ARGO_SKIP_MARKER`]) passes the marker on: its translation must not reach the
+/// cluster where the source does not.
 pub fn render(source: &str, source_bytes: &[u8]) -> String {
     let source = comment_text(source);
-    format!(
+    let mut out = format!(
         "{TITLE_PREFIX}{source}. Do not edit: changes are overwritten; edit the source and re-run.\n{MARKER_PREFIX}{source}{HASH_SEPARATOR}{}\n",
         source_hash(source_bytes)
-    )
+    );
+    let marked = source_bytes
+        .windows(ARGO_SKIP_MARKER.len())
+        .any(|w| w == ARGO_SKIP_MARKER.as_bytes());
+    if marked {
+        out.push_str(&format!(
+            "# {ARGO_SKIP_MARKER} (as in the source: Argo CD does not deploy it)\n"
+        ));
+    }
+    out
 }
 
 /// Whether `c` may not stand as itself inside a one-line YAML comment. Line breaks end the
@@ -164,6 +179,20 @@ pub fn parse(bytes: &[u8]) -> Option<GeneratedHeader> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_source_argo_cd_skips_passes_the_marker_on() {
+        let marked = render("a.yaml", b"# +argocd:skip-file-rendering\nkind: Ingress\n");
+        assert_eq!(marked.lines().count(), 3);
+        assert!(
+            marked
+                .lines()
+                .nth(2)
+                .is_some_and(|l| l.starts_with("# +argocd:skip-file-rendering"))
+        );
+        assert!(parse(marked.as_bytes()).is_some());
+        assert_eq!(render("a.yaml", b"kind: Ingress\n").lines().count(), 2);
+    }
 
     #[test]
     fn round_trip() {

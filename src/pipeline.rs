@@ -250,7 +250,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
     // infrastructure (repositories only; streams have no units).
     if root.is_some() {
         match crate::isolate::catch("placing shared Gateways", || {
-            crate::deploy::home::shared_gateways(&scan.index, &units, &results)
+            crate::deploy::home::shared_gateways(&scan.index, &units, &results, &worlds)
         }) {
             Ok(shared) => shared.apply(&mut results),
             Err(d) => stage_panics.push(*d),
@@ -280,6 +280,26 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             None => Ok(EditPlan::default()),
         },
     );
+    // Generated files a GitOps object's filter would leave out while it deploys the source.
+    if root.is_some() {
+        let outputs: Vec<(String, String)> = plan
+            .as_ref()
+            .map(|p| {
+                p.edits
+                    .iter()
+                    .filter_map(|e| {
+                        crate::header::parse(&e.contents).map(|h| (e.path.clone(), h.source))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        match crate::isolate::catch("checking the deployers' file filters", || {
+            crate::deploy::filters::left_out_outputs(&scan, &units, &outputs)
+        }) {
+            Ok(notes) => unit_notes.extend(notes),
+            Err(d) => stage_panics.push(*d),
+        }
+    }
     let mut diagnostics = stage_panics;
     diagnostics.extend(unit_notes);
     let mut plan = plan.unwrap_or_else(|d| {

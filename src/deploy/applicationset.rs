@@ -35,10 +35,26 @@ pub(super) fn expand(
     for g in &set.generators {
         let params: Vec<BTreeMap<String, String>> = match g {
             Generator::List(elements) => elements.clone(),
-            Generator::GitDirectories(globs) => directories(globs, dirs)
-                .into_iter()
-                .map(|d| directory_params(&d))
-                .collect(),
+            Generator::GitDirectories {
+                globs,
+                prefix,
+                base,
+            } => {
+                // Under a `cnoe://` base, the generator sees that directory as its
+                // repository's root.
+                let seen: BTreeSet<String> = match base {
+                    Some(b) => dirs
+                        .iter()
+                        .filter_map(|d| d.strip_prefix(&format!("{b}/")))
+                        .map(str::to_string)
+                        .collect(),
+                    None => dirs.clone(),
+                };
+                directories(globs, &seen)
+                    .into_iter()
+                    .map(|d| directory_params(&d, prefix.as_deref()))
+                    .collect()
+            }
             Generator::Other(kind) => {
                 return Err(format!(
                     "its {} generator is not expanded here (only list and git directories generators are)",
@@ -47,8 +63,16 @@ pub(super) fn expand(
             }
         };
         for p in params {
+            // The directory (`path`, or `<prefix>.path`), else the list element's values.
             let key = p
                 .get("path")
+                .or_else(|| {
+                    p.iter().find_map(|(k, v)| {
+                        k.strip_suffix(".path")
+                            .filter(|prefix| !prefix.contains('.'))
+                            .map(|_| v)
+                    })
+                })
                 .cloned()
                 .unwrap_or_else(|| p.values().cloned().collect::<Vec<_>>().join(","));
             for t in &set.targets {
@@ -65,6 +89,9 @@ pub(super) fn expand(
                         .map(|n| render(n, &p, set.go_template))
                         .transpose()?,
                     recurse: t.recurse,
+                    include: t.include.clone(),
+                    exclude: t.exclude.clone(),
+                    options: t.options.clone(),
                 };
                 out.push((target, key.clone()));
             }
@@ -92,8 +119,10 @@ pub(super) fn directories(globs: &[(String, bool)], dirs: &BTreeSet<String>) -> 
 }
 
 /// The parameters of one directory, under both spellings (`path.basename` for plain
-/// templates, `.path.basename` for Go templates: the same key here).
-fn directory_params(dir: &str) -> BTreeMap<String, String> {
+/// templates, `.path.basename` for Go templates: the same key here), each under
+/// `<prefix>.` with a `pathParamPrefix` (`applicationset/generators/git.go`
+/// `generateParamsFromApps`).
+fn directory_params(dir: &str, prefix: Option<&str>) -> BTreeMap<String, String> {
     let mut p = BTreeMap::new();
     let base = dir.rsplit('/').next().unwrap_or(dir).to_string();
     p.insert("path".into(), dir.to_string());
@@ -115,7 +144,13 @@ fn directory_params(dir: &str) -> BTreeMap<String, String> {
         p.insert(format!("path[{i}]"), seg.to_string());
         p.insert(format!("path.segments.{i}"), seg.to_string());
     }
-    p
+    match prefix {
+        Some(prefix) => p
+            .into_iter()
+            .map(|(k, v)| (format!("{prefix}.{k}"), v))
+            .collect(),
+        None => p,
+    }
 }
 
 /// Renders `{{…}}` tags of `text` with `params`; an expression it does not know is an error

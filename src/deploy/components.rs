@@ -23,7 +23,7 @@ pub fn unbuilt_components(scan: &Scan, units: &Units, results: &[SourceResult]) 
     let reached: BTreeSet<&str> = units
         .builds()
         .filter(|u| u.kustomization.is_some())
-        .flat_map(|u| super::reached(scan, &u.dir))
+        .flat_map(|u| super::reached_by(scan, u))
         .map(|k| k.dir.as_str())
         .collect();
     let mut out = Vec::new();

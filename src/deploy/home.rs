@@ -33,10 +33,45 @@ pub struct SharedGateways {
 /// Decides, for Ingress-created Gateways that routes of other units need, whether they move to
 /// the unit of their class's infrastructure (when the repository has one), and reports the
 /// units that depend on a Gateway they do not deploy.
-pub fn shared_gateways(index: &Index, units: &Units, results: &[SourceResult]) -> SharedGateways {
+///
+/// With several worlds (`worlds.rs`), each is decided on its own: a route's parent is the
+/// Gateway of its own world, never an alternative's of the same name.
+pub fn shared_gateways(
+    index: &Index,
+    units: &Units,
+    results: &[SourceResult],
+    worlds: &[crate::index::Subset],
+) -> SharedGateways {
+    if worlds.is_empty() {
+        return decide(index, units, results, &|_| true);
+    }
+    let mut out = SharedGateways::default();
+    for w in worlds {
+        let part = decide(index, units, results, &|object| w.local(object).is_some());
+        for m in part.moves {
+            if !out.moves.contains(&m) {
+                out.moves.push(m);
+            }
+        }
+        for n in part.notes {
+            if !out.notes.contains(&n) {
+                out.notes.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// [`shared_gateways`] over the results whose object `member` admits.
+fn decide(
+    index: &Index,
+    units: &Units,
+    results: &[SourceResult],
+    member: &dyn Fn(usize) -> bool,
+) -> SharedGateways {
     // (namespace, name) of each route parent → the files of the routes' sources.
     let mut route_files: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-    for r in results.iter() {
+    for r in results.iter().filter(|r| member(r.object)) {
         let Some(obj) = index.objects.get(r.object) else {
             continue;
         };
@@ -52,6 +87,9 @@ pub fn shared_gateways(index: &Index, units: &Units, results: &[SourceResult]) -
     let mut moves: Vec<(usize, usize, usize)> = Vec::new(); // (result, generated, new object)
     let mut notes: Vec<(usize, Diagnostic)> = Vec::new();
     for (ri, r) in results.iter().enumerate() {
+        if !member(r.object) {
+            continue;
+        }
         let Some(obj) = index.objects.get(r.object) else {
             continue;
         };

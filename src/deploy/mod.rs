@@ -18,6 +18,7 @@
 
 mod applicationset;
 pub mod components;
+pub mod filters;
 pub mod home;
 pub mod worlds;
 
@@ -26,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::load::{DeployTarget, Deployer};
+use crate::load::{BuildOptions, DeployTarget, Deployer};
 use crate::model::kustomize::{Kustomization, join_relative};
 use crate::scan::Scan;
 
@@ -93,6 +94,16 @@ pub struct Deployment {
     /// Argo CD sync wave of the Application (ordering among an app-of-apps' children).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wave: Option<i64>,
+    /// Argo CD `directory.include` / `directory.exclude` (a directory source reads only the
+    /// files they admit: `filters.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclude: Option<String>,
+    /// What the object adds to the kustomize build (prefix, suffix, namespace, components,
+    /// patches).
+    #[serde(skip_serializing_if = "BuildOptions::is_empty")]
+    pub options: BuildOptions,
 }
 
 impl Deployment {
@@ -148,6 +159,13 @@ impl Unit {
             })
     }
 
+    /// What every deployment of this kustomize build adds to it, when they agree and add
+    /// something (`None` otherwise: the build renders as its kustomization says).
+    pub fn build_options(&self) -> Option<&BuildOptions> {
+        let first = &self.deployed_by.first()?.options;
+        (!first.is_empty() && self.deployed_by.iter().all(|d| d.options == *first)).then_some(first)
+    }
+
     /// `object` (a rendered manifest) as it lands through this unit: its destination
     /// namespace set on a namespaced object without one, or on every namespaced object when
     /// it overrides ([`Self::destination_namespace`]).
@@ -187,6 +205,9 @@ pub struct Units {
     /// Per source file (of the index and of kustomizations), the positions in `units` of the
     /// units that deploy it.
     by_file: BTreeMap<String, Vec<usize>>,
+    /// Files in a deployed directory that its deployers' filters leave out (Argo CD
+    /// `include`/`exclude` and skip marker, Flux `.sourceignore`) and nothing else deploys.
+    pub excluded: BTreeSet<String>,
 }
 
 impl Units {
@@ -355,6 +376,7 @@ pub fn units(scan: &Scan) -> (Units, Vec<Diagnostic>) {
     let mut units = Units {
         units: units.into_values().collect(),
         by_file: BTreeMap::new(),
+        excluded: BTreeSet::new(),
     };
     assign_files(scan, &mut units);
     (units, notes)
@@ -405,6 +427,9 @@ fn targets_of(
         namespace: t.namespace.clone(),
         depends_on: d.depends_on.clone(),
         wave: d.wave,
+        include: t.include.clone(),
+        exclude: t.exclude.clone(),
+        options: t.options.clone(),
     };
     if d.kind != "ApplicationSet" {
         let name = match (&d.namespace, d.kind.as_str()) {
@@ -448,12 +473,17 @@ fn targets_of(
 /// its directory.
 fn assign_files(scan: &Scan, units: &mut Units) {
     let index = &scan.index;
+    let ignores = filters::SourceIgnore::new(
+        scan.source_ignores
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str())),
+    );
     let mut by_file: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
     let object_files = manifest_files(scan);
     for (i, u) in units.units.iter().enumerate() {
         match &u.kustomization {
             Some(_) => {
-                for k in reached(scan, &u.dir) {
+                for k in reached_by(scan, u) {
                     by_file.entry(k.file.clone()).or_default().insert(i);
                     for entry in k.resources.iter().chain(k.components.iter()) {
                         if let Some(path) = k.resolve(entry) {
@@ -477,7 +507,11 @@ fn assign_files(scan: &Scan, units: &mut Units) {
                         false
                     };
                     if parent == u.dir || (u.recurse && is_under(parent, &u.dir) && !in_build()) {
-                        by_file.entry(f.to_string()).or_default().insert(i);
+                        if admitted(scan, &ignores, u, f) {
+                            by_file.entry(f.to_string()).or_default().insert(i);
+                        } else {
+                            units.excluded.insert(f.to_string());
+                        }
                     }
                 }
             }
@@ -493,6 +527,9 @@ fn assign_files(scan: &Scan, units: &mut Units) {
                 .push(f.to_string());
         }
     }
+    // A file a deployer's filter left out is deployed by another unit only if that one
+    // admits it.
+    units.excluded.retain(|f| !by_file.contains_key(f));
     for (dir, files) in manual {
         let i = units.units.len();
         units.units.push(Unit {
@@ -524,6 +561,29 @@ fn assign_files(scan: &Scan, units: &mut Units) {
         .collect();
 }
 
+/// Whether `file`, in the directory (or below it) of directory unit `u`, is applied by some
+/// deployment of `u`: Argo CD's `include`/`exclude` and skip marker, Flux's `.sourceignore`
+/// and default ignores (`filters.rs`). A unit nothing deploys applies every file.
+pub(crate) fn admitted(scan: &Scan, ignores: &filters::SourceIgnore, u: &Unit, file: &str) -> bool {
+    if u.deployed_by.is_empty() {
+        return true;
+    }
+    let rel = if u.dir.is_empty() {
+        file
+    } else {
+        file.strip_prefix(&format!("{}/", u.dir)).unwrap_or(file)
+    };
+    u.deployed_by.iter().any(|d| match d.kind.as_str() {
+        "Kustomization" => !ignores.ignores(file),
+        _ => filters::argo_reads(
+            rel,
+            d.include.as_deref(),
+            d.exclude.as_deref(),
+            scan.sources.get(file).map(|t| t.bytes.as_ref()),
+        ),
+    })
+}
+
 /// The kustomizations a build rooted at `dir` reaches (itself, its bases and components,
 /// transitively), in the order first reached.
 pub fn reached<'a>(scan: &'a Scan, dir: &str) -> Vec<&'a Kustomization> {
@@ -542,6 +602,28 @@ pub fn reached<'a>(scan: &'a Scan, dir: &str) -> Vec<&'a Kustomization> {
         for entry in entries.into_iter().rev() {
             if let Some(path) = k.resolve(entry) {
                 stack.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// The kustomizations the build of unit `u` reaches: [`reached`] from its directory, plus
+/// the Components its GitOps objects add (Flux `spec.components`, Argo CD
+/// `source.kustomize.components`, relative to the unit's directory).
+pub fn reached_by<'a>(scan: &'a Scan, u: &Unit) -> Vec<&'a Kustomization> {
+    let mut out = reached(scan, &u.dir);
+    let added = u
+        .build_options()
+        .map(|o| o.components.as_slice())
+        .unwrap_or_default();
+    for c in added {
+        let Some(dir) = join_relative(&u.dir, c) else {
+            continue;
+        };
+        for k in reached(scan, &dir) {
+            if !out.iter().any(|o| o.file == k.file) {
+                out.push(k);
             }
         }
     }
@@ -569,7 +651,7 @@ pub(crate) fn parent_dir(file: &str) -> &str {
 }
 
 /// Whether directory `dir` is `top` or below it (`""` is the root, above everything).
-fn is_under(dir: &str, top: &str) -> bool {
+pub(crate) fn is_under(dir: &str, top: &str) -> bool {
     top.is_empty()
         || dir == top
         || dir

@@ -186,6 +186,9 @@ fn units_on_named_different_clusters_do_not_share_one() {
             namespace: None,
             depends_on: vec![],
             wave: None,
+            include: None,
+            exclude: None,
+            options: Default::default(),
         }],
         recurse: false,
     };
@@ -424,4 +427,109 @@ fn same_named_objects_one_cluster_receives_are_one_world() {
         world_files(&apart, &w),
         vec![vec!["a/ingress.yaml"], vec!["b/ingress.yaml"]]
     );
+}
+
+#[test]
+fn git_generators_under_a_prefix_or_a_cnoe_repository() {
+    // Argo CD applicationset/generators/git.go generateParamsFromApps: `pathParamPrefix`
+    // puts every path parameter under `<prefix>.`; idpbuilder replaces a `cnoe://DIR`
+    // generator's repository by DIR (next to the ApplicationSet's file), so its globs and
+    // the paths it gives are relative to DIR.
+    let scan = scan_of(&[
+        ("stacks/apps/shop/ingress.yaml", INGRESS),
+        ("stacks/apps/blog/ingress.yaml", INGRESS),
+        ("other/apps/wiki/ingress.yaml", INGRESS),
+        (
+            "stacks/set.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: local\nspec:\n  generators:\n  - git:\n      repoURL: cnoe://apps\n      pathParamPrefix: app\n      directories:\n      - path: '*'\n  template:\n    metadata:\n      name: '{{app.path.basename}}'\n    spec:\n      source:\n        repoURL: cnoe://apps\n        path: '{{app.path}}'\n      destination:\n        namespace: '{{app.path.basename}}'\n",
+        ),
+    ]);
+    let (units, notes) = units(&scan);
+    assert!(notes.is_empty(), "{notes:?}");
+    let rows = summary(&units);
+    assert!(
+        rows.contains(&(
+            "stacks/apps/shop".into(),
+            "directory",
+            vec!["ApplicationSet local (shop) -> (in-cluster)/shop".into()]
+        )),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|(dir, kind, _)| dir == "stacks/apps/blog" && *kind == "directory")
+    );
+    // Outside the cnoe directory nothing matches.
+    assert!(
+        rows.contains(&("other/apps/wiki".into(), "manual", vec![])),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn files_a_deployers_filter_leaves_out_are_not_deployed_and_are_a_world_apart() {
+    // Argo CD directory.exclude and the skip marker (reposerver getPotentiallyValidManifestFile);
+    // Flux .sourceignore (fluxcd/pkg sourceignore).
+    let other = INGRESS.replace("name: web", "name: old");
+    let sample = INGRESS.replace("name: web", "name: sample");
+    let marked = format!(
+        "# +argocd:skip-file-rendering\n{}",
+        INGRESS.replace("name: web", "name: draft")
+    );
+    let mut scan = scan_of(&[
+        ("web/ingress.yaml", INGRESS),
+        ("web/old/ingress.yaml", other.as_str()),
+        ("web/draft.yaml", marked.as_str()),
+        ("flux/ingress.yaml", INGRESS),
+        ("flux/examples/ingress.yaml", sample.as_str()),
+        (
+            "apps.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  source:\n    path: web\n    directory:\n      recurse: true\n      exclude: 'old/*'\n  destination:\n    namespace: web\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  path: ./flux\n",
+        ),
+    ]);
+    scan.source_ignores = vec![("flux/.sourceignore".into(), "examples/\n".into())];
+    let (found, _) = units(&scan);
+    let deployed = |f: &str| found.of_file(f).any(|u| !u.deployed_by.is_empty());
+    assert!(deployed("web/ingress.yaml"));
+    assert!(!deployed("web/old/ingress.yaml"));
+    assert!(!deployed("web/draft.yaml"));
+    assert!(deployed("flux/ingress.yaml"));
+    assert!(!deployed("flux/examples/ingress.yaml"));
+    assert_eq!(
+        found
+            .excluded
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        vec![
+            "flux/examples/ingress.yaml",
+            "web/draft.yaml",
+            "web/old/ingress.yaml"
+        ]
+    );
+    // The deployed files are a world without the left-out ones (first), then each left-out
+    // unit is one.
+    let w = worlds::worlds(&scan.index, &found);
+    let files = world_files(&scan, &w);
+    assert_eq!(files[0], vec!["flux/ingress.yaml", "web/ingress.yaml"]);
+    assert_eq!(files.len(), 4, "{files:?}");
+}
+
+#[test]
+fn a_hydrated_application_deploys_its_dry_source() {
+    // argo-cd types.go GetSources: with sourceHydrator the sync source is rendered from
+    // drySource.path (controller/hydrator).
+    let scan = scan_of(&[
+        ("apps/web/ingress.yaml", INGRESS),
+        (
+            "argocd/web.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  sourceHydrator:\n    drySource:\n      repoURL: https://example.com/r.git\n      targetRevision: main\n      path: apps/web\n    syncSource:\n      targetBranch: environments/prod\n      path: web\n  destination:\n    namespace: web\n",
+        ),
+    ]);
+    let (found, _) = units(&scan);
+    assert!(summary(&found).contains(&(
+        "apps/web".into(),
+        "directory",
+        vec!["Application web -> (in-cluster)/web".into()]
+    )));
 }

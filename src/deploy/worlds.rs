@@ -6,6 +6,11 @@
 //! and comparing them as one world invents collisions (`istio/duplicate-object`, renamed
 //! routes) and traffic changes (a VirtualService of one example bound to the other's Gateway).
 //!
+//! Files a GitOps object's filter leaves out of a directory it deploys (Argo CD
+//! `directory.exclude`, Flux `.sourceignore`) never reach the cluster with it either: the
+//! unit of such files is a world of its own, alone, and the deployed files are translated
+//! without them.
+//!
 //! Two files are *apart* when no unit deploys both and no two units deploying them can reach
 //! one cluster together: units nothing deploys (kustomize roots, manual directories) are each
 //! applied on their own; GitOps-deployed units are together when they may share a cluster
@@ -83,18 +88,26 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
             conflicted.extend(unit_sets.into_iter().flatten());
         }
     }
-    if conflicted.is_empty() {
+    // Files a deployer's filter leaves out (Argo CD `exclude`, Flux `.sourceignore`): what
+    // the cluster gets is the rest, so they never share a world with the deployed files.
+    let left_out: BTreeSet<usize> = units
+        .excluded
+        .iter()
+        .flat_map(|f| units.positions_of(f).iter().copied())
+        .filter(|u| !conflicted.contains(u))
+        .collect();
+    if conflicted.is_empty() && left_out.is_empty() {
         return Worlds::default();
     }
-    // Objects of units holding no alternative belong to every world.
+    // Objects of units holding no alternative (and no left-out file) belong to every world.
     let mut rest = Vec::new();
     let mut per_unit: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (position, o) in index.objects.iter().enumerate() {
-        let of = unit_positions(&o.source.file);
-        let mine: Vec<usize> = of
+        let mine: Vec<usize> = units
+            .positions_of(&o.source.file)
             .iter()
             .copied()
-            .filter(|u| conflicted.contains(u))
+            .filter(|u| conflicted.contains(u) || left_out.contains(u))
             .collect();
         if mine.is_empty() {
             rest.push(position);
@@ -103,10 +116,25 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
             per_unit.entry(u).or_default().push(position);
         }
     }
+    // An object several worlds hold takes its translation from the first: the alternatives'
+    // worlds, else the deployed files alone, before any world of left-out files.
+    let mut ordered: Vec<Vec<usize>> = Vec::new();
+    if conflicted.is_empty() {
+        ordered.push(Vec::new());
+    }
+    let (alternatives, extras): (Vec<_>, Vec<_>) = per_unit
+        .into_iter()
+        .partition(|(u, _)| conflicted.contains(u));
+    ordered.extend(alternatives.into_iter().map(|(_, p)| p));
+    let alternative_worlds = ordered.len();
+    ordered.extend(extras.into_iter().map(|(_, p)| p));
     let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
     let mut out = Worlds::default();
-    for mut positions in per_unit.into_values() {
-        positions.extend(rest.iter().copied());
+    for (i, mut positions) in ordered.into_iter().enumerate() {
+        // A left-out file's world is its unit alone: nothing deployed is its context.
+        if i < alternative_worlds {
+            positions.extend(rest.iter().copied());
+        }
         positions.sort_unstable();
         positions.dedup();
         if seen.insert(positions.clone()) {

@@ -535,6 +535,67 @@ pub struct DeployTarget {
     /// Whether sub-directories are deployed too: Flux always (its generated kustomization
     /// lists every manifest below the path), Argo CD only with `directory.recurse: true`.
     pub recurse: bool,
+    /// Argo CD `directory.include` / `directory.exclude` globs.
+    pub include: Option<String>,
+    pub exclude: Option<String>,
+    /// What the object adds to a kustomize build of the path.
+    pub options: BuildOptions,
+}
+
+/// What a GitOps object adds to the kustomize build it deploys: Flux `spec.namePrefix`,
+/// `nameSuffix`, `components` and `patches` (kustomize-controller writes them into the
+/// kustomization it builds, `fluxcd/pkg` `kustomize/kustomize_generator.go`), Argo CD
+/// `source.kustomize.namePrefix`, `nameSuffix`, `namespace`, `components` and `patches`
+/// (the repo server edits the kustomization before building, argo-cd `util/kustomize`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct BuildOptions {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_prefix: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_suffix: Option<String>,
+    /// Argo CD `kustomize.namespace` (the kustomization's `namespace:`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// Component paths, relative to the deployed path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<String>,
+    /// Patch entries (`patch`/`path` with `target`), as JSON text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub patches: Vec<String>,
+}
+
+impl BuildOptions {
+    pub fn is_empty(&self) -> bool {
+        *self == BuildOptions::default()
+    }
+
+    fn of(spec: Option<&Value>) -> BuildOptions {
+        let text = |p: &str| {
+            spec.and_then(|s| s.pointer(p))
+                .and_then(Value::as_str)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string)
+        };
+        let list = |p: &str| -> Vec<&Value> {
+            spec.and_then(|s| s.pointer(p))
+                .and_then(Value::as_array)
+                .map(|a| a.iter().collect())
+                .unwrap_or_default()
+        };
+        BuildOptions {
+            name_prefix: text("/namePrefix"),
+            name_suffix: text("/nameSuffix"),
+            namespace: text("/namespace"),
+            components: list("/components")
+                .into_iter()
+                .filter_map(|c| c.as_str().map(str::to_string))
+                .collect(),
+            patches: list("/patches")
+                .into_iter()
+                .map(|p| p.to_string())
+                .collect(),
+        }
+    }
 }
 
 /// An ApplicationSet generator, as far as its parameters can be known from the repository.
@@ -543,7 +604,14 @@ pub enum Generator {
     /// `list.elements`: each element's string values are parameters.
     List(Vec<BTreeMap<String, String>>),
     /// `git.directories`: path globs, `exclude: true` ones removing matches.
-    GitDirectories(Vec<(String, bool)>),
+    GitDirectories {
+        globs: Vec<(String, bool)>,
+        /// `git.pathParamPrefix`: the parameters are `<prefix>.path`, ...
+        prefix: Option<String>,
+        /// An idpbuilder `cnoe://DIR` repository: the directory (root-relative) the globs
+        /// are matched under, `None` for this repository's root.
+        base: Option<String>,
+    },
     /// Any other generator (clusters, git files, SCM, pull requests, matrix, merge,
     /// plugins): its parameters come from outside the repository's tree.
     Other(String),
@@ -575,6 +643,13 @@ impl Deployer {
                     cluster: at("/kubeConfig/secretRef/name"),
                     namespace: at("/targetNamespace"),
                     recurse: true,
+                    include: None,
+                    exclude: None,
+                    // `targetNamespace` is the destination, applied to what the build renders.
+                    options: BuildOptions {
+                        namespace: None,
+                        ..BuildOptions::of(spec)
+                    },
                 });
                 if let Some(Value::Array(deps)) = spec.and_then(|s| s.get("dependsOn")) {
                     for d in deps {
@@ -602,7 +677,7 @@ impl Deployer {
                 deployer.wave = Some(template.map(sync_wave).unwrap_or(0));
                 deployer.targets = argo_targets(template.and_then(|t| t.get("spec")), &source.file);
                 if let Some(Value::Array(gens)) = spec.and_then(|s| s.get("generators")) {
-                    deployer.generators = gens.iter().map(generator).collect();
+                    deployer.generators = gens.iter().map(|g| generator(g, &source.file)).collect();
                 }
             }
             _ => return None,
@@ -633,9 +708,17 @@ fn argo_targets(spec: Option<&Value>, file: &str) -> Vec<DeployTarget> {
     let cluster = text(spec.pointer("/destination/server"))
         .or_else(|| text(spec.pointer("/destination/name")));
     let namespace = text(spec.pointer("/destination/namespace"));
-    // A non-empty `sources` wins over `source` (Argo CD types.go `GetSources`).
-    let sources: Vec<&Value> = match spec.get("sources") {
-        Some(Value::Array(many)) if !many.is_empty() => many.iter().collect(),
+    // With a `sourceHydrator` the Application syncs its `syncSource` (argo-cd
+    // `pkg/apis/application/v1alpha1/types.go` `GetSources`), a branch Argo CD writes by
+    // rendering the `drySource` path (`controller/hydrator`): the dry path is what this
+    // repository holds and what reaches the cluster, rendered. Else a non-empty `sources`
+    // wins over `source` (`GetSources`).
+    let sources: Vec<&Value> = match (
+        spec.pointer("/sourceHydrator/drySource"),
+        spec.get("sources"),
+    ) {
+        (Some(dry), _) => vec![dry],
+        (None, Some(Value::Array(many))) if !many.is_empty() => many.iter().collect(),
         _ => spec.get("source").into_iter().collect(),
     };
     sources
@@ -663,12 +746,15 @@ fn argo_targets(spec: Option<&Value>, file: &str) -> Vec<DeployTarget> {
                     .pointer("/directory/recurse")
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
+                include: text(s.pointer("/directory/include")),
+                exclude: text(s.pointer("/directory/exclude")),
+                options: BuildOptions::of(s.get("kustomize")),
             })
         })
         .collect()
 }
 
-fn generator(g: &Value) -> Generator {
+fn generator(g: &Value, file: &str) -> Generator {
     if let Some(Value::Array(elements)) = g.pointer("/list/elements") {
         return Generator::List(
             elements
@@ -692,15 +778,34 @@ fn generator(g: &Value) -> Generator {
         );
     }
     if let Some(Value::Array(dirs)) = g.pointer("/git/directories") {
-        return Generator::GitDirectories(
-            dirs.iter()
+        // idpbuilder points a `cnoe://DIR` generator at a repository holding `DIR` next to
+        // the ApplicationSet's file (`pkg/controllers/custompackage/controller.go`, the git
+        // generators' `RepoURL` replaced by the internal repository of that directory).
+        let base = g
+            .pointer("/git/repoURL")
+            .and_then(Value::as_str)
+            .and_then(|u| u.strip_prefix("cnoe://"))
+            .map(|local| {
+                let dir = file.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+                crate::model::kustomize::join_relative(dir, local)
+                    .unwrap_or_else(|| format!("{dir}/{local}"))
+            });
+        return Generator::GitDirectories {
+            globs: dirs
+                .iter()
                 .filter_map(|d| {
                     let path = d.get("path")?.as_str()?.to_string();
                     let exclude = d.get("exclude").and_then(Value::as_bool).unwrap_or(false);
                     Some((path, exclude))
                 })
                 .collect(),
-        );
+            prefix: g
+                .pointer("/git/pathParamPrefix")
+                .and_then(Value::as_str)
+                .filter(|p| !p.is_empty())
+                .map(str::to_string),
+            base,
+        };
     }
     let kind = g
         .as_object()

@@ -2,7 +2,7 @@
 //! documents that matter. One bad document is a diagnostic, never an abort.
 
 pub(crate) mod decode;
-pub use decode::{DeployTarget, Deployer, Generator};
+pub use decode::{BuildOptions, DeployTarget, Deployer, Generator};
 pub mod prefilter;
 pub mod split;
 

@@ -24,7 +24,7 @@ pub use crate::deploy::Unit as Build;
 /// The kustomizations a build reaches (itself, its bases and components, transitively), in
 /// the order first reached.
 pub fn reached<'a>(scan: &'a Scan, build: &Build) -> Vec<&'a Kustomization> {
-    crate::deploy::reached(scan, &build.dir)
+    crate::deploy::reached_by(scan, build)
 }
 
 /// The files a build may read: every file under the directories of the kustomizations it

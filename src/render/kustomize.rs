@@ -505,7 +505,16 @@ impl Scratch {
     /// Prepares a build root's kustomization: origin annotations on, and this tool's own fix
     /// entries (see [`super::is_listed_fix`]) removed unless `keep_fixes`. Written as JSON, which
     /// kustomize reads as YAML.
-    pub fn prepare_root(&self, kustomization: &str, keep_fixes: bool) -> Result<(), RenderError> {
+    ///
+    /// `options` are what the build's GitOps objects add (Flux `spec.namePrefix`, Argo CD
+    /// `source.kustomize.components`, ...): set or appended as their controllers do before
+    /// building, so the build renders as deployed.
+    pub fn prepare_root(
+        &self,
+        kustomization: &str,
+        keep_fixes: bool,
+        options: Option<&crate::load::BuildOptions>,
+    ) -> Result<(), RenderError> {
         let path = self.root().join(kustomization);
         let text =
             std::fs::read_to_string(&path).map_err(|e| RenderError::Scratch(e.to_string()))?;
@@ -527,6 +536,40 @@ impl Scratch {
             meta.push(Value::from("originAnnotations"));
         }
         map.insert("buildMetadata".into(), Value::Array(meta));
+        if let Some(o) = options {
+            for (key, value) in [
+                ("namePrefix", &o.name_prefix),
+                ("nameSuffix", &o.name_suffix),
+                ("namespace", &o.namespace),
+            ] {
+                if let Some(v) = value {
+                    map.insert(key.into(), Value::from(v.as_str()));
+                }
+            }
+            let mut append = |key: &str, items: Vec<Value>| {
+                if items.is_empty() {
+                    return;
+                }
+                let list = map.entry(key).or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(list) = list {
+                    list.extend(items);
+                }
+            };
+            append(
+                "components",
+                o.components
+                    .iter()
+                    .map(|c| Value::from(c.as_str()))
+                    .collect(),
+            );
+            append(
+                "patches",
+                o.patches
+                    .iter()
+                    .filter_map(|p| serde_json::from_str::<Value>(p).ok())
+                    .collect(),
+            );
+        }
         if !keep_fixes {
             for key in ["resources", "patches"] {
                 if let Some(Value::Array(list)) = map.get_mut(key) {

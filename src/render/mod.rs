@@ -497,12 +497,35 @@ pub fn run(
     );
 
     // 4. Fixes per build.
-    let kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
+    // Build roots as their GitOps objects build them (a Flux `namePrefix` names the added
+    // objects too; an Argo CD `kustomize.namespace` moves them).
+    let effective: Vec<crate::model::kustomize::Kustomization> = builds
+        .iter()
+        .filter_map(|b| {
+            let o = b.build_options()?;
+            let k = scan.index.kustomization_in(&b.dir)?;
+            let mut k = k.clone();
+            if o.name_prefix.is_some() {
+                k.name_prefix = o.name_prefix.clone();
+            }
+            if o.name_suffix.is_some() {
+                k.name_suffix = o.name_suffix.clone();
+            }
+            if o.namespace.is_some() {
+                k.namespace = o.namespace.clone();
+            }
+            Some(k)
+        })
+        .collect();
+    let mut kustomizations: BTreeMap<&str, &crate::model::kustomize::Kustomization> = scan
         .index
         .kustomizations
         .iter()
         .map(|k| (k.file.as_str(), k))
         .collect();
+    for k in &effective {
+        kustomizations.insert(k.file.as_str(), k);
+    }
     let written = load_written(root, scan, plan);
     let mut fixes: BTreeMap<String, BuildFixes> = BTreeMap::new();
     let mut expectations: Vec<(&Build, Vec<Expected>)> = Vec::new();
@@ -902,7 +925,7 @@ fn render_all(
                     None => Ok(()),
                 };
                 restored
-                    .and_then(|()| scratch.prepare_root(k, keep_fixes))
+                    .and_then(|()| scratch.prepare_root(k, keep_fixes, b.build_options()))
                     .map_err(|e| e.to_string())
             }
             None => Ok(()),
