@@ -45,10 +45,17 @@ pub struct Index {
 #[derive(Debug)]
 pub struct Subset {
     pub positions: Vec<usize>,
+    /// The whole index's positions of the objects whose results this subset gives (ascending).
+    pub owned: Vec<usize>,
     pub index: Index,
 }
 
 impl Subset {
+    /// Whether the results of the whole index's `position` come from this subset.
+    pub fn owns(&self, position: usize) -> bool {
+        self.owned.binary_search(&position).is_ok()
+    }
+
     /// The position in this subset of the whole index's `position`, if it is here.
     pub fn local(&self, position: usize) -> Option<usize> {
         self.positions.binary_search(&position).ok()
@@ -102,8 +109,9 @@ impl Index {
     }
 
     /// The index of the objects at `positions` (ascending) alone, with the same
-    /// kustomizations and deploy namespaces: one world of `deploy::worlds`.
-    pub fn subset(&self, positions: &[usize], config: &Config) -> Subset {
+    /// kustomizations and deploy namespaces: one world of `deploy::worlds`, which gives the
+    /// results of the `owned` ones.
+    pub fn subset(&self, positions: &[usize], owned: &[usize], config: &Config) -> Subset {
         let positions: Vec<usize> = positions
             .iter()
             .copied()
@@ -115,6 +123,7 @@ impl Index {
             .collect();
         Subset {
             positions,
+            owned: owned.to_vec(),
             index: Index::build_with(objects, self.kustomizations.clone(), config, &self.deployed),
         }
     }

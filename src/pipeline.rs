@@ -212,15 +212,15 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
         &format!("translating {} objects", scan.index.objects.len()),
         None,
     );
-    // Alternatives (same-named objects nothing deploys together) are translated and
-    // compared each in its own world.
-    // (None: one world, the whole index.)
+    // Alternatives (same-named objects nothing deploys together) and files GitOps objects
+    // leave out are translated and compared each in its own world (empty: one world, the
+    // whole index).
     let worlds: Vec<crate::index::Subset> =
         crate::isolate::catch("finding the worlds of the deploy units", || {
             crate::deploy::worlds::worlds(&scan.index, &units)
                 .worlds
                 .iter()
-                .map(|positions| scan.index.subset(positions, &config))
+                .map(|w| scan.index.subset(&w.positions, &w.owned, &config))
                 .collect()
         })
         .unwrap_or_else(|d| {
@@ -228,6 +228,24 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             Vec::new()
         });
     let mut results = translate_in_worlds(&scan.index, &worlds, &config);
+    // Files a GitOps object's filter leaves out, which nothing else deploys, never reach a
+    // cluster: nothing is generated for them.
+    for r in &mut results {
+        let Some(obj) = scan.index.objects.get(r.object) else {
+            continue;
+        };
+        if units.excluded.contains(&obj.source.file) && obj.body.is_translated() {
+            r.generated.clear();
+            r.grants.clear();
+            r.notes = vec![Diagnostic::new(
+                Code::DeployLeftOut,
+                format!(
+                    "{} is left out by the file filter of the GitOps object deploying its directory (Argo CD directory include/exclude or +argocd:skip-file-rendering, Flux .sourceignore), and nothing else deploys it: it is not translated",
+                    obj.source.file
+                ),
+            )];
+        }
+    }
     let controllers = translate::nginx_controllers_in_use(&scan.index, &config);
     if root.is_some() {
         plan::skip_patch_documents(&scan.index, &mut results);
@@ -312,7 +330,17 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             diagnostics.push(*d);
             None
         }
-        Some(Ok(e)) => Some(e),
+        Some(Ok(mut e)) => {
+            // Objects of files nothing deploys because a filter leaves them out are not
+            // migrated: their routes do not "change".
+            e.findings.retain(|f| {
+                scan.index
+                    .objects
+                    .get(f.object)
+                    .is_none_or(|o| !units.excluded.contains(&o.source.file))
+            });
+            Some(e)
+        }
         None => None,
     };
     progress.phase("noting the objects around the translated ones", None);
@@ -497,8 +525,7 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
 }
 
 /// The translation of every object: of the whole index when it is one world, else of each
-/// world on its own (`deploy::worlds`), an object several worlds hold keeping each generated
-/// object (by kind, namespace and name) and note from the first world that made it.
+/// world on its own (`deploy::worlds`), each object's result from the world that owns it.
 fn translate_in_worlds(
     index: &crate::index::Index,
     worlds: &[crate::index::Subset],
@@ -508,52 +535,28 @@ fn translate_in_worlds(
     if worlds.is_empty() {
         return translate::translate(index, config);
     }
-    let per_world: Vec<Vec<SourceResult>> = worlds
+    let mut results: Vec<SourceResult> = worlds
         .par_iter()
         .map(|world| {
             let mut results = translate::translate(&world.index, config);
             // `translate` has moved every `elsewhere` object to its home's result.
             results.retain_mut(|r| match world.global(r.object) {
-                Some(global) => {
+                Some(global) if world.owns(global) => {
                     r.object = global;
                     true
                 }
-                None => false,
+                _ => false,
             });
             results
         })
+        .flatten()
         .collect();
-    let mut merged: std::collections::BTreeMap<usize, SourceResult> = Default::default();
-    for r in per_world.into_iter().flatten() {
-        match merged.entry(r.object) {
-            std::collections::btree_map::Entry::Vacant(v) => {
-                v.insert(r);
-            }
-            std::collections::btree_map::Entry::Occupied(mut o) => {
-                let kept = o.get_mut();
-                for g in r.generated {
-                    let same = |k: &crate::gwapi::Generated| {
-                        k.kind() == g.kind()
-                            && k.namespace() == g.namespace()
-                            && k.name() == g.name()
-                    };
-                    if !kept.generated.iter().any(same) {
-                        kept.generated.push(g);
-                    }
-                }
-                for n in r.notes {
-                    if !kept.notes.contains(&n) {
-                        kept.notes.push(n);
-                    }
-                }
-            }
-        }
-    }
-    merged.into_values().collect()
+    results.sort_by_key(|r| r.object);
+    results
 }
 
-/// The routing check of every world (`deploy::worlds`), findings placed at the objects of the
-/// whole index; a finding several worlds make is kept once.
+/// The routing check of every world (`deploy::worlds`), each object's findings from the
+/// world that owns it, placed at the objects of the whole index.
 fn compare_in_worlds(
     index: &crate::index::Index,
     worlds: &[crate::index::Subset],
@@ -578,11 +581,11 @@ fn compare_in_worlds(
                 .collect();
             let mut e = crate::equivalence::run(&world.index, &local, config);
             e.findings.retain_mut(|f| match world.global(f.object) {
-                Some(global) => {
+                Some(global) if world.owns(global) => {
                     f.object = global;
                     true
                 }
-                None => false,
+                _ => false,
             });
             e
         })

@@ -91,7 +91,7 @@ pub(super) fn expand(
                     recurse: t.recurse,
                     include: t.include.clone(),
                     exclude: t.exclude.clone(),
-                    options: t.options.clone(),
+                    options: render_options(&t.options, &p, set.go_template),
                 };
                 out.push((target, key.clone()));
             }
@@ -150,6 +150,69 @@ fn directory_params(dir: &str, prefix: Option<&str>) -> BTreeMap<String, String>
             .map(|(k, v)| (format!("{prefix}.{k}"), v))
             .collect(),
         None => p,
+    }
+}
+
+/// What the template's Application adds to its build, rendered with `params` (the
+/// ApplicationSet renders the whole template, `kustomize.patches` included:
+/// `applicationset/utils/utils.go` `RenderTemplateParams`). Options with an expression the
+/// generators do not give are dropped: the build then renders as its kustomization says.
+fn render_options(
+    options: &crate::load::BuildOptions,
+    params: &BTreeMap<String, String>,
+    go: bool,
+) -> crate::load::BuildOptions {
+    let one = |v: &Option<String>| -> Result<Option<String>, String> {
+        v.as_deref().map(|t| render(t, params, go)).transpose()
+    };
+    let many = |v: &[String]| -> Result<Vec<String>, String> {
+        v.iter().map(|t| render_json_text(t, params, go)).collect()
+    };
+    let rendered = (|| -> Result<crate::load::BuildOptions, String> {
+        Ok(crate::load::BuildOptions {
+            name_prefix: one(&options.name_prefix)?,
+            name_suffix: one(&options.name_suffix)?,
+            namespace: one(&options.namespace)?,
+            components: many(&options.components)?,
+            patches: many(&options.patches)?,
+        })
+    })();
+    rendered.unwrap_or_default()
+}
+
+/// [`render`] of a JSON text's strings (a patch entry).
+fn render_json_text(
+    text: &str,
+    params: &BTreeMap<String, String>,
+    go: bool,
+) -> Result<String, String> {
+    fn walk(
+        v: &mut serde_json::Value,
+        params: &BTreeMap<String, String>,
+        go: bool,
+    ) -> Result<(), String> {
+        match v {
+            serde_json::Value::String(s) => *s = render(s, params, go)?,
+            serde_json::Value::Array(a) => {
+                for x in a {
+                    walk(x, params, go)?;
+                }
+            }
+            serde_json::Value::Object(m) => {
+                for x in m.values_mut() {
+                    walk(x, params, go)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(mut v) => {
+            walk(&mut v, params, go)?;
+            Ok(v.to_string())
+        }
+        Err(_) => render(text, params, go),
     }
 }
 

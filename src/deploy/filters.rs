@@ -101,8 +101,12 @@ pub fn argo_reads(
     !marked
 }
 
+/// How many of [`FLUX_DEFAULT_IGNORES`] are the VCS ones (`ExcludeVCS`), which apply even
+/// when the source has patterns of its own.
+const FLUX_VCS_IGNORES: usize = 4;
+
 /// Flux source-controller's default ignore patterns (`fluxcd/pkg` `sourceignore`:
-/// `ExcludeVCS`, `ExcludeExt`, `ExcludeCI`, `ExcludeExtra`).
+/// `ExcludeVCS`, `ExcludeExt`, `ExcludeCI`, `ExcludeExtra`), VCS ones first.
 pub const FLUX_DEFAULT_IGNORES: &[&str] = &[
     ".git/",
     ".gitignore",
@@ -139,9 +143,21 @@ pub struct SourceIgnore {
 impl SourceIgnore {
     /// From the `.sourceignore` files (root-relative path, text).
     pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> SourceIgnore {
+        let files: Vec<(&str, &str)> = files.into_iter().collect();
+        // With any pattern of its own, a source keeps only the VCS defaults
+        // (`fluxcd/pkg` `artifact/storage/archive.go` `SourceIgnoreFilter`).
+        let has_patterns = files.iter().any(|(_, text)| {
+            text.lines()
+                .any(|l| !l.starts_with('#') && !l.trim().is_empty())
+        });
+        let defaults_in_use = if has_patterns {
+            &FLUX_DEFAULT_IGNORES[..FLUX_VCS_IGNORES]
+        } else {
+            FLUX_DEFAULT_IGNORES
+        };
         let mut matchers = Vec::new();
         let mut defaults = ignore::gitignore::GitignoreBuilder::new("/");
-        for p in FLUX_DEFAULT_IGNORES {
+        for p in defaults_in_use {
             let _ = defaults.add_line(None, p);
         }
         if let Ok(m) = defaults.build() {
@@ -276,7 +292,12 @@ mod tests {
         assert!(s.ignores("apps/web.tmpl.yaml"));
         assert!(s.ignores("apps/legacy/ingress.yaml"));
         assert!(!s.ignores("legacy/ingress.yaml"));
-        assert!(s.ignores("apps/.sops.yaml"));
+        // A source with patterns of its own keeps only the VCS defaults.
+        assert!(!s.ignores("apps/.sops.yaml"));
         assert!(!s.ignores("apps/ingress.yaml"));
+        let defaults = SourceIgnore::new([(".sourceignore", "# nothing\n")]);
+        assert!(defaults.ignores("apps/.sops.yaml"));
+        assert!(defaults.ignores("cloudbuild.yaml"));
+        assert!(!defaults.ignores("apps/ingress.yaml"));
     }
 }

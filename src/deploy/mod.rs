@@ -265,7 +265,7 @@ impl Units {
             Some(
                 u.deployed_by
                     .iter()
-                    .map(|d| d.cluster.clone().unwrap_or_default())
+                    .map(|d| cluster_identity(d.cluster.as_deref()))
                     .collect(),
             )
         };
@@ -273,6 +273,19 @@ impl Units {
             (Some(x), Some(y)) => !x.is_disjoint(&y),
             _ => true,
         }
+    }
+}
+
+/// One name for a destination cluster: the cluster the controller runs in is written
+/// `https://kubernetes.default.svc` (Argo CD `server`), `in-cluster` (Argo CD `name`, argo-cd
+/// `util/db/cluster.go`) or not at all (Flux without `kubeConfig`); a repository with both
+/// tools may run them in one cluster, so all three are the same here.
+fn cluster_identity(cluster: Option<&str>) -> String {
+    match cluster.map(|c| c.trim_end_matches('/')) {
+        None | Some("") | Some("https://kubernetes.default.svc") | Some("in-cluster") => {
+            String::new()
+        }
+        Some(c) => c.to_string(),
     }
 }
 
@@ -574,7 +587,12 @@ pub(crate) fn admitted(scan: &Scan, ignores: &filters::SourceIgnore, u: &Unit, f
         file.strip_prefix(&format!("{}/", u.dir)).unwrap_or(file)
     };
     u.deployed_by.iter().any(|d| match d.kind.as_str() {
-        "Kustomization" => !ignores.ignores(file),
+        // Flux lists only `.yaml`/`.yml` files in the kustomization it generates for a path
+        // without one (`fluxcd/pkg` `kustomize/kustomize_generator.go` `scanManifests`).
+        "Kustomization" => {
+            !ignores.ignores(file)
+                && (u.kustomization.is_some() || file.ends_with(".yaml") || file.ends_with(".yml"))
+        }
         _ => filters::argo_reads(
             rel,
             d.include.as_deref(),

@@ -352,19 +352,28 @@ fn flux_paths_never_leave_the_repository() {
     assert_eq!(clamped(".."), "");
 }
 
-fn world_files(scan: &crate::scan::Scan, worlds: &worlds::Worlds) -> Vec<Vec<String>> {
+/// Each world's files, and the files of the objects it owns.
+fn world_files(
+    scan: &crate::scan::Scan,
+    worlds: &worlds::Worlds,
+) -> Vec<(Vec<String>, Vec<String>)> {
+    let files = |positions: &[usize]| {
+        let mut files: Vec<String> = positions
+            .iter()
+            .map(|&p| scan.index.objects[p].source.file.clone())
+            .collect();
+        files.dedup();
+        files
+    };
     worlds
         .worlds
         .iter()
-        .map(|w| {
-            let mut files: Vec<String> = w
-                .iter()
-                .map(|&p| scan.index.objects[p].source.file.clone())
-                .collect();
-            files.dedup();
-            files
-        })
+        .map(|w| (files(&w.positions), files(&w.owned)))
         .collect()
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
 }
 
 const APP: &str = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: NAME\nspec:\n  source:\n    path: NAME\n  destination:\n    server: SERVER\n";
@@ -383,11 +392,20 @@ fn same_named_objects_nothing_deploys_together_are_separate_worlds() {
     ]);
     let (units, _) = units(&scan);
     let w = worlds::worlds(&scan.index, &units);
+    // Each example with the Service of its namespace as context; the Service's own result
+    // comes from the world of the remaining objects.
     assert_eq!(
         world_files(&scan, &w),
         vec![
-            vec!["examples/a/ingress.yaml", "shared/svc.yaml"],
-            vec!["examples/b/ingress.yaml", "shared/svc.yaml"],
+            (
+                strings(&["examples/a/ingress.yaml", "shared/svc.yaml"]),
+                strings(&["examples/a/ingress.yaml"])
+            ),
+            (
+                strings(&["examples/b/ingress.yaml", "shared/svc.yaml"]),
+                strings(&["examples/b/ingress.yaml"])
+            ),
+            (strings(&["shared/svc.yaml"]), strings(&["shared/svc.yaml"])),
         ]
     );
 }
@@ -423,9 +441,13 @@ fn same_named_objects_one_cluster_receives_are_one_world() {
     ]);
     let (found, _) = units(&apart);
     let w = worlds::worlds(&apart.index, &found);
+    let owned: Vec<Vec<String>> = world_files(&apart, &w)
+        .into_iter()
+        .map(|(_, o)| o)
+        .collect();
     assert_eq!(
-        world_files(&apart, &w),
-        vec![vec!["a/ingress.yaml"], vec!["b/ingress.yaml"]]
+        owned,
+        vec![strings(&["a/ingress.yaml"]), strings(&["b/ingress.yaml"])]
     );
 }
 
@@ -507,12 +529,22 @@ fn files_a_deployers_filter_leaves_out_are_not_deployed_and_are_a_world_apart() 
             "web/old/ingress.yaml"
         ]
     );
-    // The deployed files are a world without the left-out ones (first), then each left-out
-    // unit is one.
+    // Each left-out unit is a world with the deployed Ingress sharing its host as context;
+    // the deployed files are a world without the left-out ones, and own their results.
     let w = worlds::worlds(&scan.index, &found);
     let files = world_files(&scan, &w);
-    assert_eq!(files[0], vec!["flux/ingress.yaml", "web/ingress.yaml"]);
     assert_eq!(files.len(), 4, "{files:?}");
+    assert_eq!(
+        files[3],
+        (
+            strings(&["flux/ingress.yaml", "web/ingress.yaml"]),
+            strings(&["flux/ingress.yaml", "web/ingress.yaml"])
+        )
+    );
+    for (positions, owned) in &files[..3] {
+        assert_eq!(owned.len(), 1, "{files:?}");
+        assert!(positions.len() >= owned.len());
+    }
 }
 
 #[test]
@@ -532,4 +564,97 @@ fn a_hydrated_application_deploys_its_dry_source() {
         "directory",
         vec!["Application web -> (in-cluster)/web".into()]
     )));
+}
+
+#[test]
+fn the_controllers_own_cluster_has_one_name() {
+    // argo-cd util/db/cluster.go: `in-cluster` is https://kubernetes.default.svc; a Flux
+    // Kustomization without kubeConfig applies to the cluster it runs in, which may be the
+    // same one.
+    let app = |name: &str, dest: &str| {
+        format!(
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {name}\nspec:\n  source:\n    path: {name}\n  destination:\n    {dest}\n"
+        )
+    };
+    let scan = scan_of(&[
+        ("a/ingress.yaml", INGRESS),
+        ("b/ingress.yaml", INGRESS),
+        ("c/ingress.yaml", INGRESS),
+        ("apps/a.yaml", &app("a", "name: in-cluster")),
+        (
+            "apps/b.yaml",
+            &app("b", "server: https://kubernetes.default.svc/"),
+        ),
+        (
+            "apps/c.yaml",
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: c\n  namespace: flux-system\nspec:\n  path: ./c\n",
+        ),
+    ]);
+    let (found, _) = units(&scan);
+    // The three Ingresses collide in one cluster: one world.
+    assert!(worlds::worlds(&scan.index, &found).is_single());
+    // Flux kubeConfig from a ConfigMap names another cluster.
+    let remote = scan_of(&[
+        ("a/ingress.yaml", INGRESS),
+        ("b/ingress.yaml", INGRESS),
+        (
+            "apps.yaml",
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\n  namespace: flux-system\nspec:\n  path: ./a\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: b\n  namespace: flux-system\nspec:\n  path: ./b\n  kubeConfig:\n    configMapRef:\n      name: west\n",
+        ),
+    ]);
+    let (found, _) = units(&remote);
+    assert!(!worlds::worlds(&remote.index, &found).is_single());
+}
+
+#[test]
+fn same_named_gitops_objects_in_apart_files_deploy_alternatives() {
+    // Two stacks each define Application `web` (only one can exist in a cluster), deploying
+    // different directories that both hold Ingress default/web: alternatives, not a
+    // collision.
+    let app = |path: &str| {
+        format!(
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  source:\n    path: {path}\n  destination:\n    server: https://kubernetes.default.svc\n"
+        )
+    };
+    let scan = scan_of(&[
+        ("stack-a/web/ingress.yaml", INGRESS),
+        ("stack-b/web/ingress.yaml", INGRESS),
+        ("stack-a/apps/web.yaml", &app("stack-a/web")),
+        ("stack-b/apps/web.yaml", &app("stack-b/web")),
+    ]);
+    let (found, _) = units(&scan);
+    let w = worlds::worlds(&scan.index, &found);
+    let owned: Vec<Vec<String>> = world_files(&scan, &w).into_iter().map(|(_, o)| o).collect();
+    assert_eq!(
+        owned,
+        vec![
+            strings(&["stack-a/web/ingress.yaml"]),
+            strings(&["stack-b/web/ingress.yaml"])
+        ]
+    );
+}
+
+#[test]
+fn flux_generates_a_kustomization_of_yaml_files_only() {
+    // fluxcd/pkg kustomize_generator.go scanManifests: `.yaml` and `.yml` only.
+    let json = "{\"apiVersion\": \"networking.k8s.io/v1\", \"kind\": \"Ingress\", \"metadata\": {\"name\": \"legacy\"}, \"spec\": {\"rules\": [{\"host\": \"a.example.com\"}]}}";
+    let scan = scan_of(&[
+        ("apps/web/ingress.yaml", INGRESS),
+        ("apps/web/legacy.json", json),
+        (
+            "flux.yaml",
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: web\n  namespace: flux-system\nspec:\n  path: ./apps/web\n",
+        ),
+    ]);
+    let (found, _) = units(&scan);
+    let deployed = |f: &str| found.of_file(f).any(|u| !u.deployed_by.is_empty());
+    assert!(deployed("apps/web/ingress.yaml"));
+    assert!(
+        scan.index
+            .objects
+            .iter()
+            .any(|o| o.source.file == "apps/web/legacy.json")
+    );
+    assert!(found.of_file("apps/web/legacy.json").next().is_some());
+    assert!(!deployed("apps/web/legacy.json"));
 }

@@ -7,17 +7,23 @@
 //! routes) and traffic changes (a VirtualService of one example bound to the other's Gateway).
 //!
 //! Files a GitOps object's filter leaves out of a directory it deploys (Argo CD
-//! `directory.exclude`, Flux `.sourceignore`) never reach the cluster with it either: the
-//! unit of such files is a world of its own, alone, and the deployed files are translated
-//! without them.
+//! `directory.exclude`, Flux `.sourceignore`) never reach the cluster with it either.
 //!
 //! Two files are *apart* when no unit deploys both and no two units deploying them can reach
 //! one cluster together: units nothing deploys (kustomize roots, manual directories) are each
 //! applied on their own; GitOps-deployed units are together when they may share a cluster
 //! ([`Units::may_share_cluster`]). Objects of one identity (kind, namespace, name) from files
-//! that are pairwise apart are alternatives. Each unit holding an alternative is a world of
-//! its own: its objects and every object of the units holding none. Without alternatives the
-//! repository is one world and nothing changes.
+//! that are pairwise apart are alternatives.
+//!
+//! Each unit holding an alternative or a left-out file is a world: its objects and their
+//! context among the other objects (the same namespaces, the Istio Gateways its
+//! VirtualServices name and the VirtualServices naming its Gateways, Ingresses sharing a host,
+//! classes, namespaces and controller configuration). The remaining objects are one world
+//! more. Every object is *owned* by one world, whose translation, attachment and routing check
+//! are the ones kept for it: its unit's world (the first, for a file several such units hold),
+//! else the remaining objects' world, except a VirtualService bound to an alternative's
+//! Gateway, which is owned by the first world holding that Gateway. Without alternatives and
+//! left-out files the repository is one world and nothing changes.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,11 +31,20 @@ use crate::index::Index;
 
 use super::Units;
 
-/// The worlds to translate and compare in, by object position in the index.
+/// One world, by object position in the index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct World {
+    /// Its objects (owned and context), ascending.
+    pub positions: Vec<usize>,
+    /// The objects whose results come from this world, ascending.
+    pub owned: Vec<usize>,
+}
+
+/// The worlds to translate and compare in.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Worlds {
-    /// Each world's object positions, ascending; empty when the whole index is one world.
-    pub worlds: Vec<Vec<usize>>,
+    /// Empty when the whole index is one world.
+    pub worlds: Vec<World>,
 }
 
 impl Worlds {
@@ -67,6 +82,8 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
         }
     };
     let mut conflicted: BTreeSet<usize> = BTreeSet::new();
+    // Per unit, the units holding an alternative of one of its objects.
+    let mut rivals: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
     for positions in by_identity.values() {
         let files: BTreeSet<&str> = positions
             .iter()
@@ -85,7 +102,54 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
                     .all(|b| a.iter().all(|&x| b.iter().all(|&y| !together(x, y))))
             });
         if apart {
+            for (i, a) in unit_sets.iter().enumerate() {
+                for (j, b) in unit_sets.iter().enumerate() {
+                    if i != j {
+                        for &x in a {
+                            rivals.entry(x).or_default().extend(b.iter().copied());
+                        }
+                    }
+                }
+            }
             conflicted.extend(unit_sets.into_iter().flatten());
+        }
+    }
+    // GitOps objects of one kind and name defined in files that are apart (alternative
+    // stacks each holding `Application backstage`): only one can exist in a cluster, so the
+    // units they deploy are alternatives too.
+    let mut deployers: BTreeMap<(&str, &str), BTreeMap<&str, BTreeSet<usize>>> = BTreeMap::new();
+    for (u, unit) in units.units.iter().enumerate() {
+        for d in &unit.deployed_by {
+            deployers
+                .entry((d.kind.as_str(), d.name.as_str()))
+                .or_default()
+                .entry(d.file.as_str())
+                .or_default()
+                .insert(u);
+        }
+    }
+    for by_file in deployers.values().filter(|f| f.len() > 1) {
+        let files: Vec<&str> = by_file.keys().copied().collect();
+        let file_units: Vec<Vec<usize>> = files.iter().map(|f| unit_positions(f)).collect();
+        let apart = file_units.iter().all(|s| !s.is_empty())
+            && file_units.iter().enumerate().all(|(i, a)| {
+                file_units[i + 1..]
+                    .iter()
+                    .all(|b| a.iter().all(|&x| b.iter().all(|&y| !together(x, y))))
+            });
+        if !apart {
+            continue;
+        }
+        let deployed: Vec<&BTreeSet<usize>> = by_file.values().collect();
+        for (i, a) in deployed.iter().enumerate() {
+            for (j, b) in deployed.iter().enumerate() {
+                if i != j {
+                    for &x in a.iter() {
+                        rivals.entry(x).or_default().extend(b.iter().copied());
+                    }
+                }
+            }
+            conflicted.extend(a.iter().copied());
         }
     }
     // Files a deployer's filter leaves out (Argo CD `exclude`, Flux `.sourceignore`): what
@@ -99,15 +163,16 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
     if conflicted.is_empty() && left_out.is_empty() {
         return Worlds::default();
     }
-    // Objects of units holding no alternative (and no left-out file) belong to every world.
-    let mut rest = Vec::new();
+    let special: BTreeSet<usize> = conflicted.union(&left_out).copied().collect();
+    // The objects of each special unit (alternatives' units first), and the rest.
     let mut per_unit: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut rest = Vec::new();
     for (position, o) in index.objects.iter().enumerate() {
         let mine: Vec<usize> = units
             .positions_of(&o.source.file)
             .iter()
             .copied()
-            .filter(|u| conflicted.contains(u) || left_out.contains(u))
+            .filter(|u| special.contains(u))
             .collect();
         if mine.is_empty() {
             rest.push(position);
@@ -116,30 +181,252 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
             per_unit.entry(u).or_default().push(position);
         }
     }
-    // An object several worlds hold takes its translation from the first: the alternatives'
-    // worlds, else the deployed files alone, before any world of left-out files.
-    let mut ordered: Vec<Vec<usize>> = Vec::new();
-    if conflicted.is_empty() {
-        ordered.push(Vec::new());
-    }
     let (alternatives, extras): (Vec<_>, Vec<_>) = per_unit
         .into_iter()
         .partition(|(u, _)| conflicted.contains(u));
-    ordered.extend(alternatives.into_iter().map(|(_, p)| p));
-    let alternative_worlds = ordered.len();
-    ordered.extend(extras.into_iter().map(|(_, p)| p));
-    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+    let context = Context::of(index);
+    let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
     let mut out = Worlds::default();
-    for (i, mut positions) in ordered.into_iter().enumerate() {
-        // A left-out file's world is its unit alone: nothing deployed is its context.
-        if i < alternative_worlds {
-            positions.extend(rest.iter().copied());
+    let mut seen: BTreeMap<Vec<usize>, usize> = BTreeMap::new();
+    let alternative_count = alternatives.len();
+    let no_rivals = BTreeSet::new();
+    let worlds = alternatives
+        .into_iter()
+        .chain(extras)
+        .map(|(u, members)| (Some(u), members))
+        .chain(std::iter::once((None, rest)));
+    for (i, (unit, members)) in worlds.enumerate() {
+        if members.is_empty() {
+            continue;
         }
+        // Context never comes from a rival's files (this world's alternatives) nor from files
+        // nothing deploys because a filter leaves them out; the remaining objects' world
+        // takes no traffic-taking object (Ingress, VirtualService) of an alternative.
+        let rival_units = unit.and_then(|u| rivals.get(&u)).unwrap_or(&no_rivals);
+        let units_of = |p: usize| {
+            index
+                .objects
+                .get(p)
+                .map(|o| units.positions_of(&o.source.file))
+                .unwrap_or_default()
+        };
+        let excluded = |p: usize| {
+            let of = units_of(p);
+            if of.is_empty() {
+                return false;
+            }
+            let all_in = |set: &BTreeSet<usize>| of.iter().all(|u| set.contains(u));
+            let takes_traffic = index.objects.get(p).is_some_and(|o| {
+                matches!(
+                    o.body,
+                    crate::model::SourceBody::Ingress(_)
+                        | crate::model::SourceBody::VirtualService(_)
+                )
+            });
+            all_in(rival_units)
+                || all_in(&left_out)
+                || (unit.is_none() && takes_traffic && all_in(&special))
+        };
+        let around = context.around(index, &members, &excluded);
+        let mut positions: Vec<usize> = members.iter().chain(&around.all).copied().collect();
         positions.sort_unstable();
         positions.dedup();
-        if seen.insert(positions.clone()) {
-            out.worlds.push(positions);
+        // The same objects as an earlier world: that world owns these members too.
+        let w = match seen.get(&positions) {
+            Some(&w) => w,
+            None => {
+                seen.insert(positions.clone(), out.worlds.len());
+                out.worlds.push(World {
+                    positions,
+                    owned: Vec::new(),
+                });
+                out.worlds.len() - 1
+            }
+        };
+        // A deployed VirtualService bound to an alternative's Gateway is judged with it; one
+        // bound to a left-out file's Gateway is not (that Gateway never deploys).
+        let bound: &[usize] = if unit.is_some() && i < alternative_count {
+            &around.bound
+        } else {
+            &[]
+        };
+        let owned_here: Vec<usize> = members
+            .iter()
+            .chain(bound)
+            .copied()
+            .filter(|p| !owner.contains_key(p))
+            .collect();
+        for p in owned_here {
+            owner.insert(p, w);
+        }
+    }
+    for (p, w) in owner {
+        if let Some(world) = out.worlds.get_mut(w) {
+            world.owned.push(p);
         }
     }
     out
+}
+
+/// What a world's objects need around them, looked up among all objects.
+struct Context {
+    by_namespace: BTreeMap<String, Vec<usize>>,
+    /// Objects every world needs: IngressClasses, Namespaces, controller and mesh
+    /// configuration.
+    everywhere: Vec<usize>,
+    /// Istio Gateways by `namespace/name`, VirtualServices by the Gateways they name,
+    /// Ingresses by host.
+    gateways: BTreeMap<String, Vec<usize>>,
+    bound_to: BTreeMap<String, Vec<usize>>,
+    by_host: BTreeMap<String, Vec<usize>>,
+}
+
+/// The context of one world: every object to include, and those it owns (VirtualServices
+/// bound to its Gateways).
+struct Around {
+    all: Vec<usize>,
+    bound: Vec<usize>,
+}
+
+impl Context {
+    fn of(index: &Index) -> Context {
+        use crate::model::SourceBody;
+        use crate::model::surrounding::Surrounding;
+        let mut c = Context {
+            by_namespace: BTreeMap::new(),
+            everywhere: Vec::new(),
+            gateways: BTreeMap::new(),
+            bound_to: BTreeMap::new(),
+            by_host: BTreeMap::new(),
+        };
+        for (p, o) in index.objects.iter().enumerate() {
+            if index.is_patch_file(&o.source.file) {
+                continue;
+            }
+            c.by_namespace
+                .entry(o.namespace.clone())
+                .or_default()
+                .push(p);
+            match &o.body {
+                SourceBody::IngressClass(_) | SourceBody::Namespace => c.everywhere.push(p),
+                SourceBody::Surrounding(
+                    Surrounding::NginxController { .. }
+                    | Surrounding::NginxHelmRelease { .. }
+                    | Surrounding::IstioMeshConfig { .. },
+                ) => c.everywhere.push(p),
+                SourceBody::IstioGateway(_) => {
+                    c.gateways
+                        .entry(format!("{}/{}", o.namespace, o.name()))
+                        .or_default()
+                        .push(p);
+                }
+                SourceBody::VirtualService(vs) => {
+                    for g in &vs.gateways {
+                        c.bound_to
+                            .entry(gateway_key(g, &o.namespace))
+                            .or_default()
+                            .push(p);
+                    }
+                }
+                SourceBody::Ingress(ing) => {
+                    for h in ingress_hosts(ing) {
+                        c.by_host.entry(h).or_default().push(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        c
+    }
+
+    /// The context of `members` (ascending), leaving out `excluded` objects (rivals'), the
+    /// members' own identities, and all but the first object of any identity.
+    fn around(&self, index: &Index, members: &[usize], excluded: &dyn Fn(usize) -> bool) -> Around {
+        use crate::model::SourceBody;
+        let is_member = |p: usize| members.binary_search(&p).is_ok();
+        let mut namespaces: BTreeSet<String> = BTreeSet::new();
+        let mut picked: BTreeSet<usize> = self.everywhere.iter().copied().collect();
+        let mut bound = Vec::new();
+        for &p in members {
+            let Some(o) = index.objects.get(p) else {
+                continue;
+            };
+            namespaces.insert(o.namespace.clone());
+            match &o.body {
+                SourceBody::VirtualService(vs) => {
+                    for g in &vs.gateways {
+                        let key = gateway_key(g, &o.namespace);
+                        picked.extend(self.gateways.get(&key).into_iter().flatten().copied());
+                    }
+                }
+                SourceBody::IstioGateway(_) => {
+                    let key = format!("{}/{}", o.namespace, o.name());
+                    for &vs in self.bound_to.get(&key).into_iter().flatten() {
+                        if !is_member(vs) && !excluded(vs) {
+                            picked.insert(vs);
+                            bound.push(vs);
+                        }
+                    }
+                }
+                SourceBody::Ingress(ing) => {
+                    for h in ingress_hosts(ing) {
+                        picked.extend(self.by_host.get(&h).into_iter().flatten().copied());
+                    }
+                }
+                _ => {}
+            }
+        }
+        picked.retain(|&p| !is_member(p) && !excluded(p));
+        // What the picked objects need in their own namespaces (a bound VirtualService's
+        // Services), then everything else in the world's namespaces.
+        for &p in &picked {
+            if let Some(o) = index.objects.get(p) {
+                namespaces.insert(o.namespace.clone());
+            }
+        }
+        for ns in &namespaces {
+            picked.extend(
+                self.by_namespace
+                    .get(ns)
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&p| !is_member(p) && !excluded(p)),
+            );
+        }
+        // One object per identity: the members', else the first.
+        let identity = |p: usize| {
+            index
+                .objects
+                .get(p)
+                .map(|o| (o.group_kind(), o.namespace.clone(), o.name().to_string()))
+        };
+        let mut taken: BTreeSet<(String, String, String)> =
+            members.iter().filter_map(|&p| identity(p)).collect();
+        let all: Vec<usize> = picked
+            .into_iter()
+            .filter(|&p| identity(p).is_some_and(|id| taken.insert(id)))
+            .collect();
+        bound.retain(|p| all.binary_search(p).is_ok());
+        Around { all, bound }
+    }
+}
+
+/// `namespace/name` of a VirtualService's `gateways` entry (`name` alone is in the
+/// VirtualService's namespace; `mesh` names no Gateway).
+fn gateway_key(entry: &str, namespace: &str) -> String {
+    match entry.split_once('/') {
+        Some(_) => entry.to_string(),
+        None => format!("{namespace}/{entry}"),
+    }
+}
+
+fn ingress_hosts(ing: &crate::model::ingress::Ingress) -> Vec<String> {
+    ing.spec
+        .as_ref()
+        .and_then(|s| s.rules.as_ref())
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.host.clone())
+        .collect()
 }

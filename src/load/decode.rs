@@ -640,7 +640,15 @@ impl Deployer {
                 let path = at("/path").unwrap_or_else(|| "./".to_string());
                 deployer.targets.push(DeployTarget {
                     path,
-                    cluster: at("/kubeConfig/secretRef/name"),
+                    // The kubeconfig Secret (or ConfigMap) lives in the Kustomization's
+                    // namespace (fluxcd/pkg `apis/meta` `KubeConfigReference`).
+                    cluster: at("/kubeConfig/secretRef/name")
+                        .map(|n| format!("secret {}/{n}", namespace.as_deref().unwrap_or("")))
+                        .or_else(|| {
+                            at("/kubeConfig/configMapRef/name").map(|n| {
+                                format!("configmap {}/{n}", namespace.as_deref().unwrap_or(""))
+                            })
+                        }),
                     namespace: at("/targetNamespace"),
                     recurse: true,
                     include: None,

@@ -239,7 +239,13 @@ pub fn run(
             statuses.insert(b.dir.clone(), BuildStatus::Refused);
             continue;
         }
-        if !reaches_translatable(scan, b, &translatable) {
+        // What a cached remote base holds is not known before rendering: such a build is
+        // rendered.
+        let vendors = options
+            .remote_cache
+            .as_ref()
+            .is_some_and(|c| !discover::vendored(scan, b, c).is_empty());
+        if !vendors && !reaches_translatable(scan, b, &translatable) {
             statuses.insert(b.dir.clone(), BuildStatus::NothingToTranslate);
             continue;
         }
@@ -502,17 +508,28 @@ pub fn run(
     let effective: Vec<crate::model::kustomize::Kustomization> = builds
         .iter()
         .filter_map(|b| {
-            let o = b.build_options()?;
-            let k = scan.index.kustomization_in(&b.dir)?;
-            let mut k = k.clone();
-            if o.name_prefix.is_some() {
-                k.name_prefix = o.name_prefix.clone();
+            // A Flux `targetNamespace` is the build's namespace transform too.
+            let target = b
+                .destination_namespace()
+                .filter(|(_, overrides)| *overrides);
+            let o = b.build_options();
+            if o.is_none() && target.is_none() {
+                return None;
             }
-            if o.name_suffix.is_some() {
-                k.name_suffix = o.name_suffix.clone();
+            let mut k = scan.index.kustomization_in(&b.dir)?.clone();
+            if let Some(o) = o {
+                if o.name_prefix.is_some() {
+                    k.name_prefix = o.name_prefix.clone();
+                }
+                if o.name_suffix.is_some() {
+                    k.name_suffix = o.name_suffix.clone();
+                }
+                if o.namespace.is_some() {
+                    k.namespace = o.namespace.clone();
+                }
             }
-            if o.namespace.is_some() {
-                k.namespace = o.namespace.clone();
+            if let Some((ns, _)) = target {
+                k.namespace = Some(ns);
             }
             Some(k)
         })

@@ -240,8 +240,8 @@ pub fn validate_results(
             .collect();
         (notes, isolated)
     };
-    // Attachment is predicted in each world of same-named alternatives (`deploy::worlds`)
-    // with that world's objects only; an object several worlds hold keeps each note once.
+    // Attachment is predicted in each world (`deploy::worlds`) with that world's objects
+    // only, for the objects it owns.
     let notes: Vec<Predicted> = if worlds.is_empty() {
         let world = attachment::World::new(index, generated.iter().flatten(), config);
         generated
@@ -262,6 +262,7 @@ pub fn validate_results(
             );
             let computed: Vec<(usize, Predicted)> = members
                 .par_iter()
+                .filter(|&&i| w.owns(results[i].object))
                 .map(|&i| (i, predict(&world, &generated[i])))
                 .collect();
             for (i, (notes, isolated)) in computed {
