@@ -47,6 +47,9 @@ pub struct Subset {
     pub positions: Vec<usize>,
     /// The whole index's positions of the objects whose results this subset gives (ascending).
     pub owned: Vec<usize>,
+    /// Objects judged here (attachment, routing check) though another subset owns them
+    /// (ascending).
+    pub judged_too: Vec<usize>,
     pub index: Index,
 }
 
@@ -54,6 +57,11 @@ impl Subset {
     /// Whether the results of the whole index's `position` come from this subset.
     pub fn owns(&self, position: usize) -> bool {
         self.owned.binary_search(&position).is_ok()
+    }
+
+    /// Whether the whole index's `position` is judged here: owned, or judged too.
+    pub fn judges(&self, position: usize) -> bool {
+        self.owns(position) || self.judged_too.binary_search(&position).is_ok()
     }
 
     /// The position in this subset of the whole index's `position`, if it is here.
@@ -111,7 +119,12 @@ impl Index {
     /// The index of the objects at `positions` (ascending) alone, with the same
     /// kustomizations and deploy namespaces: one world of `deploy::worlds`, which gives the
     /// results of the `owned` ones.
-    pub fn subset(&self, positions: &[usize], owned: &[usize], config: &Config) -> Subset {
+    pub fn subset(
+        &self,
+        positions: &[usize],
+        (owned, judged_too): (&[usize], &[usize]),
+        config: &Config,
+    ) -> Subset {
         let positions: Vec<usize> = positions
             .iter()
             .copied()
@@ -124,6 +137,7 @@ impl Index {
         Subset {
             positions,
             owned: owned.to_vec(),
+            judged_too: judged_too.to_vec(),
             index: Index::build_with(objects, self.kustomizations.clone(), config, &self.deployed),
         }
     }

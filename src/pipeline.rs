@@ -220,7 +220,10 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
             crate::deploy::worlds::worlds(&scan.index, &units)
                 .worlds
                 .iter()
-                .map(|w| scan.index.subset(&w.positions, &w.owned, &config))
+                .map(|w| {
+                    scan.index
+                        .subset(&w.positions, (&w.owned, &w.bound), &config)
+                })
                 .collect()
         })
         .unwrap_or_else(|d| {
@@ -525,7 +528,9 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
 }
 
 /// The translation of every object: of the whole index when it is one world, else of each
-/// world on its own (`deploy::worlds`), each object's result from the world that owns it.
+/// world on its own (`deploy::worlds`), each object's result from the world that owns it; an
+/// owned Gateway also gets the listeners other worlds' copies of it have (a class's shared
+/// Gateway, carried by one world's Ingress, serves routes of several).
 fn translate_in_worlds(
     index: &crate::index::Index,
     worlds: &[crate::index::Subset],
@@ -535,22 +540,57 @@ fn translate_in_worlds(
     if worlds.is_empty() {
         return translate::translate(index, config);
     }
-    let mut results: Vec<SourceResult> = worlds
+    type Listeners = Vec<crate::gwapi::Listener>;
+    // A world's owned results, and the listeners of the Gateways of results it does not own.
+    type WorldTranslation = (Vec<SourceResult>, Vec<((String, String), Listeners)>);
+    let per_world: Vec<WorldTranslation> = worlds
         .par_iter()
         .map(|world| {
             let mut results = translate::translate(&world.index, config);
-            // `translate` has moved every `elsewhere` object to its home's result.
+            // A Gateway shared by an IngressClass is carried by the class's first Ingress,
+            // which may belong to another world: the listeners this world's routes need are
+            // kept from its copy.
+            let mut copies = Vec::new();
             results.retain_mut(|r| match world.global(r.object) {
                 Some(global) if world.owns(global) => {
                     r.object = global;
                     true
                 }
-                _ => false,
+                _ => {
+                    for g in &r.generated {
+                        if let crate::gwapi::Generated::Gateway(gw) = g {
+                            copies.push((
+                                (g.namespace().to_string(), g.name().to_string()),
+                                gw.spec.listeners.clone(),
+                            ));
+                        }
+                    }
+                    false
+                }
             });
-            results
+            (results, copies)
         })
-        .flatten()
         .collect();
+    let mut listeners: std::collections::BTreeMap<(String, String), Listeners> = Default::default();
+    let mut results = Vec::new();
+    for (owned, copies) in per_world {
+        results.extend(owned);
+        for (key, ls) in copies {
+            listeners.entry(key).or_default().extend(ls);
+        }
+    }
+    for r in &mut results {
+        for g in &mut r.generated {
+            let key = (g.namespace().to_string(), g.name().to_string());
+            if let (crate::gwapi::Generated::Gateway(gw), Some(extra)) = (g, listeners.get(&key)) {
+                for l in extra {
+                    if !gw.spec.listeners.iter().any(|x| x.name == l.name) {
+                        gw.spec.listeners.push(l.clone());
+                    }
+                }
+            }
+        }
+    }
     results.sort_by_key(|r| r.object);
     results
 }
@@ -581,7 +621,7 @@ fn compare_in_worlds(
                 .collect();
             let mut e = crate::equivalence::run(&world.index, &local, config);
             e.findings.retain_mut(|f| match world.global(f.object) {
-                Some(global) if world.owns(global) => {
+                Some(global) if world.judges(global) => {
                     f.object = global;
                     true
                 }

@@ -159,6 +159,17 @@ impl Unit {
             })
     }
 
+    /// The clusters its GitOps objects deploy it to (`""` for the controller's own), `None`
+    /// when nothing deploys it.
+    pub fn clusters(&self) -> Option<BTreeSet<String>> {
+        (!self.deployed_by.is_empty()).then(|| {
+            self.deployed_by
+                .iter()
+                .map(|d| cluster_identity(d.cluster.as_deref()))
+                .collect()
+        })
+    }
+
     /// What every deployment of this kustomize build adds to it, when they agree and add
     /// something (`None` otherwise: the build renders as its kustomization says).
     pub fn build_options(&self) -> Option<&BuildOptions> {
@@ -258,18 +269,7 @@ impl Units {
     /// Whether two units may land on the same cluster: true unless both name destinations
     /// and no cluster is common to them.
     pub fn may_share_cluster(a: &Unit, b: &Unit) -> bool {
-        let clusters = |u: &Unit| -> Option<BTreeSet<String>> {
-            if u.deployed_by.is_empty() {
-                return None;
-            }
-            Some(
-                u.deployed_by
-                    .iter()
-                    .map(|d| cluster_identity(d.cluster.as_deref()))
-                    .collect(),
-            )
-        };
-        match (clusters(a), clusters(b)) {
+        match (a.clusters(), b.clusters()) {
             (Some(x), Some(y)) => !x.is_disjoint(&y),
             _ => true,
         }
@@ -372,19 +372,49 @@ pub fn units(scan: &Scan) -> (Units, Vec<Diagnostic>) {
         .filter(|u| u.recurse && u.kustomization.is_none())
         .map(|u| (u.dir.clone(), u.deployed_by.clone()))
         .collect();
+    // Argo CD's directory source with `recurse` reads every manifest below it as it is,
+    // kustomizations included (argo-cd `reposerver/repository/repository.go`
+    // `getPotentiallyValidManifests`): a build below it that nothing else deploys is no unit.
+    let mut read_raw: BTreeSet<String> = BTreeSet::new();
     for (top, deployments) in &recursing {
+        let flux: Vec<&Deployment> = deployments
+            .iter()
+            .filter(|d| d.kind == "Kustomization")
+            .collect();
+        let argo = flux.len() < deployments.len();
         for u in units.values_mut() {
             if u.kustomization.is_some() && u.dir != *top && is_under(&u.dir, top) {
-                for d in deployments {
+                for &d in &flux {
                     if !u.deployed_by.contains(d) {
                         u.deployed_by.push(d.clone());
                     }
                 }
+                if argo {
+                    read_raw.insert(u.dir.clone());
+                }
             }
         }
     }
+    units.retain(|dir, u| !(read_raw.contains(dir) && u.deployed_by.is_empty()));
     for u in units.values_mut() {
         u.deployed_by.sort();
+        let first = u.deployed_by.first().map(|d| &d.options);
+        let differ = u.kustomization.is_some()
+            && first.is_some_and(|f| u.deployed_by.iter().any(|d| d.options != *f));
+        if differ {
+            let labels: Vec<String> = u.deployed_by.iter().map(Deployment::label).collect();
+            notes.push(
+                Diagnostic::new(
+                    Code::DeployOptionsDiffer,
+                    format!(
+                        "build {} is deployed with different additions (namePrefix, nameSuffix, namespace, components or patches) by {}: it is rendered as its kustomization says, which none of them deploys; give each its own overlay",
+                        u.name(),
+                        crate::diagnostic::list_some(&labels, 5)
+                    ),
+                )
+                .in_file(u.kustomization.clone().unwrap_or_default(), 1),
+            );
+        }
     }
     let mut units = Units {
         units: units.into_values().collect(),
@@ -519,7 +549,11 @@ fn assign_files(scan: &Scan, units: &mut Units) {
                         }
                         false
                     };
-                    if parent == u.dir || (u.recurse && is_under(parent, &u.dir) && !in_build()) {
+                    // Argo CD reads files below a kustomization as they are; Flux lists the
+                    // kustomization instead.
+                    let flux_only = u.deployed_by.iter().all(|d| d.kind == "Kustomization");
+                    let below = u.recurse && is_under(parent, &u.dir) && !(flux_only && in_build());
+                    if parent == u.dir || below {
                         if admitted(scan, &ignores, u, f) {
                             by_file.entry(f.to_string()).or_default().insert(i);
                         } else {

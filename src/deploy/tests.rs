@@ -658,3 +658,68 @@ fn flux_generates_a_kustomization_of_yaml_files_only() {
     assert!(found.of_file("apps/web/legacy.json").next().is_some());
     assert!(!deployed("apps/web/legacy.json"));
 }
+
+#[test]
+fn applications_on_clusters_they_never_share_are_worlds_apart() {
+    // Differently named Ingresses for one host on east and west: nothing in common but the
+    // host, and they never meet (ingress-nginx's contest for the host is per cluster).
+    let other = INGRESS.replace("name: web", "name: web-west");
+    let app = |name: &str, cluster: &str| {
+        format!(
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {name}\nspec:\n  source:\n    path: {name}\n  destination:\n    name: {cluster}\n"
+        )
+    };
+    let scan = scan_of(&[
+        ("east/ingress.yaml", INGRESS),
+        ("west/ingress.yaml", other.as_str()),
+        ("apps/east.yaml", &app("east", "east")),
+        ("apps/west.yaml", &app("west", "west")),
+    ]);
+    let (found, _) = units(&scan);
+    let w = worlds::worlds(&scan.index, &found);
+    let owned: Vec<Vec<String>> = world_files(&scan, &w).into_iter().map(|(_, o)| o).collect();
+    assert!(
+        owned.contains(&strings(&["east/ingress.yaml"])),
+        "{owned:?}"
+    );
+    assert!(
+        owned.contains(&strings(&["west/ingress.yaml"])),
+        "{owned:?}"
+    );
+    // And neither is the other's context.
+    for (positions, _) in world_files(&scan, &w) {
+        assert!(
+            !(positions.contains(&"east/ingress.yaml".to_string())
+                && positions.contains(&"west/ingress.yaml".to_string()))
+        );
+    }
+}
+
+#[test]
+fn argo_reads_kustomizations_below_a_recursing_directory_as_plain_files() {
+    // argo-cd repository.go getPotentiallyValidManifests: recurse walks every file; the
+    // kustomization below is read as a manifest, never built. Flux lists it as a build.
+    let scan = scan_of(&[
+        ("apps/web/ingress.yaml", INGRESS),
+        (
+            "apps/web/legacy/kustomization.yaml",
+            "namePrefix: p-\nresources:\n- ingress.yaml\n",
+        ),
+        ("apps/web/legacy/ingress.yaml", INGRESS),
+        (
+            "app.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  source:\n    path: apps/web\n    directory:\n      recurse: true\n  destination:\n    namespace: web\n",
+        ),
+    ]);
+    let (found, _) = units(&scan);
+    let rows = summary(&found);
+    assert!(
+        !rows.iter().any(|(dir, _, _)| dir == "apps/web/legacy"),
+        "{rows:?}"
+    );
+    assert!(
+        found
+            .of_file("apps/web/legacy/ingress.yaml")
+            .any(|u| u.dir == "apps/web" && !u.deployed_by.is_empty())
+    );
+}

@@ -38,6 +38,9 @@ pub struct World {
     pub positions: Vec<usize>,
     /// The objects whose results come from this world, ascending.
     pub owned: Vec<usize>,
+    /// The objects judged here (attachment, routing check) besides the owned ones: shared
+    /// VirtualServices bound to this alternative's Gateway, which every alternative judges.
+    pub bound: Vec<usize>,
 }
 
 /// The worlds to translate and compare in.
@@ -112,6 +115,24 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
                 }
             }
             conflicted.extend(unit_sets.into_iter().flatten());
+        }
+    }
+    // Units GitOps objects deploy to clusters they never share never meet, whatever they
+    // hold (two applications with differently named Ingresses for one host, on east and
+    // west).
+    let clusters: Vec<Option<BTreeSet<String>>> =
+        units.units.iter().map(super::Unit::clusters).collect();
+    for (a, ca) in clusters.iter().enumerate() {
+        let Some(ca) = ca else { continue };
+        for (b, cb) in clusters.iter().enumerate().skip(a + 1) {
+            if let Some(cb) = cb
+                && ca.is_disjoint(cb)
+            {
+                rivals.entry(a).or_default().insert(b);
+                rivals.entry(b).or_default().insert(a);
+                conflicted.insert(a);
+                conflicted.insert(b);
+            }
         }
     }
     // GitOps objects of one kind and name defined in files that are apart (alternative
@@ -239,6 +260,7 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
                 out.worlds.push(World {
                     positions,
                     owned: Vec::new(),
+                    bound: Vec::new(),
                 });
                 out.worlds.len() - 1
             }
@@ -250,6 +272,11 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
         } else {
             &[]
         };
+        if let Some(world) = out.worlds.get_mut(w) {
+            world.bound.extend(bound.iter().copied());
+            world.bound.sort_unstable();
+            world.bound.dedup();
+        }
         let owned_here: Vec<usize> = members
             .iter()
             .chain(bound)
@@ -394,18 +421,21 @@ impl Context {
                     .filter(|&p| !is_member(p) && !excluded(p)),
             );
         }
-        // One object per identity: the members', else the first.
+        // One translated object (Istio, Ingress) per identity: the members', else the first,
+        // so that copies in other units are not taken for duplicates. Every definition of
+        // a Service or Secret stays: a backend's port is checked against all of them.
         let identity = |p: usize| {
             index
                 .objects
                 .get(p)
                 .map(|o| (o.group_kind(), o.namespace.clone(), o.name().to_string()))
         };
+        let translated = |p: usize| index.objects.get(p).is_some_and(|o| o.body.is_translated());
         let mut taken: BTreeSet<(String, String, String)> =
             members.iter().filter_map(|&p| identity(p)).collect();
         let all: Vec<usize> = picked
             .into_iter()
-            .filter(|&p| identity(p).is_some_and(|id| taken.insert(id)))
+            .filter(|&p| !translated(p) || identity(p).is_some_and(|id| taken.insert(id)))
             .collect();
         bound.retain(|p| all.binary_search(p).is_ok());
         Around { all, bound }

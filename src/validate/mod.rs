@@ -262,7 +262,7 @@ pub fn validate_results(
             );
             let computed: Vec<(usize, Predicted)> = members
                 .par_iter()
-                .filter(|&&i| w.owns(results[i].object))
+                .filter(|&&i| w.judges(results[i].object))
                 .map(|&i| (i, predict(&world, &generated[i])))
                 .collect();
             for (i, (notes, isolated)) in computed {
