@@ -684,7 +684,7 @@ pub fn reached_by<'a>(scan: &'a Scan, u: &Unit) -> Vec<&'a Kustomization> {
 
 /// `path` under the root the way securejoin resolves it: `..` at the root stays there, a
 /// leading `/` is the root.
-fn clamped(path: &str) -> String {
+pub(crate) fn clamped(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {

@@ -97,14 +97,7 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
             continue;
         }
         let unit_sets: Vec<Vec<usize>> = files.iter().map(|f| unit_positions(f)).collect();
-        // A file nothing deploys (never the case after `assign_files`) counts as together.
-        let apart = unit_sets.iter().all(|s| !s.is_empty())
-            && unit_sets.iter().enumerate().all(|(i, a)| {
-                unit_sets[i + 1..]
-                    .iter()
-                    .all(|b| a.iter().all(|&x| b.iter().all(|&y| !together(x, y))))
-            });
-        if apart {
+        if pairwise_apart(&unit_sets, &together) {
             for (i, a) in unit_sets.iter().enumerate() {
                 for (j, b) in unit_sets.iter().enumerate() {
                     if i != j {
@@ -152,13 +145,7 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
     for by_file in deployers.values().filter(|f| f.len() > 1) {
         let files: Vec<&str> = by_file.keys().copied().collect();
         let file_units: Vec<Vec<usize>> = files.iter().map(|f| unit_positions(f)).collect();
-        let apart = file_units.iter().all(|s| !s.is_empty())
-            && file_units.iter().enumerate().all(|(i, a)| {
-                file_units[i + 1..]
-                    .iter()
-                    .all(|b| a.iter().all(|&x| b.iter().all(|&y| !together(x, y))))
-            });
-        if !apart {
+        if !pairwise_apart(&file_units, &together) {
             continue;
         }
         let deployed: Vec<&BTreeSet<usize>> = by_file.values().collect();
@@ -293,6 +280,18 @@ pub fn worlds(index: &Index, units: &Units) -> Worlds {
         }
     }
     out
+}
+
+/// Whether the files whose units are `unit_sets` are pairwise apart: no unit of one is
+/// together with a unit of another. A file nothing deploys (never the case after
+/// `assign_files`) counts as together.
+fn pairwise_apart(unit_sets: &[Vec<usize>], together: &dyn Fn(usize, usize) -> bool) -> bool {
+    unit_sets.iter().all(|s| !s.is_empty())
+        && unit_sets.iter().enumerate().all(|(i, a)| {
+            unit_sets[i + 1..]
+                .iter()
+                .all(|b| a.iter().all(|&x| b.iter().all(|&y| !together(x, y))))
+        })
 }
 
 /// What a world's objects need around them, looked up among all objects.

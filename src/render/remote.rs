@@ -338,19 +338,9 @@ fn hostname(authority: &str) -> Option<String> {
 }
 
 /// `filepath.Clean` of a rooted path, without the leading `/`: `.` and empty segments
-/// dropped, `..` removes the previous segment and stops at the root.
+/// dropped, `..` removes the previous segment and stops at the root (as securejoin's clamp).
 fn clean(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
+    crate::deploy::clamped(path)
 }
 
 /// `filepath.Clean` of a relative path, keeping leading `..`.
