@@ -34,62 +34,67 @@ pub struct SharedGateways {
 /// the unit of their class's infrastructure (when the repository has one), and reports the
 /// units that depend on a Gateway they do not deploy.
 ///
-/// With several worlds (`worlds.rs`), each is decided on its own: a route's parent is the
-/// Gateway of its own world, never an alternative's of the same name.
+/// With several worlds (`worlds.rs`), a Gateway's routes are those of the worlds that hold
+/// it, never an alternative's route to a Gateway of the same name; one note per Gateway names
+/// the dependents of every such world.
 pub fn shared_gateways(
     index: &Index,
     units: &Units,
     results: &[SourceResult],
     worlds: &[crate::index::Subset],
 ) -> SharedGateways {
+    // (result, generated Gateway) → the files of the routes attached to it.
+    let mut route_files: BTreeMap<(usize, usize), BTreeSet<String>> = BTreeMap::new();
+    let mut collect = |member: &dyn Fn(usize) -> bool| {
+        let mut by_parent: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+        for r in results.iter().filter(|r| member(r.object)) {
+            let Some(obj) = index.objects.get(r.object) else {
+                continue;
+            };
+            for g in &r.generated {
+                for parent in gateway_parents(g) {
+                    by_parent
+                        .entry(parent)
+                        .or_default()
+                        .insert(obj.source.file.clone());
+                }
+            }
+        }
+        for (ri, r) in results.iter().enumerate() {
+            if !member(r.object) {
+                continue;
+            }
+            for (gi, g) in r.generated.iter().enumerate() {
+                let key = (g.namespace().to_string(), g.name().to_string());
+                if let (Generated::Gateway(_), Some(files)) = (g, by_parent.get(&key)) {
+                    route_files
+                        .entry((ri, gi))
+                        .or_default()
+                        .extend(files.iter().cloned());
+                }
+            }
+        }
+    };
     if worlds.is_empty() {
-        return decide(index, units, results, &|_| true);
-    }
-    let mut out = SharedGateways::default();
-    for w in worlds {
-        let part = decide(index, units, results, &|object| w.local(object).is_some());
-        for m in part.moves {
-            if !out.moves.contains(&m) {
-                out.moves.push(m);
-            }
-        }
-        for n in part.notes {
-            if !out.notes.contains(&n) {
-                out.notes.push(n);
-            }
+        collect(&|_| true);
+    } else {
+        for w in worlds {
+            collect(&|object| w.local(object).is_some());
         }
     }
-    out
+    decide(index, units, results, &route_files)
 }
 
-/// [`shared_gateways`] over the results whose object `member` admits.
+/// Decides for each Ingress-created Gateway with the files of the routes attached to it.
 fn decide(
     index: &Index,
     units: &Units,
     results: &[SourceResult],
-    member: &dyn Fn(usize) -> bool,
+    route_files: &BTreeMap<(usize, usize), BTreeSet<String>>,
 ) -> SharedGateways {
-    // (namespace, name) of each route parent → the files of the routes' sources.
-    let mut route_files: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-    for r in results.iter().filter(|r| member(r.object)) {
-        let Some(obj) = index.objects.get(r.object) else {
-            continue;
-        };
-        for g in &r.generated {
-            for parent in gateway_parents(g) {
-                route_files
-                    .entry(parent)
-                    .or_default()
-                    .insert(obj.source.file.clone());
-            }
-        }
-    }
     let mut moves: Vec<(usize, usize, usize)> = Vec::new(); // (result, generated, new object)
     let mut notes: Vec<(usize, Diagnostic)> = Vec::new();
     for (ri, r) in results.iter().enumerate() {
-        if !member(r.object) {
-            continue;
-        }
         let Some(obj) = index.objects.get(r.object) else {
             continue;
         };
@@ -101,7 +106,7 @@ fn decide(
                 continue;
             }
             let key = (g.namespace().to_string(), g.name().to_string());
-            let Some(files) = route_files.get(&key) else {
+            let Some(files) = route_files.get(&(ri, gi)) else {
                 continue;
             };
             let here = &obj.source.file;
@@ -136,7 +141,7 @@ fn decide(
                     key.1,
                     crate::diagnostic::list_some(&deployed_by, 3),
                     waiting.len(),
-                    crate::diagnostic::list_some(&names, 5),
+                    names.join(", "),
                 ),
                 _ => format!(
                     "Gateway {}/{} for IngressClass {} is written into {home_file}, {}, and {} other unit(s) attach routes to it without deploying it: {}. Deployed alone, their routes have no parent; deleting that application removes every application's Gateway. No IngressClass object or ingress controller that a GitOps object or build deploys is there to home it with: move it to a unit of its own (e.g. a gateway-api/ directory) deployed before the applications. {order}",
@@ -152,7 +157,7 @@ fn decide(
                         "which no GitOps object or build deploys".to_string()
                     },
                     waiting.len(),
-                    crate::diagnostic::list_some(&names, 5),
+                    names.join(", "),
                 ),
             };
             notes.push((ri, Diagnostic::new(Code::DeploySharedGateway, message)));
