@@ -528,9 +528,10 @@ fn run_stages(request: Request) -> Result<Outcome, PipelineError> {
 }
 
 /// The translation of every object: of the whole index when it is one world, else of each
-/// world on its own (`deploy::worlds`), each object's result from the world that owns it; an
-/// owned Gateway also gets the listeners other worlds' copies of it have (a class's shared
-/// Gateway, carried by one world's Ingress, serves routes of several).
+/// world on its own (`deploy::worlds`), each object's result from the world that owns it. A
+/// class's shared Gateway serves routes of several worlds: the written one gets the listeners
+/// of every world's copy, and a Gateway only other units' Ingresses carried is written with
+/// its carrier.
 fn translate_in_worlds(
     index: &crate::index::Index,
     worlds: &[crate::index::Subset],
@@ -540,59 +541,113 @@ fn translate_in_worlds(
     if worlds.is_empty() {
         return translate::translate(index, config);
     }
-    type Listeners = Vec<crate::gwapi::Listener>;
-    // A world's owned results, and the listeners of the Gateways of results it does not own.
-    type WorldTranslation = (Vec<SourceResult>, Vec<((String, String), Listeners)>);
-    let per_world: Vec<WorldTranslation> = worlds
+    // A Gateway shared by an IngressClass is carried by the class's first Ingress in a
+    // world, which may be another unit's (context): its copy is kept, with the carrier's
+    // position, so that the routes of this world have their parent and listeners.
+    type Copy = (usize, crate::gwapi::Generated);
+    let per_world: Vec<(Vec<SourceResult>, Vec<Copy>)> = worlds
         .par_iter()
         .map(|world| {
             let mut results = translate::translate(&world.index, config);
-            // A Gateway shared by an IngressClass is carried by the class's first Ingress,
-            // which may belong to another world: the listeners this world's routes need are
-            // kept from its copy.
             let mut copies = Vec::new();
             results.retain_mut(|r| match world.global(r.object) {
                 Some(global) if world.owns(global) => {
                     r.object = global;
                     true
                 }
-                _ => {
+                Some(global) => {
                     for g in &r.generated {
-                        if let crate::gwapi::Generated::Gateway(gw) = g {
-                            copies.push((
-                                (g.namespace().to_string(), g.name().to_string()),
-                                gw.spec.listeners.clone(),
-                            ));
+                        if matches!(g, crate::gwapi::Generated::Gateway(_)) {
+                            copies.push((global, g.clone()));
                         }
                     }
                     false
                 }
+                None => false,
             });
             (results, copies)
         })
         .collect();
-    let mut listeners: std::collections::BTreeMap<(String, String), Listeners> = Default::default();
     let mut results = Vec::new();
-    for (owned, copies) in per_world {
+    let mut copies: Vec<Copy> = Vec::new();
+    for (owned, c) in per_world {
         results.extend(owned);
-        for (key, ls) in copies {
-            listeners.entry(key).or_default().extend(ls);
+        copies.extend(c);
+    }
+    results.sort_by_key(|r| r.object);
+    let identity = |g: &crate::gwapi::Generated| (g.namespace().to_string(), g.name().to_string());
+    // An identity no owned result carries goes to its carrier's own result.
+    let owned: std::collections::BTreeSet<(String, String)> = results
+        .iter()
+        .flat_map(|r| r.generated.iter())
+        .filter(|g| matches!(g, crate::gwapi::Generated::Gateway(_)))
+        .map(identity)
+        .collect();
+    let mut placed = std::collections::BTreeSet::new();
+    for (carrier, g) in &copies {
+        let id = identity(g);
+        if !owned.contains(&id) && placed.insert(id) {
+            crate::translated::place(&mut results, *carrier, g.clone());
         }
     }
+    // Every copy's listeners on the one written Gateway.
     for r in &mut results {
         for g in &mut r.generated {
-            let key = (g.namespace().to_string(), g.name().to_string());
-            if let (crate::gwapi::Generated::Gateway(gw), Some(extra)) = (g, listeners.get(&key)) {
-                for l in extra {
-                    if !gw.spec.listeners.iter().any(|x| x.name == l.name) {
-                        gw.spec.listeners.push(l.clone());
+            let id = identity(g);
+            let crate::gwapi::Generated::Gateway(gw) = g else {
+                continue;
+            };
+            for (_, c) in copies.iter().filter(|(_, c)| identity(c) == id) {
+                let crate::gwapi::Generated::Gateway(copy) = c else {
+                    continue;
+                };
+                for l in &copy.spec.listeners {
+                    match gw.spec.listeners.iter_mut().find(|x| x.name == l.name) {
+                        Some(kept) => admit_namespaces_of(kept, l),
+                        None => gw.spec.listeners.push(l.clone()),
                     }
                 }
             }
         }
     }
-    results.sort_by_key(|r| r.object);
     results
+}
+
+/// Widens `kept`'s namespace selector by the namespaces `other` (the same listener in another
+/// world's copy) admits, when both select by `kubernetes.io/metadata.name`: a class's shared
+/// listener admits the namespaces of every world's routes.
+fn admit_namespaces_of(kept: &mut crate::gwapi::Listener, other: &crate::gwapi::Listener) {
+    let by_name = |l: &crate::gwapi::Listener| -> Option<Vec<String>> {
+        let ns = l.allowed_routes.as_ref()?.namespaces.as_ref()?;
+        let sel = ns.selector.as_ref().filter(|_| ns.from == "Selector")?;
+        let [req] = sel.match_expressions.as_slice() else {
+            return None;
+        };
+        (sel.match_labels.is_empty()
+            && req.key == "kubernetes.io/metadata.name"
+            && req.operator == "In")
+            .then(|| req.values.clone())
+    };
+    let Some(extra) = by_name(other) else {
+        return;
+    };
+    if by_name(kept).is_none() {
+        return;
+    }
+    if let Some(req) = kept
+        .allowed_routes
+        .as_mut()
+        .and_then(|a| a.namespaces.as_mut())
+        .and_then(|n| n.selector.as_mut())
+        .and_then(|s| s.match_expressions.first_mut())
+    {
+        for v in extra {
+            if !req.values.contains(&v) {
+                req.values.push(v);
+            }
+        }
+        req.values.sort();
+    }
 }
 
 /// The routing check of every world (`deploy::worlds`), each object's findings from the
