@@ -43,6 +43,13 @@ pub fn source_hash(bytes: &[u8]) -> String {
 /// `reposerver/repository/repository.go`, `skipFileRenderingMarker`): anywhere in the file.
 pub const ARGO_SKIP_MARKER: &str = "+argocd:skip-file-rendering";
 
+/// Whether `bytes` hold [`ARGO_SKIP_MARKER`] anywhere, as Argo CD looks for it.
+pub fn carries_argo_skip_marker(bytes: &[u8]) -> bool {
+    bytes
+        .windows(ARGO_SKIP_MARKER.len())
+        .any(|w| w == ARGO_SKIP_MARKER.as_bytes())
+}
+
 /// The header lines (each ending in `\n`) for a file generated from `source`. A source Argo
 /// CD skips ([`ARGO_SKIP_MARKER`]) passes the marker on: its translation must not reach the
 /// cluster where the source does not.
@@ -52,10 +59,7 @@ pub fn render(source: &str, source_bytes: &[u8]) -> String {
         "{TITLE_PREFIX}{source}. Do not edit: changes are overwritten; edit the source and re-run.\n{MARKER_PREFIX}{source}{HASH_SEPARATOR}{}\n",
         source_hash(source_bytes)
     );
-    let marked = source_bytes
-        .windows(ARGO_SKIP_MARKER.len())
-        .any(|w| w == ARGO_SKIP_MARKER.as_bytes());
-    if marked {
+    if carries_argo_skip_marker(source_bytes) {
         out.push_str(&format!(
             "# {ARGO_SKIP_MARKER} (as in the source: Argo CD does not deploy it)\n"
         ));

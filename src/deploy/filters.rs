@@ -15,8 +15,6 @@
 
 use regex::Regex;
 
-use crate::header::ARGO_SKIP_MARKER;
-
 /// An Argo CD `directory.include`/`exclude` pattern as a regex (anchored); `None` when the
 /// pattern does not compile, which Argo CD treats as matching nothing (`glob.Match` logs
 /// the error and answers false).
@@ -94,11 +92,7 @@ pub fn argo_reads(
     if include.is_some_and(|p| !p.is_empty() && !matches(p)) {
         return false;
     }
-    let marked = text.is_some_and(|t| {
-        t.windows(ARGO_SKIP_MARKER.len())
-            .any(|w| w == ARGO_SKIP_MARKER.as_bytes())
-    });
-    !marked
+    !text.is_some_and(crate::header::carries_argo_skip_marker)
 }
 
 /// How many of [`FLUX_DEFAULT_IGNORES`] are the VCS ones (`ExcludeVCS`), which apply even
@@ -209,12 +203,8 @@ pub fn left_out_outputs(
                 continue;
             }
             for d in &u.deployed_by {
-                let single = super::Unit {
-                    deployed_by: vec![d.clone()],
-                    ..u.clone()
-                };
-                if super::admitted(scan, &ignores, &single, source)
-                    && !super::admitted(scan, &ignores, &single, path)
+                if super::admits(scan, &ignores, u, d, source)
+                    && !super::admits(scan, &ignores, u, d, path)
                 {
                     let filter = match d.kind.as_str() {
                         "Kustomization" => {

@@ -612,28 +612,41 @@ fn assign_files(scan: &Scan, units: &mut Units) {
 /// deployment of `u`: Argo CD's `include`/`exclude` and skip marker, Flux's `.sourceignore`
 /// and default ignores (`filters.rs`). A unit nothing deploys applies every file.
 pub(crate) fn admitted(scan: &Scan, ignores: &filters::SourceIgnore, u: &Unit, file: &str) -> bool {
-    if u.deployed_by.is_empty() {
-        return true;
-    }
-    let rel = if u.dir.is_empty() {
-        file
-    } else {
-        file.strip_prefix(&format!("{}/", u.dir)).unwrap_or(file)
-    };
-    u.deployed_by.iter().any(|d| match d.kind.as_str() {
+    u.deployed_by.is_empty()
+        || u.deployed_by
+            .iter()
+            .any(|d| admits(scan, ignores, u, d, file))
+}
+
+/// Whether deployment `d` of unit `u` applies `file` (in the unit's directory or below).
+pub(crate) fn admits(
+    scan: &Scan,
+    ignores: &filters::SourceIgnore,
+    u: &Unit,
+    d: &Deployment,
+    file: &str,
+) -> bool {
+    match d.kind.as_str() {
         // Flux lists only `.yaml`/`.yml` files in the kustomization it generates for a path
         // without one (`fluxcd/pkg` `kustomize/kustomize_generator.go` `scanManifests`).
         "Kustomization" => {
             !ignores.ignores(file)
                 && (u.kustomization.is_some() || file.ends_with(".yaml") || file.ends_with(".yml"))
         }
-        _ => filters::argo_reads(
-            rel,
-            d.include.as_deref(),
-            d.exclude.as_deref(),
-            scan.sources.get(file).map(|t| t.bytes.as_ref()),
-        ),
-    })
+        _ => {
+            let rel = if u.dir.is_empty() {
+                file
+            } else {
+                file.strip_prefix(&format!("{}/", u.dir)).unwrap_or(file)
+            };
+            filters::argo_reads(
+                rel,
+                d.include.as_deref(),
+                d.exclude.as_deref(),
+                scan.sources.get(file).map(|t| t.bytes.as_ref()),
+            )
+        }
+    }
 }
 
 /// The kustomizations a build rooted at `dir` reaches (itself, its bases and components,

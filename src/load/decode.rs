@@ -569,6 +569,20 @@ impl BuildOptions {
         *self == BuildOptions::default()
     }
 
+    /// `k` as the GitOps object builds it: its prefix, suffix and namespace replace the
+    /// kustomization's (components and patches only change what renders).
+    pub fn apply_to(&self, k: &mut crate::model::kustomize::Kustomization) {
+        if self.name_prefix.is_some() {
+            k.name_prefix = self.name_prefix.clone();
+        }
+        if self.name_suffix.is_some() {
+            k.name_suffix = self.name_suffix.clone();
+        }
+        if self.namespace.is_some() {
+            k.namespace = self.namespace.clone();
+        }
+    }
+
     fn of(spec: Option<&Value>) -> BuildOptions {
         let text = |p: &str| {
             spec.and_then(|s| s.pointer(p))

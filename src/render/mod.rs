@@ -220,6 +220,8 @@ pub fn run(
     // Decide per build: render, or why not.
     let mut statuses: BTreeMap<String, BuildStatus> = BTreeMap::new();
     let mut to_render: Vec<&Build> = Vec::new();
+    // The remote entries of the builds to render that the remote cache holds.
+    let mut vendored: Vec<discover::Vendored> = Vec::new();
     let translatable = translatable_dirs(scan);
     for b in &builds {
         if b.kustomization.is_none() {
@@ -241,14 +243,16 @@ pub fn run(
         }
         // What a cached remote base holds is not known before rendering: such a build is
         // rendered.
-        let vendors = options
+        let cached: Vec<discover::Vendored> = options
             .remote_cache
             .as_ref()
-            .is_some_and(|c| !discover::vendored(scan, b, c).is_empty());
-        if !vendors && !reaches_translatable(scan, b, &translatable) {
+            .map(|c| discover::vendored(scan, b, c))
+            .unwrap_or_default();
+        if cached.is_empty() && !reaches_translatable(scan, b, &translatable) {
             statuses.insert(b.dir.clone(), BuildStatus::NothingToTranslate);
             continue;
         }
+        vendored.extend(cached);
         to_render.push(b);
     }
 
@@ -270,7 +274,7 @@ pub fn run(
         })
         .collect();
     let copied: BTreeSet<String> = reached_dirs.values().flatten().cloned().collect();
-    let scratch = match kustomize::Scratch::copy_of(root, &copied) {
+    let mut scratch = match kustomize::Scratch::copy_of(root, &copied) {
         Ok(s) => s,
         Err(e) => {
             notes.push(Diagnostic::new(
@@ -286,27 +290,25 @@ pub fn run(
         }
     };
     // Remote entries the remote cache holds point at copies inside the scratch copy.
-    let mut scratch = scratch;
     if let Some(cache) = &options.remote_cache {
-        for b in &to_render {
-            for v in discover::vendored(scan, b, cache) {
-                if let Err(e) = scratch.vendor(&v, cache) {
-                    notes.push(
-                        Diagnostic::new(
-                            Code::RenderFailed,
-                            format!(
-                                "the remote cache's copy of {} ({}) cannot be used: {e}",
-                                v.entry,
-                                v.cached.path()
-                            ),
-                        )
-                        .in_file(v.kustomization.clone(), 1),
-                    );
-                }
+        vendored.sort();
+        vendored.dedup();
+        for v in &vendored {
+            if let Err(e) = scratch.vendor(v, cache) {
+                notes.push(
+                    Diagnostic::new(
+                        Code::RenderFailed,
+                        format!(
+                            "the remote cache's copy of {} ({}) cannot be used: {e}",
+                            v.entry,
+                            v.cached.path()
+                        ),
+                    )
+                    .in_file(v.kustomization.clone(), 1),
+                );
             }
         }
     }
-    let scratch = scratch;
     let dirs_of =
         |b: &Build| -> Vec<String> { reached_dirs.get(&b.dir).cloned().unwrap_or_default() };
 
@@ -518,15 +520,7 @@ pub fn run(
             }
             let mut k = scan.index.kustomization_in(&b.dir)?.clone();
             if let Some(o) = o {
-                if o.name_prefix.is_some() {
-                    k.name_prefix = o.name_prefix.clone();
-                }
-                if o.name_suffix.is_some() {
-                    k.name_suffix = o.name_suffix.clone();
-                }
-                if o.namespace.is_some() {
-                    k.namespace = o.namespace.clone();
-                }
+                o.apply_to(&mut k);
             }
             if let Some((ns, _)) = target {
                 k.namespace = Some(ns);

@@ -99,14 +99,8 @@ fn is_regular_file(path: &Path) -> bool {
 /// Whether every component of `rel` under `root` is a directory, none a symlink (a symlink
 /// in the cache could lead anywhere).
 fn is_real_dir(root: &Path, rel: &str) -> bool {
-    let mut at = root.to_path_buf();
-    for part in rel.split('/').filter(|p| !p.is_empty()) {
-        at.push(part);
-        if !std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_dir()) {
-            return false;
-        }
-    }
-    true
+    std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.file_type().is_dir())
+        && crate::walk::symlink_on_the_way(root, rel).is_none()
 }
 
 /// A remote kustomization root as kustomize splits its URL.
