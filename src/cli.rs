@@ -516,8 +516,9 @@ pub struct TraceArgs {
     /// A request header, 'Name: value' (repeatable).
     #[arg(long = "header", value_name = "'NAME: VALUE'")]
     pub headers: Vec<String>,
-    /// The client address. Not evaluated yet: trace's old sides do not read client addresses
-    /// (allow-lists); accepted so scripts keep working once they do.
+    /// The client address: ingress-nginx's allow- and deny-lists and the new side's policies
+    /// (Envoy Gateway SecurityPolicy, Istio AuthorizationPolicy) decide with it; without it
+    /// they are listed as checks. The Istio side does not read its AuthorizationPolicies.
     #[arg(long, value_name = "IP")]
     pub source_ip: Option<std::net::IpAddr>,
     /// The Gateway (NAMESPACE/NAME) whose entry point to follow when several serve the
@@ -1598,6 +1599,7 @@ fn trace(args: &TraceArgs) -> Result<u8> {
             .map(|(n, v)| (n.to_ascii_lowercase(), v.clone()))
             .collect(),
         query: request.query.clone(),
+        client: args.source_ip,
     };
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -1639,9 +1641,9 @@ fn trace(args: &TraceArgs) -> Result<u8> {
         .lock()
         .write_all(text.as_bytes())
         .context("writing to stdout")?;
-    if args.source_ip.is_some() {
+    if args.source_ip.is_some() && trace.old.as_ref().is_some_and(|o| o.model == "Istio") {
         eprintln!(
-            "note: --source-ip is not evaluated yet (trace's old sides do not read client addresses)"
+            "note: --source-ip is not evaluated on the Istio side (its model does not read AuthorizationPolicies)"
         );
     }
     // 1 when the sides differ, like plan's "changes needed".

@@ -176,7 +176,7 @@ impl Model {
         for &ranking in &self.rankings {
             let b = self
                 .world
-                .behaviour_as(gateways, &request, ranking.profile());
+                .behaviour_from(gateways, &request, ranking.profile(), probe.client);
             let d = self.decision(b, probe);
             if out
                 .iter()
@@ -195,9 +195,9 @@ impl Model {
         probe: &Probe,
     ) -> Option<(semantics::Behaviour, Decision)> {
         let request = request_of(probe)?;
-        let b = self
-            .world
-            .behaviour_as(gateways, &request, self.rankings[0].profile());
+        let b =
+            self.world
+                .behaviour_from(gateways, &request, self.rankings[0].profile(), probe.client);
         let d = self.decision(b.clone(), probe);
         Some((b, d))
     }
@@ -212,8 +212,8 @@ impl Model {
                 object,
                 field: String::new(),
             });
-        // Gateway API routes carry no access control of their own, and the translator
-        // writes no policy resources yet (issue #31): every request passes.
+        // Access checks come from the implementation's policies the world holds (Envoy
+        // Gateway SecurityPolicies, Istio AuthorizationPolicies), per the ranking's profile.
         let effects = super::effects::Effects::of(
             &b,
             &probe.headers,

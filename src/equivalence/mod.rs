@@ -43,6 +43,9 @@ pub struct Probe {
     /// Header names in lower case.
     pub headers: Vec<(String, String)>,
     pub query: Vec<(String, String)>,
+    /// The client's address, when known (`trace --source-ip`): the models then decide the
+    /// address checks (allow- and deny-lists) instead of recording them.
+    pub client: Option<std::net::IpAddr>,
 }
 
 impl Probe {
@@ -55,6 +58,7 @@ impl Probe {
             path: path.to_string(),
             headers: Vec::new(),
             query: Vec::new(),
+            client: None,
         }
     }
 
@@ -104,6 +108,9 @@ impl fmt::Display for Probe {
         }
         for (k, v) in &self.headers {
             write!(f, " [{k}: {v}]")?;
+        }
+        if let Some(ip) = self.client {
+            write!(f, " from {ip}")?;
         }
         Ok(())
     }

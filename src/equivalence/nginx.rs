@@ -345,7 +345,7 @@ impl Model {
             query: probe.query.clone(),
             headers: probe.headers.clone(),
         };
-        let b = instance.world.behaviour(&request, None);
+        let b = instance.world.behaviour(&request, probe.client);
         // The model reads access checks and the response headers nginx adds itself (HSTS);
         // the request headers it forwards, mirrors and timeouts it leaves to `unevaluated`,
         // so they are not compared.

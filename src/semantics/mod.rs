@@ -15,6 +15,7 @@
 //! it). Every rule cites the upstream file it comes from; the models are checked against facts
 //! from the upstreams' own test suites (`tests/semantics/`).*
 
+pub mod cidr;
 pub mod gateway_api;
 pub mod hostname;
 pub mod ingress_nginx;
@@ -161,6 +162,63 @@ pub enum AccessCheck {
     SourceRange { allow: bool, ranges: String },
 }
 
+impl AccessCheck {
+    /// Clients in (`allow`) or outside these comma-separated ranges, in the canonical form
+    /// of [`cidr::text`].
+    pub fn source_range(allow: bool, list: &str) -> AccessCheck {
+        AccessCheck::SourceRange {
+            allow,
+            ranges: cidr::text(&cidr::parse_list([list])),
+        }
+    }
+
+    /// A subrequest to `url`, named as [`auth_endpoint`] gives it.
+    pub fn external_auth(url: &str) -> AccessCheck {
+        AccessCheck::ExternalAuth {
+            url: auth_endpoint(url),
+        }
+    }
+}
+
+/// An authentication endpoint as the data plane calls it, so the models' answers compare:
+/// `scheme://host:port/path?query` with the port explicit (80 or 443 when the URL has none),
+/// a cluster Service's host in its long form (`name.namespace.svc` and
+/// `name.namespace.svc.cluster.local` both become the latter) and an empty path as `/`. A URL
+/// that does not have this shape (nginx variables, no scheme) is kept as written.
+pub fn auth_endpoint(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return url.to_string(),
+    };
+    let split = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, target) = rest.split_at(split);
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
+            (h, p.parse::<u32>().unwrap_or(0))
+        }
+        Some(_) => return url.to_string(),
+        None => (authority, default_port),
+    };
+    if host.is_empty() || host.contains(['$', '@']) || target.contains('$') {
+        return url.to_string();
+    }
+    let host = host.to_ascii_lowercase();
+    let host = match host.strip_suffix(".svc") {
+        Some(service) if service.split('.').count() == 2 => format!("{host}.cluster.local"),
+        _ => host,
+    };
+    let target = if target.starts_with('/') {
+        target.to_string()
+    } else {
+        format!("/{target}")
+    };
+    format!("{}://{host}:{port}{target}", scheme.to_ascii_lowercase())
+}
+
 /// The TLS side of a request sent over HTTPS.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Tls {
@@ -232,5 +290,29 @@ impl Behaviour {
             access: Vec::new(),
             tls: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod auth_endpoint_tests {
+    use super::auth_endpoint;
+
+    #[test]
+    fn endpoints_are_canonical() {
+        assert_eq!(
+            auth_endpoint("http://oauth2-proxy.auth.svc:4180/oauth2/auth"),
+            "http://oauth2-proxy.auth.svc.cluster.local:4180/oauth2/auth"
+        );
+        assert_eq!(
+            auth_endpoint("HTTP://Auth.Example.com"),
+            "http://auth.example.com:80/"
+        );
+        assert_eq!(
+            auth_endpoint("https://auth.example.com/verify?rd=1"),
+            "https://auth.example.com:443/verify?rd=1"
+        );
+        // nginx variables and other schemes are kept as written.
+        assert_eq!(auth_endpoint("http://$host/auth"), "http://$host/auth");
+        assert_eq!(auth_endpoint("ftp://x/y"), "ftp://x/y");
     }
 }

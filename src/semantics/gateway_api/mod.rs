@@ -18,6 +18,7 @@
 
 mod attach;
 mod filters;
+mod policies;
 pub mod precedence;
 
 use std::collections::{BTreeMap, HashMap};
@@ -325,6 +326,8 @@ pub struct World {
     /// unresolved reference, not merely one deployed elsewhere).
     pub(crate) services_complete: bool,
     pub(crate) grants: Vec<(String, Value)>,
+    /// The implementations' policies that check requests ([`policies`]).
+    policies: Vec<policies::Policy>,
     /// Per route, the listeners it is accepted on.
     attachments: Vec<Vec<Attachment>>,
     /// Gateway and listener name → the routes accepted there.
@@ -378,6 +381,7 @@ impl World {
             services: BTreeMap::new(),
             services_complete: false,
             grants: Vec::new(),
+            policies: Vec::new(),
             attachments: Vec::new(),
             by_listener: HashMap::new(),
             competing: Mutex::new(HashMap::new()),
@@ -387,6 +391,10 @@ impl World {
             let group = str_of(v, "apiVersion")
                 .and_then(|a| a.rsplit_once('/'))
                 .map_or("", |(g, _)| g);
+            if let Some(p) = policies::Policy::of(v, default_namespace) {
+                world.policies.push(p);
+                continue;
+            }
             match (group, str_of(v, "kind").unwrap_or_default()) {
                 ("", "Namespace") => {
                     let labels = super::string_map(v, "/metadata/labels");
@@ -552,8 +560,8 @@ impl World {
         };
         match self.profile {
             Profile::Generic => {
-                let istio = self.behaviour_with(gateways, request, Profile::Istio);
-                let envoy = self.behaviour_with(gateways, request, Profile::EnvoyGateway);
+                let istio = self.behaviour_with(gateways, request, Profile::Istio, None);
+                let envoy = self.behaviour_with(gateways, request, Profile::EnvoyGateway, None);
                 if istio == envoy {
                     istio
                 } else {
@@ -564,14 +572,33 @@ impl World {
                     b
                 }
             }
-            p => self.behaviour_with(gateways, request, p),
+            p => self.behaviour_with(gateways, request, p, None),
         }
     }
 
     /// [`World::behaviour`] with the given profile's precedence (for a caller that compares
     /// implementations itself).
     pub fn behaviour_as(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
-        self.behaviour_with(gateways, request, profile)
+        self.behaviour_with(gateways, request, profile, None)
+    }
+
+    /// [`World::behaviour_as`] for a request from `client` (all Gateways when `gateways` is
+    /// empty): the policies' source checks are decided instead of recorded.
+    pub fn behaviour_from(
+        &self,
+        gateways: &[Key],
+        request: &Request,
+        profile: Profile,
+        client: Option<std::net::IpAddr>,
+    ) -> Behaviour {
+        let all: Vec<Key>;
+        let gateways = if gateways.is_empty() {
+            all = self.gateways.keys().cloned().collect();
+            &all
+        } else {
+            gateways
+        };
+        self.behaviour_with(gateways, request, profile, client)
     }
 
     /// The matches competing for `host` on a listener, in precedence order, as `(route,
@@ -665,7 +692,13 @@ impl World {
         entries
     }
 
-    fn behaviour_with(&self, gateways: &[Key], request: &Request, profile: Profile) -> Behaviour {
+    fn behaviour_with(
+        &self,
+        gateways: &[Key],
+        request: &Request,
+        profile: Profile,
+        client: Option<std::net::IpAddr>,
+    ) -> Behaviour {
         let Some((gateway, listener)) = self.listener_for(gateways, request, profile) else {
             return Behaviour::of(Outcome::NoListener);
         };
@@ -700,6 +733,23 @@ impl World {
                         profile,
                     );
                     b.matched = Some(matched(object, Some(ru), Some(m)));
+                    let place = policies::Place {
+                        gateway: &gateway.key,
+                        listener: &listener.name,
+                        route: Some((&route.kind, &route.key, str_of(&rule.raw, "name"))),
+                    };
+                    let verdict =
+                        policies::verdict(&self.policies, &place, request, client, profile);
+                    if let Some(reason) = verdict.denied {
+                        let matched = b.matched.take();
+                        b = Behaviour::of(Outcome::Denied {
+                            status: 403,
+                            reason,
+                        });
+                        b.matched = matched;
+                    }
+                    b.access.extend(verdict.checks);
+                    b.unevaluated.extend(verdict.unevaluated);
                     return b;
                 }
             }

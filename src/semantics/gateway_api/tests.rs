@@ -127,3 +127,210 @@ fn path_prefix_is_element_wise() {
     assert!(!path_prefix_matches("/foo", "/foobar"));
     assert!(path_prefix_matches("/", "/anything"));
 }
+
+fn from(objects: &[Value], profile: Profile, request: &str, client: &str) -> Outcome {
+    let world = World::new(objects, "default", profile);
+    let ip = client.parse().unwrap_or_else(|e| panic!("{e}"));
+    world
+        .behaviour_from(
+            &[],
+            &Request::parse(request).unwrap_or_else(|e| panic!("{e}")),
+            profile,
+            Some(ip),
+        )
+        .outcome
+}
+
+fn security_policy(spec: Value) -> Value {
+    json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "SecurityPolicy",
+           "metadata": {"name": "sp", "namespace": "infra"}, "spec": spec})
+}
+
+fn forwarded(o: &Outcome) -> bool {
+    matches!(o, Outcome::Backends { .. })
+}
+
+// envoyproxy/gateway api/v1alpha1/authorization_types.go: rules in order, the first match
+// decides, else `defaultAction`; `clientCIDRs` match the client address.
+#[test]
+fn envoy_gateway_authorization_decides_by_client_address() {
+    let objects = [
+        gateway(http80()),
+        route(json!([{"backendRefs": [{"name": "app", "port": 80}]}])),
+        security_policy(json!({
+            "targetRefs": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "r"}],
+            "authorization": {"defaultAction": "Deny", "rules": [
+                {"action": "Deny", "principal": {"clientCIDRs": ["10.0.99.0/24"]}},
+                {"action": "Allow", "principal": {"clientCIDRs": ["10.0.0.0/16"]}}]}})),
+    ];
+    let get = "GET http://x.example.com/";
+    let o = from(&objects, Profile::EnvoyGateway, get, "10.0.1.2");
+    assert!(forwarded(&o), "{o:?}");
+    assert!(matches!(
+        from(&objects, Profile::EnvoyGateway, get, "10.0.99.2"),
+        Outcome::Denied { status: 403, .. }
+    ));
+    assert!(matches!(
+        from(&objects, Profile::EnvoyGateway, get, "192.0.2.1"),
+        Outcome::Denied { status: 403, .. }
+    ));
+    // Istio does not read Envoy Gateway's policies.
+    assert!(forwarded(&from(&objects, Profile::Istio, get, "192.0.2.1")));
+    // Without a client address the checks are recorded, deny-list first.
+    let b = behaviour(&objects, Profile::EnvoyGateway, get);
+    assert!(forwarded(&b.outcome));
+    assert_eq!(
+        b.access,
+        vec![
+            crate::semantics::AccessCheck::SourceRange {
+                allow: false,
+                ranges: "10.0.99.0/24".into()
+            },
+            crate::semantics::AccessCheck::SourceRange {
+                allow: true,
+                ranges: "10.0.0.0/16".into()
+            },
+        ]
+    );
+}
+
+// internal/gatewayapi/securitypolicy.go: a policy on a route rule (sectionName = the rule's
+// name) wins over one on the route, which wins over one on the Gateway.
+#[test]
+fn envoy_gateway_the_most_specific_policy_applies() {
+    let deny_all = |name: &str, target: Value| {
+        let mut p = security_policy(json!({"targetRefs": [target],
+            "authorization": {"defaultAction": "Deny"}}));
+        p["metadata"]["name"] = json!(name);
+        p
+    };
+    let allow_all = |name: &str, target: Value| {
+        let mut p = security_policy(json!({"targetRefs": [target],
+            "authorization": {"defaultAction": "Allow"}}));
+        p["metadata"]["name"] = json!(name);
+        p
+    };
+    let gw_ref = json!({"group": "gateway.networking.k8s.io", "kind": "Gateway", "name": "gw"});
+    let rule_ref = json!({"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "r", "sectionName": "open"});
+    let objects = [
+        gateway(http80()),
+        route(json!([
+            {"name": "open", "matches": [{"path": {"type": "PathPrefix", "value": "/open"}}],
+             "backendRefs": [{"name": "app", "port": 80}]},
+            {"name": "closed", "backendRefs": [{"name": "app", "port": 80}]}])),
+        deny_all("gateway-wide", gw_ref),
+        allow_all("rule", rule_ref),
+    ];
+    assert!(forwarded(&from(
+        &objects,
+        Profile::EnvoyGateway,
+        "GET http://x.example.com/open",
+        "192.0.2.1"
+    )));
+    assert!(matches!(
+        from(
+            &objects,
+            Profile::EnvoyGateway,
+            "GET http://x.example.com/other",
+            "192.0.2.1"
+        ),
+        Outcome::Denied { .. }
+    ));
+}
+
+// istio/api security/v1beta1/authorization.proto: DENY rules refuse what they match; a rule
+// matches when a `from` and a `to` entry hold; matcher/header.go `HostMatcher` compares the
+// Host header exactly (a port included), matcher/path.go `PathMatcher` a trailing `*` as a
+// prefix.
+#[test]
+fn istio_deny_rules_scope_by_host_and_path() {
+    let policy = json!({"apiVersion": "security.istio.io/v1", "kind": "AuthorizationPolicy",
+        "metadata": {"name": "office", "namespace": "infra"},
+        "spec": {"targetRefs": [{"group": "gateway.networking.k8s.io", "kind": "Gateway", "name": "gw"}],
+            "action": "DENY",
+            "rules": [{"from": [{"source": {"notRemoteIpBlocks": ["10.0.0.0/8"]}}],
+                       "to": [{"operation": {"hosts": ["x.example.com", "x.example.com:*"],
+                                              "notPaths": ["/public", "/public/*"]}}]}]}});
+    let objects = [
+        gateway(http80()),
+        route(json!([{"backendRefs": [{"name": "app", "port": 80}]}])),
+        policy,
+    ];
+    let p = Profile::Istio;
+    assert!(forwarded(&from(
+        &objects,
+        p,
+        "GET http://x.example.com/admin",
+        "10.1.2.3"
+    )));
+    assert!(matches!(
+        from(&objects, p, "GET http://x.example.com/admin", "192.0.2.1"),
+        Outcome::Denied { status: 403, .. }
+    ));
+    assert!(matches!(
+        from(
+            &objects,
+            p,
+            "GET http://x.example.com:80/admin",
+            "192.0.2.1"
+        ),
+        Outcome::Denied { .. }
+    ));
+    assert!(forwarded(&from(
+        &objects,
+        p,
+        "GET http://x.example.com/public/a",
+        "192.0.2.1"
+    )));
+    assert!(forwarded(&from(
+        &objects,
+        p,
+        "GET http://y.example.com/admin",
+        "192.0.2.1"
+    )));
+    // Envoy Gateway does not read Istio's policies.
+    assert!(forwarded(&from(
+        &objects,
+        Profile::EnvoyGateway,
+        "GET http://x.example.com/admin",
+        "192.0.2.1"
+    )));
+}
+
+// ext_auth_types.go: `pathOverride` replaces the request's path, `path` is put before it.
+#[test]
+fn envoy_gateway_external_auth_is_recorded_with_the_path_it_calls() {
+    let ext = |http: Value| {
+        [
+            gateway(http80()),
+            route(json!([{"backendRefs": [{"name": "app", "port": 80}]}])),
+            security_policy(json!({
+                "targetRefs": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "r"}],
+                "extAuth": {"http": http}})),
+        ]
+    };
+    let url = |http: Value| match behaviour(
+        &ext(http),
+        Profile::EnvoyGateway,
+        "GET http://x.example.com/a/b",
+    )
+    .access
+    .as_slice()
+    {
+        [crate::semantics::AccessCheck::ExternalAuth { url }] => url.clone(),
+        other => panic!("{other:?}"),
+    };
+    let backend = json!([{"name": "auth", "namespace": "sec", "port": 9000}]);
+    assert_eq!(
+        url(json!({"backendRefs": backend, "pathOverride": "/verify"})),
+        "http://auth.sec.svc.cluster.local:9000/verify"
+    );
+    assert_eq!(
+        url(json!({"backendRefs": backend, "path": "/verify"})),
+        "http://auth.sec.svc.cluster.local:9000/verify/a/b"
+    );
+    assert_eq!(
+        url(json!({"backendRefs": backend})),
+        "http://auth.sec.svc.cluster.local:9000/a/b"
+    );
+}

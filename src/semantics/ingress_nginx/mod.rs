@@ -871,16 +871,13 @@ impl World {
         let mut access = Vec::new();
         if let Some(cidrs) = self.controller.setting("block-cidrs") {
             match client {
-                Some(ip) if in_any(cidrs, ip) => {
+                Some(ip) if super::cidr::in_any(cidrs, ip) => {
                     return Behaviour::of(Outcome::Denied {
                         status: 403,
                         reason: "block-cidrs".into(),
                     });
                 }
-                None => access.push(AccessCheck::SourceRange {
-                    allow: false,
-                    ranges: cidrs.to_string(),
-                }),
+                None => access.push(AccessCheck::source_range(false, cidrs)),
                 _ => {}
             }
         }
@@ -897,13 +894,10 @@ impl World {
             let Some(list) = list else { continue };
             let Some(ip) = client else {
                 // The client address is not known: the check is recorded, not decided.
-                access.push(AccessCheck::SourceRange {
-                    allow: !deny_inside,
-                    ranges: list.to_string(),
-                });
+                access.push(AccessCheck::source_range(!deny_inside, list));
                 continue;
             };
-            if in_any(list, ip) == deny_inside {
+            if super::cidr::in_any(list, ip) == deny_inside {
                 return Behaviour::of(Outcome::Denied {
                     status: 403,
                     reason: if deny_inside {
@@ -918,9 +912,7 @@ impl World {
         // Authentication: recorded, not decided (it depends on the credentials sent and on
         // another service's answer).
         if let Some(url) = annotation("auth-url") {
-            access.push(AccessCheck::ExternalAuth {
-                url: url.to_string(),
-            });
+            access.push(AccessCheck::external_auth(url));
         } else if let Some(url) = set(self.controller.setting("global-auth-url"))
             && valid_auth_url(url)
             && ingress.and_then(|i| i.flag("enable-global-auth")) != Some(false)
@@ -934,14 +926,19 @@ impl World {
         {
             // template.go `shouldApplyGlobalAuth`: a location without its own auth-url, unless
             // its Ingress turns global auth off.
-            access.push(AccessCheck::ExternalAuth {
-                url: url.to_string(),
-            });
+            access.push(AccessCheck::external_auth(url));
         }
         if let Some(kind) = annotation("auth-type").filter(|t| ["basic", "digest"].contains(t)) {
+            // auth/main.go `Parse`: `auth-secret` is `namespace/name` or a name in the
+            // Ingress's namespace.
+            let secret = annotation("auth-secret").unwrap_or_default();
+            let secret = match (secret.contains('/'), ingress) {
+                (false, Some(i)) => format!("{}/{secret}", i.namespace),
+                _ => secret.to_string(),
+            };
             access.push(AccessCheck::BasicAuth {
                 scheme: kind.to_string(),
-                secret: annotation("auth-secret").unwrap_or_default().to_string(),
+                secret,
             });
         }
         if let Some(secret) = annotation("auth-tls-secret") {
@@ -1129,56 +1126,4 @@ fn normalised_uri(path: &str) -> String {
 
 fn request_uri(request: &Request) -> String {
     format!("{}{}", request.path, request.query_string())
-}
-
-/// Whether `ip` is in one of the comma-separated CIDRs or addresses of `list`.
-pub(crate) fn in_any(list: &str, ip: IpAddr) -> bool {
-    list.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .any(|entry| {
-            let (addr, bits) = match entry.split_once('/') {
-                Some((a, b)) => (a, b.parse::<u32>().ok()),
-                None => (entry, None),
-            };
-            let Ok(net) = addr.parse::<IpAddr>() else {
-                return false;
-            };
-            match (net, ip) {
-                (IpAddr::V4(n), IpAddr::V4(i)) => {
-                    let bits = bits.unwrap_or(32).min(32);
-                    let mask = if bits == 0 {
-                        0
-                    } else {
-                        u32::MAX << (32 - bits)
-                    };
-                    u32::from(n) & mask == u32::from(i) & mask
-                }
-                (IpAddr::V6(n), IpAddr::V6(i)) => {
-                    let bits = bits.unwrap_or(128).min(128);
-                    let mask = if bits == 0 {
-                        0
-                    } else {
-                        u128::MAX << (128 - bits)
-                    };
-                    u128::from(n) & mask == u128::from(i) & mask
-                }
-                _ => false,
-            }
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cidrs_contain_addresses() {
-        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
-        assert!(in_any("10.0.0.0/8, 192.168.0.1", ip("10.2.3.4")));
-        assert!(in_any("10.0.0.0/8, 192.168.0.1", ip("192.168.0.1")));
-        assert!(!in_any("10.0.0.0/8", ip("11.0.0.1")));
-        assert!(in_any("0.0.0.0/0", ip("1.2.3.4")));
-        assert!(!in_any("not-an-ip", ip("1.2.3.4")));
-    }
 }
