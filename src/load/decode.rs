@@ -47,6 +47,15 @@ const KNOWN_VERSIONS: &[(&str, &[&str], &[&str])] = &[
         &[],
     ),
     ("gateway.networking.x-k8s.io", &["v1alpha1"], &[]),
+    (
+        "gateway.envoyproxy.io",
+        &["v1alpha1"],
+        &[
+            "SecurityPolicy",
+            "BackendTrafficPolicy",
+            "ClientTrafficPolicy",
+        ],
+    ),
 ];
 
 /// Why `api_version` of `kind` is not read, when its group is one the tool reads but the
@@ -356,6 +365,13 @@ fn decode_body(api_version: &str, kind: &str, doc: &Value) -> Result<Option<Sour
         }
     } else if api_version.starts_with("gateway.networking.k8s.io/")
         || api_version.starts_with("gateway.networking.x-k8s.io/")
+        // The Envoy Gateway policies the `envoy-gateway` target writes are linted against
+        // their pinned CRDs like Gateway API objects, and the behaviour model reads them.
+        || (api_version.starts_with("gateway.envoyproxy.io/")
+            && matches!(
+                kind,
+                "SecurityPolicy" | "BackendTrafficPolicy" | "ClientTrafficPolicy"
+            ))
     {
         SourceBody::GatewayApi(doc.clone())
     } else {

@@ -4,8 +4,8 @@
 //! to the translation. Their top-level `kind:` line says so without a parse. When the scan
 //! cannot tell (no column-0 `kind:` line, flow-style documents, JSON), it answers "parse".
 
-/// Kinds whose documents are decoded. Gateway API kinds are parsed to be validated and, for
-/// Gateways, mounted onto.
+/// Kinds whose documents are decoded. Gateway API kinds (and Envoy Gateway's policies) are
+/// parsed to be validated and, for Gateways, mounted onto.
 pub(crate) const RELEVANT_KINDS: &[&str] = &[
     "Gateway",
     "VirtualService",
@@ -24,6 +24,9 @@ pub(crate) const RELEVANT_KINDS: &[&str] = &[
     "ReferenceGrant",
     "BackendTLSPolicy",
     "ListenerSet",
+    "SecurityPolicy",
+    "BackendTrafficPolicy",
+    "ClientTrafficPolicy",
     "Kustomization",
     "Application",
     "ApplicationSet",

@@ -1,4 +1,4 @@
-//! The official Gateway API v1.6.1 CRDs and three Istio policy CRDs, embedded at build time
+//! The official Gateway API v1.6.1 CRDs, three Istio policy CRDs and three Envoy Gateway policy CRDs, embedded at build time
 //! (`crds/`, unmodified, embedded in their JSON form from `crds/json/`), parsed once per
 //! channel on first use.
 //!
@@ -43,6 +43,15 @@ const ISTIO: &[(&str, &str)] = crd_files!("istio":
     "security.istio.io_authorizationpolicies.yaml",
     "security.istio.io_requestauthentications.yaml",
     "telemetry.istio.io_telemetries.yaml",
+);
+
+/// Envoy Gateway's policy CRDs (envoyproxy/gateway v1.9.0, commit 39763b1c,
+/// `charts/gateway-helm/charts/crds/crds/generated/`, unmodified): the `envoy-gateway` target
+/// writes SecurityPolicies (and, later, traffic policies) for what the Standard API lacks.
+const ENVOY_GATEWAY: &[(&str, &str)] = crd_files!("envoy-gateway":
+    "gateway.envoyproxy.io_backendtrafficpolicies.yaml",
+    "gateway.envoyproxy.io_clienttrafficpolicies.yaml",
+    "gateway.envoyproxy.io_securitypolicies.yaml",
 );
 
 /// `(file name, YAML text)` of every CRD of the experimental channel.
@@ -133,6 +142,7 @@ pub fn catalog(channel: Channel) -> &'static Catalog {
     cell.get_or_init(|| {
         let mut all: Vec<(&str, &str)> = files(channel).to_vec();
         all.extend_from_slice(ISTIO);
+        all.extend_from_slice(ENVOY_GATEWAY);
         build(&all)
     })
 }
@@ -238,6 +248,7 @@ mod json_tests {
             ("standard", STANDARD),
             ("experimental", EXPERIMENTAL),
             ("istio", ISTIO),
+            ("envoy-gateway", ENVOY_GATEWAY),
         ] {
             for (file, json) in files {
                 let yaml = std::fs::read_to_string(root.join(channel).join(file))
