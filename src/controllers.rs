@@ -207,6 +207,7 @@ pub const ASSUMED_SETTINGS: &[&str] = &[
 /// The ConfigMap keys the Ingress translation applies (or reports with a code of its own),
 /// read by the translator (`translate::ingress`); a test checks each is read there.
 pub const TRANSLATED_SETTINGS: &[&str] = &[
+    "allow-cross-namespace-resources",
     "allow-snippet-annotations",
     "annotation-value-word-blocklist",
     "annotations-risk-level",
@@ -924,6 +925,7 @@ mod tests {
             include_str!("translate/ingress/class.rs"),
             include_str!("translate/ingress/emit.rs"),
             include_str!("translate/ingress/nginx/mod.rs"),
+            include_str!("translate/ingress/nginx/access.rs"),
             include_str!("index.rs"),
         ]
         .concat();

@@ -88,9 +88,13 @@ pub enum Generated {
     TcpRoute(Object<TcpRouteSpec>),
     ReferenceGrant(Object<ReferenceGrantSpec>),
     BackendTlsPolicy(Object<BackendTlsPolicySpec>),
-    /// An Istio policy (AuthorizationPolicy, RequestAuthentication, Telemetry) retargeted at a
-    /// generated Gateway with `targetRefs`: its spec is the original's, minus `selector`.
-    IstioPolicy(Object<serde_json::Value>),
+    /// A policy resource of the target implementation, attached with `targetRefs`: an Istio
+    /// policy (AuthorizationPolicy, RequestAuthentication, Telemetry) retargeted at a
+    /// generated Gateway (its spec is the original's, minus `selector`), or a policy written
+    /// for what the Standard API cannot say (`translate::target`: Envoy Gateway
+    /// SecurityPolicy, Istio AuthorizationPolicy). Each writer types its own spec and hands
+    /// it over as JSON.
+    Policy(Object<serde_json::Value>),
 }
 
 impl Generated {
@@ -103,7 +107,7 @@ impl Generated {
             Generated::TcpRoute(o) => &o.metadata,
             Generated::ReferenceGrant(o) => &o.metadata,
             Generated::BackendTlsPolicy(o) => &o.metadata,
-            Generated::IstioPolicy(o) => &o.metadata,
+            Generated::Policy(o) => &o.metadata,
         }
     }
 
@@ -116,7 +120,7 @@ impl Generated {
             Generated::TcpRoute(o) => &o.kind,
             Generated::ReferenceGrant(o) => &o.kind,
             Generated::BackendTlsPolicy(o) => &o.kind,
-            Generated::IstioPolicy(o) => &o.kind,
+            Generated::Policy(o) => &o.kind,
         }
     }
 
@@ -129,7 +133,7 @@ impl Generated {
             Generated::TcpRoute(o) => &o.api_version,
             Generated::ReferenceGrant(o) => &o.api_version,
             Generated::BackendTlsPolicy(o) => &o.api_version,
-            Generated::IstioPolicy(o) => &o.api_version,
+            Generated::Policy(o) => &o.api_version,
         }
     }
 
@@ -157,7 +161,7 @@ impl Generated {
             Generated::TcpRoute(_) => 4,
             Generated::BackendTlsPolicy(_) => 5,
             Generated::ReferenceGrant(_) => 6,
-            Generated::IstioPolicy(_) => 7,
+            Generated::Policy(_) => 7,
         };
         (rank, self.namespace().to_string(), self.name().to_string())
     }

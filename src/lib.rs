@@ -28,6 +28,7 @@ pub mod report;
 pub mod scan;
 pub mod semantics;
 pub mod suppress;
+pub mod target;
 pub mod translate;
 pub mod translated;
 pub mod validate;

@@ -508,7 +508,7 @@ fn metadata_mut(g: &mut Generated) -> &mut crate::gwapi::Metadata {
         Generated::TcpRoute(o) => &mut o.metadata,
         Generated::ReferenceGrant(o) => &mut o.metadata,
         Generated::BackendTlsPolicy(o) => &mut o.metadata,
-        Generated::IstioPolicy(o) => &mut o.metadata,
+        Generated::Policy(o) => &mut o.metadata,
     }
 }
 

@@ -25,6 +25,10 @@ pub struct SourceResult {
     /// the new Gateway goes with the policy, so only what deploys the policy deploys the
     /// copy. `translate::translate` moves them there.
     pub elsewhere: Vec<(usize, Generated)>,
+    /// Generated Gateways (namespace, name) whose traffic an access control of this source
+    /// checked that the target cannot carry, with why: every route attached to them is
+    /// written without backends (`translate::target::close_gateways`).
+    pub closed_gateways: Vec<(String, String, String)>,
 }
 
 impl SourceResult {
@@ -61,4 +65,18 @@ pub struct GrantRequest {
     pub to_kind: String,
     pub to_namespace: String,
     pub to_name: String,
+}
+
+impl GrantRequest {
+    /// The API group of `from_kind`: Envoy Gateway's for its policies (a SecurityPolicy's
+    /// Secret or Service in another namespace needs a grant naming that group), else
+    /// Gateway API's.
+    pub fn from_group(&self) -> &'static str {
+        match self.from_kind.as_str() {
+            "SecurityPolicy" | "BackendTrafficPolicy" | "ClientTrafficPolicy" => {
+                "gateway.envoyproxy.io"
+            }
+            _ => crate::gwapi::GROUP,
+        }
+    }
 }

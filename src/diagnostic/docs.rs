@@ -36,6 +36,11 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "Every `nginx.ingress.kubernetes.io/*` annotation is either translated (and noted) or reported with its own code; security-relevant ones (authentication, allow-lists, rate limits, snippets, WAF) are errors, since dropping them silently opens the service.",
     ),
     (
+        "target",
+        "Target implementations",
+        "What is written for the `--target` implementation where the Standard API has no field (its policy resources), and where a control it cannot carry makes a route fail closed. See `docs/targets.md`.",
+    ),
+    (
         "gateway-api",
         "Shared translation",
         "Objects the translators add for each other.",

@@ -110,7 +110,7 @@ spec:
         },
     ),
     (
-        Code::NginxAuthUrl,
+        Code::TargetAccessFailsClosed,
         Example {
             before: "apiVersion: networking.k8s.io/v1
 kind: Ingress
@@ -129,9 +129,11 @@ spec:
         pathType: Prefix
         backend: {service: {name: admin, port: {number: 80}}}
 ",
-            after: "    backendRefs:
-    - name: admin
-      port: 80
+            after: "  rules:
+  - matches:
+    - path:
+        type: PathPrefix
+        value: /
 ",
         },
     ),

@@ -186,24 +186,17 @@ impl Code {
             | Code::IstioGatewaySourceRanges
             | Code::IstioGatewayTrafficPolicy
             | Code::IstioPolicyWorkload
-            | Code::NginxAllowlistSourceRange
-            | Code::NginxControllerAccess
             | Code::NginxAuthCacheDuration
             | Code::NginxAuthCacheKey
             | Code::NginxAuthMethod
-            | Code::NginxAuthRealm
             | Code::NginxAuthRequestRedirect
-            | Code::NginxAuthResponseHeaders
-            | Code::NginxAuthSecret
-            | Code::NginxAuthSecretType
             | Code::NginxAuthSignin
-            | Code::NginxAuthType
-            | Code::NginxAuthUrl
-            | Code::NginxDenylistSourceRange
             | Code::NginxEnableModsecurity
             | Code::NginxEnableOwaspCoreRules
             | Code::NginxSatisfy
-            | Code::NginxWhitelistSourceRange => &[Part::Access],
+            | Code::TargetAccessScope
+            | Code::TargetBasicAuthSecret
+            | Code::TargetExtAuthRequest => &[Part::Access],
             Code::IstioBackendCaConfigmap
             | Code::IstioBackendCaUnknown
             | Code::IstioBackendClientCertificate
@@ -309,6 +302,7 @@ impl Code {
             | Code::NginxSslPassthroughPlainHttp
             | Code::NginxSslPassthroughPaths
             | Code::NginxSslPassthroughHostWide => &[Part::Routing, Part::Tls],
+            Code::TargetAccessFailsClosed => &[Part::Routing, Part::Access],
             Code::NginxSslRedirectNoHttps => &[Part::Redirect, Part::Tls],
             Code::IstioPrefixRewriteCaseSensitive | Code::NginxRewriteTargetApproximated => {
                 &[Part::Rewrite, Part::Routing]
@@ -341,7 +335,6 @@ impl Code {
             | Code::NginxAuthTlsErrorPage
             | Code::NginxAuthTlsMatchCn
             | Code::NginxAuthTlsPassCertificateToUpstream
-            | Code::NginxAuthTlsSecret
             | Code::NginxAuthTlsVerifyClient
             | Code::NginxAuthTlsVerifyDepth => &[Part::Access, Part::Tls],
             Code::IstioUnknownField

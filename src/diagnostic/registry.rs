@@ -842,12 +842,6 @@ registry! {
     NginxAffinityMode = "ingress-nginx/affinity-mode", Warning,
         "`nginx.ingress.kubernetes.io/affinity-mode` is not translated: session affinity mode has no equivalent.",
         "`nginx.ingress.kubernetes.io/affinity-mode` is not translated: session affinity mode has no equivalent.";
-    NginxAllowlistSourceRange = "ingress-nginx/allowlist-source-range", Error,
-        "`nginx.ingress.kubernetes.io/allowlist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).",
-        "`nginx.ingress.kubernetes.io/allowlist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).";
-    NginxControllerAccess = "ingress-nginx/controller-access", Error,
-        "The controller's ConfigMap restricts every Ingress (allow-list, deny-list, blocked ranges or global external auth); not translated, so the routes are open.",
-        "The ingress-nginx controller's ConfigMap (installed by the repository or given with `controllers.<class>`/`--controller-config`) has a key that applies an access check to every location: `whitelist-source-range` and `denylist-source-range` (used where an Ingress has no annotation of its own, `ipallowlist`/`ipdenylist` `Parse`), `block-cidrs` (an http-level `deny`), `global-auth-url` (external auth for every location without its own `auth-url`, unless `enable-global-auth: \"false\"`). Gateway API routes carry no access control and the tool writes no policy resource for it yet, so after the migration those requests are no longer checked. Add the implementation's policy (Envoy Gateway SecurityPolicy, Istio AuthorizationPolicy) before cutting over.";
     NginxControllerConfigAssumed = "ingress-nginx/controller-config-assumed", Warning,
         "The ingress-nginx controller of a class is not in the repository or the configuration: its defaults are assumed; confirm them.",
         "What a request gets from ingress-nginx depends on the controller's ConfigMap and flags as much as on the Ingress: HSTS on every HTTPS answer, the HTTPS redirect and its ACME exemption, proxy timeouts, the request body limit, which annotations load (`annotations-risk-level`, `allow-snippet-annotations`, `--annotations-prefix`), whether `ssl-passthrough` works (`--enable-ssl-passthrough`), the certificate hosts without `tls` answer with (`--default-ssl-certificate`), global allow-lists and external auth. The repository installs no controller for this class (no controller workload, no Helm release of the `ingress-nginx` chart in a Flux HelmRelease or Argo CD Application) and `.gateway-migrate.yaml` has no `controllers.<class>`, so the translation and the equivalence check assume ingress-nginx's defaults, except that the annotations the Ingresses use are taken to have taken effect (`annotations-risk-level` Critical, snippets allowed, `--enable-ssl-passthrough`), all listed in the message and in the report's `controllers` section. Confirm them against the cluster (`kubectl get cm,deploy -n ingress-nginx -o yaml`), then give the controller's ConfigMap and flags with `controllers.<class>` or `--controller-config [CLASS=]FILE`; see docs/controllers.md.";
@@ -887,21 +881,9 @@ registry! {
     NginxAuthMethod = "ingress-nginx/auth-method", Error,
         "`nginx.ingress.kubernetes.io/auth-method` is not translated: part of external authentication (auth-url), not translated.",
         "`nginx.ingress.kubernetes.io/auth-method` is not translated: part of external authentication (auth-url), not translated.";
-    NginxAuthRealm = "ingress-nginx/auth-realm", Error,
-        "`nginx.ingress.kubernetes.io/auth-realm` is not translated: basic authentication realm.",
-        "`nginx.ingress.kubernetes.io/auth-realm` is not translated: basic authentication realm; not translated.";
     NginxAuthRequestRedirect = "ingress-nginx/auth-request-redirect", Error,
         "`nginx.ingress.kubernetes.io/auth-request-redirect` is not translated: part of external authentication (auth-url), not translated.",
         "`nginx.ingress.kubernetes.io/auth-request-redirect` is not translated: part of external authentication (auth-url), not translated.";
-    NginxAuthResponseHeaders = "ingress-nginx/auth-response-headers", Error,
-        "`nginx.ingress.kubernetes.io/auth-response-headers` is not translated: part of external authentication (auth-url), not translated.",
-        "`nginx.ingress.kubernetes.io/auth-response-headers` is not translated: part of external authentication (auth-url), not translated.";
-    NginxAuthSecret = "ingress-nginx/auth-secret", Error,
-        "`nginx.ingress.kubernetes.io/auth-secret` is not translated: basic authentication credentials.",
-        "`nginx.ingress.kubernetes.io/auth-secret` is not translated: basic authentication credentials; not translated.";
-    NginxAuthSecretType = "ingress-nginx/auth-secret-type", Error,
-        "`nginx.ingress.kubernetes.io/auth-secret-type` is not translated: basic authentication credentials.",
-        "`nginx.ingress.kubernetes.io/auth-secret-type` is not translated: basic authentication credentials; not translated.";
     NginxAuthSignin = "ingress-nginx/auth-signin", Error,
         "`nginx.ingress.kubernetes.io/auth-signin` is not translated: the sign-in redirect of external authentication has no Gateway API equivalent.",
         "`nginx.ingress.kubernetes.io/auth-signin` is not translated: the sign-in redirect of external authentication has no Gateway API equivalent.";
@@ -917,21 +899,12 @@ registry! {
     NginxAuthTlsPassCertificateToUpstream = "ingress-nginx/auth-tls-pass-certificate-to-upstream", Error,
         "`nginx.ingress.kubernetes.io/auth-tls-pass-certificate-to-upstream` is not translated: passing the client certificate upstream has no standard equivalent.",
         "`nginx.ingress.kubernetes.io/auth-tls-pass-certificate-to-upstream` is not translated: passing the client certificate upstream has no standard equivalent.";
-    NginxAuthTlsSecret = "ingress-nginx/auth-tls-secret", Error,
-        "`nginx.ingress.kubernetes.io/auth-tls-secret` is not translated: client-certificate verification is per port in Gateway API (Gateway spec.tls.frontend), not per host.",
-        "`nginx.ingress.kubernetes.io/auth-tls-secret` is not translated: client-certificate verification is per port in Gateway API (Gateway spec.tls.frontend), not per host; configure it on the Gateway.";
     NginxAuthTlsVerifyClient = "ingress-nginx/auth-tls-verify-client", Error,
         "`nginx.ingress.kubernetes.io/auth-tls-verify-client` is not translated: client-certificate verification belongs on the Gateway (spec.tls.frontend.validation).",
         "`nginx.ingress.kubernetes.io/auth-tls-verify-client` is not translated: client-certificate verification belongs on the Gateway (spec.tls.frontend.validation); not translated.";
     NginxAuthTlsVerifyDepth = "ingress-nginx/auth-tls-verify-depth", Error,
         "`nginx.ingress.kubernetes.io/auth-tls-verify-depth` is not translated: client-certificate chain depth has no equivalent.",
         "`nginx.ingress.kubernetes.io/auth-tls-verify-depth` is not translated: client-certificate chain depth has no equivalent.";
-    NginxAuthType = "ingress-nginx/auth-type", Error,
-        "`nginx.ingress.kubernetes.io/auth-type` is not translated: basic/digest authentication has no Gateway API equivalent (Envoy Gateway SecurityPolicy basicAuth).",
-        "`nginx.ingress.kubernetes.io/auth-type` is not translated: basic/digest authentication has no Gateway API equivalent (Envoy Gateway SecurityPolicy basicAuth).";
-    NginxAuthUrl = "ingress-nginx/auth-url", Error,
-        "`nginx.ingress.kubernetes.io/auth-url` is not translated: external authentication has no standard Gateway API filter (experimental ExternalAuth is not implemented by Istio).",
-        "`nginx.ingress.kubernetes.io/auth-url` is not translated: external authentication has no standard Gateway API filter (experimental ExternalAuth is not implemented by Istio); use an Istio AuthorizationPolicy CUSTOM or Envoy Gateway SecurityPolicy extAuth.";
     NginxBackendProtocolGrpc = "ingress-nginx/backend-protocol-grpc", Info,
         "`backend-protocol: GRPC|GRPCS`: hosts become GRPCRoutes.",
         "`backend-protocol: GRPC|GRPCS`: hosts become GRPCRoutes; `/pkg.Service/Method` paths become method matches.";
@@ -1007,9 +980,6 @@ registry! {
     NginxDefaultBackend = "ingress-nginx/default-backend", Warning,
         "`nginx.ingress.kubernetes.io/default-backend` is not translated: an error-page default backend has no Gateway API equivalent.",
         "`nginx.ingress.kubernetes.io/default-backend` is not translated: an error-page default backend has no Gateway API equivalent.";
-    NginxDenylistSourceRange = "ingress-nginx/denylist-source-range", Error,
-        "`nginx.ingress.kubernetes.io/denylist-source-range` is not translated: IP deny-lists have no Gateway API equivalent.",
-        "`nginx.ingress.kubernetes.io/denylist-source-range` is not translated: IP deny-lists have no Gateway API equivalent.";
     NginxEnableAccessLog = "ingress-nginx/enable-access-log", Info,
         "`nginx.ingress.kubernetes.io/enable-access-log` is not translated: access logging is configured on the implementation, not on routes.",
         "`nginx.ingress.kubernetes.io/enable-access-log` is not translated: access logging is configured on the implementation, not on routes.";
@@ -1295,9 +1265,6 @@ registry! {
     NginxUseRegexHostWide = "ingress-nginx/use-regex-host-wide", Warning,
         "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched this Ingress's paths as case-insensitive regexes too, and so does the translation.",
         "Another Ingress of the same host (and class) uses `use-regex`/`rewrite-target`, so ingress-nginx matched every path of the host (Exact and Prefix too) as a case-insensitive regex anchored at the start, longest first (`template.go` `enforceRegexModifier`, `buildLocation`); this Ingress's paths become `RegularExpression (?i)<path>.*`, which keeps nginx's length order under Istio's and Envoy Gateway's regex ranking.";
-    NginxWhitelistSourceRange = "ingress-nginx/whitelist-source-range", Error,
-        "`nginx.ingress.kubernetes.io/whitelist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).",
-        "`nginx.ingress.kubernetes.io/whitelist-source-range` is not translated: IP allow-lists have no Gateway API equivalent (Istio AuthorizationPolicy remoteIpBlocks, Envoy Gateway SecurityPolicy).";
     NginxXForwardedPort = "ingress-nginx/x-forwarded-port", Info,
         "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.",
         "`nginx.ingress.kubernetes.io/x-forwarded-port` is not translated: forwarded headers are set by the implementation.";
@@ -1480,6 +1447,22 @@ registry! {
     DeploySharedGateway = "deploy/shared-gateway", Warning,
         "Routes of several deploy units attach to one generated Gateway that some of them do not deploy: each such unit is named, with the ordering its GitOps tool needs.",
         "Ingress migration creates one Gateway per IngressClass. The routes of every Ingress of the class attach to it, but the units (kustomize builds, Argo CD Applications, Flux Kustomizations, directories) that deploy those routes do not all deploy the Gateway. Where the repository has the class's infrastructure (its `IngressClass` object, else the one ingress-nginx controller it installs), the Gateway is written next to it, so it lives with the platform rather than in the first application; otherwise it stays in the first application and the message says to move it to a unit of its own. Either way, a dependent unit deployed before the Gateway's unit (or to a cluster without it) has routes without a parent, and deleting the Gateway's unit takes every dependent's traffic with it. Order the Gateway's unit first: Flux `dependsOn` on each dependent Kustomization; Argo CD a lower `argocd.argoproj.io/sync-wave` on its Application within the parent app. `docs/deploy-units.md`.";
+    // ── Target implementations ──
+    TargetAccessPolicy = "target/access-policy", Info,
+        "Access controls of the source written as the target implementation's policy resource.",
+        "The source restricts who may reach these routes (client address allow- or deny-lists, basic or external authentication, from annotations or the controller's ConfigMap). The Standard Gateway API has no field for that, so the check is written as the policy resource of the `--target` implementation, attached to the generated routes (Envoy Gateway: a SecurityPolicy with `targetRefs` naming the routes; Istio: an AuthorizationPolicy with `targetRefs` naming the Gateway, scoped to the routes' hosts and paths). The policy is validated against the implementation's pinned CRDs like every generated object, and the behaviour model of the new side reads it. See `docs/targets.md` for what each target carries.";
+    TargetAccessFailsClosed = "target/access-fails-closed", Error,
+        "An access control the target cannot carry: the routes are written without backends (500) instead of open.",
+        "The source restricts who may reach these routes, but the `--target` implementation has no resource for that control (Istio: basic, digest or external authentication; the generic target: any policy), or the source's value cannot be carried over (an authentication URL that is not a cluster Service over plain HTTP for Envoy Gateway, a value the source's controller could not read). Publishing the routes would open them to everyone, so their rules are written without backends and mirrors: every request gets a 500 (Gateway API: a rule without backends). Choose a target that carries the control (`docs/targets.md`), or put the check in front of the service yourself, then give the rules their backends back.";
+    TargetBasicAuthSecret = "target/basic-auth-secret", Warning,
+        "Envoy Gateway reads basic-auth users from key `.htpasswd` with SHA hashes only: the Secret needs that key before cut-over.",
+        "Envoy Gateway's `basicAuth.users` names a Secret whose key `.htpasswd` holds `user:{SHA}hash` lines (`api/v1alpha1/basic_auth_types.go`; other hash schemes are refused by `validateHtpasswdFormat` in `internal/gatewayapi/securitypolicy.go`). ingress-nginx read the users from key `auth` (an htpasswd file with any crypt hash) or one key per user (`auth-secret-type: auth-map`). The SecurityPolicy names the same Secret: add a `.htpasswd` key with SHA hashes (`htpasswd -s`) before cutting over. Until the key is there the policy is invalid and Envoy Gateway answers 500 on its routes (it never lets a request through unchecked).";
+    TargetExtAuthRequest = "target/ext-auth-request", Warning,
+        "Envoy Gateway's external authorization sends the service fewer headers than ingress-nginx did: check what the service reads.",
+        "ingress-nginx's `auth-url` subrequest carried every request header, the auth URL's host as `Host`, and `X-Original-URL`, `X-Original-Method`, `X-Auth-Request-Redirect`, `X-Forwarded-For` (`nginx.tmpl`, the auth location). Envoy Gateway's HTTP external authorization sends only Host, Method, Path, Content-Length and Authorization plus what `headersToExtAuth` names (`api/v1alpha1/ext_auth_types.go`); the SecurityPolicy adds `cookie`. A service that reads other headers answers differently (usually: refuses). Add the names it reads to `extAuth.headersToExtAuth`.";
+    TargetAccessScope = "target/access-scope", Warning,
+        "The written policy covers more requests than the source's access control: refused clients are refused there too.",
+        "Istio's AuthorizationPolicy attaches to a whole Gateway and is scoped by host and path (`to.operation`). Where a route's requests cannot be named that way (a wildcard host, which a port in the Host header would slip past; a route without hostname; a regular expression or gRPC path) the policy is scoped to the whole host or the whole Gateway. Clients the source refused are still refused; some it let through elsewhere on the Gateway are refused too. Narrow the policy's `to` by hand if that matters, or use Envoy Gateway, whose SecurityPolicy targets the routes themselves.";
     // ── Rendering kustomize builds ──
     RenderNoKustomize = "render/no-kustomize", Warning,
         "Neither kustomize nor kubectl was found: kustomize builds are not rendered.",

@@ -49,7 +49,7 @@ pub(crate) fn attach_reference_grants(index: &Index, results: &mut [SourceResult
                 .entry((req.to_namespace.clone(), req.from_namespace.clone()))
                 .or_insert_with(|| (pos, BTreeSet::new(), BTreeSet::new()));
             entry.1.insert(ReferenceGrantFrom {
-                group: gwapi::GROUP.into(),
+                group: req.from_group().into(),
                 kind: req.from_kind.clone(),
                 namespace: req.from_namespace.clone(),
             });
@@ -123,7 +123,7 @@ fn existing_grant_allows(index: &Index, req: &GrantRequest) -> bool {
         let spec = &doc["spec"];
         let from_ok = spec["from"].as_array().is_some_and(|froms| {
             froms.iter().any(|f| {
-                f["group"].as_str() == Some(gwapi::GROUP)
+                f["group"].as_str() == Some(req.from_group())
                     && f["kind"].as_str() == Some(req.from_kind.as_str())
                     && f["namespace"].as_str() == Some(req.from_namespace.as_str())
             })

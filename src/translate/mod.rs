@@ -9,11 +9,17 @@ pub mod around;
 pub(crate) mod grants;
 pub(crate) mod ingress;
 pub(crate) mod istio;
+pub(crate) mod target;
 /// The Istio field table (`docs/istio-fields.md`).
 pub mod istio_fields {
     pub use super::istio::fields::{
         FIELDS, Handling, ISTIO_API_COMMIT, ISTIO_COMMIT, IstioField, markdown,
     };
+}
+
+/// `docs/targets.md`: what each `--target` writes, fails closed on, or reports.
+pub fn targets_markdown() -> String {
+    target::docs::markdown()
 }
 
 use crate::config::Config;
@@ -85,6 +91,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             r.notes.push((*d).clone());
         }
     }
+    target::close_gateways(&mut results);
     relocate(&mut results);
     results
 }

@@ -53,6 +53,8 @@ mod semantics_ingress_nginx_review;
 mod semantics_istio;
 mod semantics_istio_review;
 mod status_envoy_gateway;
+mod target_access;
+mod targets_docs;
 mod trace_cli;
 mod untrusted;
 mod untrusted_config;

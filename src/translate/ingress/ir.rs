@@ -126,6 +126,9 @@ pub(crate) struct IngressPlan {
     /// The controller's `--default-ssl-certificate` (namespace, name), when known: the
     /// certificate ingress-nginx answers HTTPS with for hosts without one of their own.
     pub default_certificate: Option<(String, String)>,
+    /// The access controls of the Ingress's locations (`nginx::access`), written for the
+    /// target by `translate::target` once the routes exist.
+    pub access: Vec<crate::translate::target::Control>,
     /// Set for canary Ingresses (merged into their primary by `nginx::canary`).
     pub canary: Option<super::nginx::canary::Canary>,
     pub result: SourceResult,

@@ -62,20 +62,97 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     let mut names = names::NameAllocator::default();
     for (plan, att) in plans.iter_mut().zip(&attachments) {
         emit::emit(plan, att, &mut names);
-        for (wanted, got) in names.take_renamed() {
-            plan.result.notes.push(Diagnostic::new(
-                Code::IngressNameCollision,
-                format!(
-                    "another Ingress in namespace {} already generates {wanted}; this one's is named {got}",
-                    plan.namespace
-                ),
-            ));
+        note_renamed(plan, &mut names);
+    }
+    // Policies once every route exists: a policy scoped by path leaves out the more specific
+    // paths other Ingresses route on the same host.
+    let forwarding: Vec<(usize, crate::translate::target::RouteScope)> = plans
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            p.result
+                .generated
+                .iter()
+                .filter_map(crate::translate::target::RouteScope::of)
+                .map(move |r| (i, r))
+        })
+        .collect();
+    for (i, plan) in plans.iter_mut().enumerate() {
+        if plan.access.is_empty() {
+            continue;
         }
+        let own: Vec<crate::translate::target::RouteScope> = forwarding
+            .iter()
+            .filter(|(j, _)| *j == i)
+            .map(|(_, r)| r.clone())
+            .collect();
+        let others: Vec<&crate::translate::target::RouteScope> = forwarding
+            .iter()
+            .filter(|(j, r)| {
+                *j != i
+                    && own.iter().any(|o| {
+                        o.hostnames.iter().any(|h| r.hostnames.contains(h))
+                            || (o.hostnames.is_empty() && r.hostnames.is_empty())
+                    })
+            })
+            .map(|(_, r)| r)
+            .collect();
+        protect(plan, config, &mut names, &own, &others);
+        note_renamed(plan, &mut names);
     }
     dedupe_policies(&mut plans);
     results.extend(plans.into_iter().map(|p| p.result));
     results.sort_by_key(|r| r.object);
     results
+}
+
+/// Notes the names the allocator had to change for the plan.
+fn note_renamed(plan: &mut IngressPlan, names: &mut names::NameAllocator) {
+    for (wanted, got) in names.take_renamed() {
+        plan.result.notes.push(Diagnostic::new(
+            Code::IngressNameCollision,
+            format!(
+                "another Ingress in namespace {} already generates {wanted}; this one's is named {got}",
+                plan.namespace
+            ),
+        ));
+    }
+}
+
+/// Writes the target's policies for the plan's access controls on the routes it forwards
+/// with (`routes`), or makes those routes fail closed (`translate::target`); `others` are
+/// other Ingresses' routes on the same hosts.
+fn protect(
+    plan: &mut IngressPlan,
+    config: &Config,
+    names: &mut names::NameAllocator,
+    routes: &[crate::translate::target::RouteScope],
+    others: &[&crate::translate::target::RouteScope],
+) {
+    let scope = plan.name_scope();
+    let home = plan.namespace.clone();
+    let mut namer = |ns: &str, kind: &str, wanted: &str| {
+        let scope = if ns == home { scope.as_str() } else { ns };
+        names.allocate(
+            scope,
+            kind,
+            &names::dns_label_chars(wanted),
+            names::MAX_NAME,
+        )
+    };
+    let done = crate::translate::target::protect(
+        config,
+        &plan.access,
+        (routes, others),
+        (&plan.namespace, &plan.name),
+        &mut namer,
+    );
+    if done.fail_closed {
+        crate::translate::target::close(&mut plan.result.generated, routes);
+    }
+    plan.result.generated.extend(done.generated);
+    plan.result.notes.extend(done.notes);
+    plan.result.grants.extend(done.grants);
 }
 
 /// Builds the plan of one Ingress.
@@ -148,6 +225,7 @@ fn plan(
         no_tls_redirect: Vec::new(),
         http_redirect_code: 308,
         default_certificate: None,
+        access: Vec::new(),
         canary: None,
         result,
     };
@@ -221,7 +299,6 @@ fn plan(
         let settings = controller.settings();
         plan.default_certificate = controller.default_certificate();
         nginx::apply(&mut plan, &ann, config, settings);
-        nginx::note_controller_access(&mut plan, &ann, settings);
         nginx::relabel_prefix(&mut plan.result.notes[first_note..], &prefix);
     }
     if plan.hosts.is_empty() && plan.default_backend.is_none() && plan.canary.is_none() {

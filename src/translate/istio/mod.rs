@@ -306,6 +306,6 @@ fn set_name(g: &mut crate::gwapi::Generated, name: String) {
         TcpRoute(o) => o.metadata.name = name,
         ReferenceGrant(o) => o.metadata.name = name,
         BackendTlsPolicy(o) => o.metadata.name = name,
-        IstioPolicy(o) => o.metadata.name = name,
+        Policy(o) => o.metadata.name = name,
     }
 }

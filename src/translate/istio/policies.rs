@@ -13,7 +13,10 @@
 //! pkg/config/validation/validation.go `validatePolicyTargetReference`): a copy of the policy
 //! is written that way. PeerAuthentication has no `targetRefs`, and EnvoyFilter/WasmPlugin
 //! patch proxy internals that differ for Gateway API deployments: those, and every policy for
-//! other targets, are errors naming the policy.
+//! other targets, are errors naming the policy. An access control lost that way (an
+//! AuthorizationPolicy that allows, denies or calls an authorizer; a RequestAuthentication)
+//! closes the new Gateway: its routes are written without backends
+//! (`translate::target::close_gateways`), so nothing it refused gets through.
 
 use std::collections::BTreeMap;
 
@@ -119,7 +122,14 @@ pub(super) fn translate(
             continue;
         };
         let Some(selector) = selector.as_ref().filter(|s| !s.is_empty()) else {
-            namespace_wide(ctx.config.target, policy, spec, proxy, obj, result);
+            namespace_wide(
+                ctx.config.target,
+                policy,
+                spec,
+                proxy,
+                (obj, gateway_name),
+                result,
+            );
             continue;
         };
         if (policy.namespace != proxy.namespace && policy.namespace != ROOT_NAMESPACE)
@@ -141,9 +151,7 @@ pub(super) fn translate(
             result.notes.push(Diagnostic::new(Code::IstioPolicyRetargeted, format!("{what} selects the gateway workload ({}); the new Gateway's pods match none of it, so {lost}: written as {kind} {}/{} with targetRefs naming Gateway {gateway_name} (delete the original when the Istio Gateway goes)", labels.join(","), copy.metadata.namespace.as_deref().unwrap_or_default(), copy.metadata.name)).at("spec.selector"));
             // Written next to the policy: an overlay or Component that adds the policy is what
             // deploys its copy, not every build of the Gateway.
-            result
-                .elsewhere
-                .push((position, Generated::IstioPolicy(copy)));
+            result.elsewhere.push((position, Generated::Policy(copy)));
         } else {
             let how = if ctx.config.target == Target::Istio {
                 match kind {
@@ -158,6 +166,13 @@ pub(super) fn translate(
                 "recreate it with this implementation's own policy resources before switching traffic"
             };
             result.notes.push(Diagnostic::new(Code::IstioPolicyWorkload, format!("{what} selects the gateway workload ({}); the new Gateway's pods match none of it, so {lost}: {how}", labels.join(","))).at("spec.selector"));
+            if checks_access(kind, spec) {
+                result.closed_gateways.push((
+                    obj.namespace.clone(),
+                    gateway_name.to_string(),
+                    format!("{what} checked its requests and is not carried over, so {lost}"),
+                ));
+            }
         }
     }
 }
@@ -194,7 +209,7 @@ fn namespace_wide(
     policy: &SourceObject,
     spec: &Value,
     proxy: &Proxy,
-    gateway: &SourceObject,
+    (gateway, gateway_name): (&SourceObject, &str),
     result: &mut SourceResult,
 ) {
     let new_ns = &gateway.namespace;
@@ -222,6 +237,27 @@ fn namespace_wide(
     result
         .notes
         .push(Diagnostic::new(Code::IstioPolicyWorkload, message).at("metadata.namespace"));
+    if policy.namespace == proxy.namespace && checks_access(kind, spec) {
+        result.closed_gateways.push((
+            gateway.namespace.clone(),
+            gateway_name.to_string(),
+            format!(
+                "{what} checked every request of the old gateway's namespace and no longer applies, so {}",
+                effect(kind, spec)
+            ),
+        ));
+    }
+}
+
+/// Whether losing the policy lets requests through that it refused: an AuthorizationPolicy
+/// that allows, denies or sends to an external authorizer, or a RequestAuthentication (which
+/// refuses invalid tokens).
+fn checks_access(kind: &str, spec: &Value) -> bool {
+    match kind {
+        "AuthorizationPolicy" => spec.get("action").and_then(Value::as_str) != Some("AUDIT"),
+        "RequestAuthentication" => true,
+        _ => false,
+    }
 }
 
 /// The policy with `selector` replaced by `targetRefs` to Gateway `gateway_name`, in the

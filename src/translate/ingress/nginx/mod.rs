@@ -2,6 +2,7 @@
 //! handler edits the [`IngressPlan`]; every annotation no handler translates gets a note with
 //! its own code from `other`.
 
+pub(crate) mod access;
 pub(crate) mod backend_protocol;
 pub(crate) mod canary;
 pub(crate) mod cors;
@@ -353,76 +354,6 @@ fn not_served(plan: &mut IngressPlan, why: String) -> bool {
     false
 }
 
-/// The controller ConfigMap's access checks that reach this Ingress's locations, each an
-/// error: Gateway API routes carry none. `whitelist-`/`denylist-source-range` apply where the
-/// Ingress has no annotation of its own (`ipallowlist`/`ipdenylist` `Parse`), `block-cidrs`
-/// everywhere (an http-level `deny`), `global-auth-url` where the Ingress has no `auth-url`
-/// and does not set `enable-global-auth: "false"` (template.go `shouldApplyGlobalAuth`).
-pub(crate) fn note_controller_access(
-    plan: &mut IngressPlan,
-    ann: &Annotations,
-    settings: Option<&std::collections::BTreeMap<String, String>>,
-) {
-    let Some(settings) = settings else {
-        return;
-    };
-    // SSL passthrough is proxied at the TCP level: no location, so no access check, runs.
-    if plan.passthrough {
-        return;
-    }
-    let own_allow =
-        ann.get("allowlist-source-range").is_some() || ann.get("whitelist-source-range").is_some();
-    // `no-auth-locations` (default `/.well-known/acme-challenge`): locations whose path starts
-    // with one of them never run global auth (nginx.tmpl, `isLocationInLocationList`).
-    let no_auth: Vec<&str> = settings
-        .get("no-auth-locations")
-        .map_or("/.well-known/acme-challenge", String::as_str)
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    let paths: Vec<&str> = plan
-        .hosts
-        .iter()
-        .flat_map(|h| h.rules.iter().map(|r| r.source_path.as_str()))
-        .collect();
-    let all_exempt_from_auth = !paths.is_empty()
-        && paths
-            .iter()
-            .all(|p| no_auth.iter().any(|n| p.starts_with(n)));
-    let applies = |key: &str| match key {
-        "whitelist-source-range" => !own_allow,
-        "denylist-source-range" => ann.get("denylist-source-range").is_none(),
-        "global-auth-url" => {
-            valid_auth_url(settings.get("global-auth-url").map_or("", String::as_str))
-                && ann.get("auth-url").is_none()
-                && ann.flag("enable-global-auth") != Some(false)
-                && !all_exempt_from_auth
-        }
-        _ => true,
-    };
-    for key in [
-        "whitelist-source-range",
-        "denylist-source-range",
-        "block-cidrs",
-        "global-auth-url",
-    ] {
-        let Some(value) = settings.get(key).filter(|v| !v.trim().is_empty()) else {
-            continue;
-        };
-        if !applies(key) {
-            continue;
-        }
-        plan.result.notes.push(
-            crate::diagnostic::Diagnostic::new(
-                crate::diagnostic::Code::NginxControllerAccess,
-                format!("the controller's ConfigMap sets {key}: {value:?}, which checks every request to this Ingress; Gateway API routes carry no access control, so the migrated routes are open (not translated)"),
-            )
-            .at("spec".to_string()),
-        );
-    }
-}
-
 /// Notes name annotations under [`PREFIX`]; under a controller with another
 /// `--annotations-prefix` they name the keys the Ingress really has.
 pub(crate) fn relabel_prefix(notes: &mut [crate::diagnostic::Diagnostic], prefix: &str) {
@@ -470,7 +401,7 @@ pub(crate) fn hsts(settings: Option<&BTreeMap<String, String>>) -> Option<String
 
 /// `parser.StringToURL`, which `ReadConfig` applies to `global-auth-url` (configmap.go: a URL
 /// it refuses is dropped): a scheme, a host, no `..` in the host.
-fn valid_auth_url(url: &str) -> bool {
+pub(crate) fn valid_auth_url(url: &str) -> bool {
     url.split_once("://").is_some_and(|(scheme, rest)| {
         let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
         !scheme.is_empty() && !host.is_empty() && !host.contains("..")
@@ -523,6 +454,7 @@ pub(crate) fn apply(
         .map(str::to_string)
         .collect();
     if ann.is_empty() {
+        access::read(plan, ann, settings);
         return;
     }
     if passthrough::apply(plan, ann) {
@@ -536,6 +468,10 @@ pub(crate) fn apply(
     timeouts::apply(plan, ann);
     redirect::apply(plan, ann);
     canary::read(plan, ann);
+    // A canary's other annotations take no effect: its primary's location decides.
+    if plan.canary.is_none() {
+        access::read(plan, ann, settings);
+    }
     other::apply(plan, ann);
 }
 

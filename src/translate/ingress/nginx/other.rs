@@ -7,26 +7,19 @@ use crate::diagnostic::{Code, Diagnostic};
 
 use super::super::ir::IngressPlan;
 use super::{
-    Annotations, backend_protocol, canary, cors, field, passthrough, redirect, rewrite, timeouts,
-    upstream,
+    Annotations, access, backend_protocol, canary, cors, field, passthrough, redirect, rewrite,
+    timeouts, upstream,
 };
 
 /// Annotations known to have no Gateway API equivalent, each with its own code (the
 /// registry says why and how severe).
 pub(crate) const CATALOG: &[(&str, Code)] = &[
-    ("auth-url", Code::NginxAuthUrl),
     ("auth-signin", Code::NginxAuthSignin),
     ("auth-method", Code::NginxAuthMethod),
-    ("auth-response-headers", Code::NginxAuthResponseHeaders),
     ("auth-request-redirect", Code::NginxAuthRequestRedirect),
     ("auth-snippet", Code::NginxAuthSnippet),
     ("auth-cache-key", Code::NginxAuthCacheKey),
     ("auth-cache-duration", Code::NginxAuthCacheDuration),
-    ("auth-type", Code::NginxAuthType),
-    ("auth-secret", Code::NginxAuthSecret),
-    ("auth-secret-type", Code::NginxAuthSecretType),
-    ("auth-realm", Code::NginxAuthRealm),
-    ("auth-tls-secret", Code::NginxAuthTlsSecret),
     ("auth-tls-verify-client", Code::NginxAuthTlsVerifyClient),
     ("auth-tls-verify-depth", Code::NginxAuthTlsVerifyDepth),
     ("auth-tls-error-page", Code::NginxAuthTlsErrorPage),
@@ -35,9 +28,6 @@ pub(crate) const CATALOG: &[(&str, Code)] = &[
         Code::NginxAuthTlsPassCertificateToUpstream,
     ),
     ("auth-tls-match-cn", Code::NginxAuthTlsMatchCn),
-    ("whitelist-source-range", Code::NginxWhitelistSourceRange),
-    ("allowlist-source-range", Code::NginxAllowlistSourceRange),
-    ("denylist-source-range", Code::NginxDenylistSourceRange),
     ("limit-rps", Code::NginxLimitRps),
     ("limit-rpm", Code::NginxLimitRpm),
     ("limit-connections", Code::NginxLimitConnections),
@@ -143,19 +133,20 @@ pub(crate) const CATALOG: &[(&str, Code)] = &[
 
 /// Keys some family handler translates.
 fn handled(key: &str) -> bool {
-    [
-        backend_protocol::KEYS,
-        canary::KEYS,
-        cors::KEYS,
-        passthrough::KEYS,
-        redirect::KEYS,
-        rewrite::KEYS,
-        timeouts::KEYS,
-        upstream::KEYS,
-        super::CONTROLLER_KEYS,
-    ]
-    .iter()
-    .any(|keys| keys.contains(&key))
+    access::reads(key)
+        || [
+            backend_protocol::KEYS,
+            canary::KEYS,
+            cors::KEYS,
+            passthrough::KEYS,
+            redirect::KEYS,
+            rewrite::KEYS,
+            timeouts::KEYS,
+            upstream::KEYS,
+            super::CONTROLLER_KEYS,
+        ]
+        .iter()
+        .any(|keys| keys.contains(&key))
 }
 
 /// The diagnostic for an annotation nothing translates.

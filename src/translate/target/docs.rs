@@ -1,0 +1,106 @@
+//! `docs/targets.md`, generated from the target profiles (`crate::target`) and the tables of
+//! what each source's translator reads (`ingress::nginx::access`, `ingress::nginx::other`).
+
+use std::fmt::Write;
+
+use crate::target::{Control, PROFILES, Profile, Support};
+use crate::translate::ingress::nginx::{access, other};
+
+/// What a target does with one control, in a table cell.
+fn cell(p: &Profile, c: Control) -> String {
+    match p.support(c) {
+        Support::Policy { kind, field, .. } => format!("{kind} `{field}`"),
+        Support::FailsClosed { .. } => "fails closed".to_string(),
+    }
+}
+
+/// The whole page.
+pub(crate) fn markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# Target implementations\n\n");
+    out.push_str("Generated from `src/target.rs` and the translators' tables (`BLESS=1 cargo test --test integration targets_docs` rewrites it); do not edit.\n\n");
+    out.push_str("`--target` (or `target:` in `.gateway-migrate.yaml`) names the implementation the output is written for. The Standard Gateway API has no field for who may reach a route, so the access controls of the sources are written as the target's own policy resource, attached with `targetRefs`, validated against the implementation's pinned CRDs like every generated object, and read by the behaviour model of the new side (`gateway-migrate trace --source-ip` decides them for one client).\n\n");
+    out.push_str("**Never wider.** When the target has no resource for a control, or the source's value does not fit it, the routes that control protected are written without backends (a rule without backends answers 500) and `target/access-fails-closed` names the control: the migration never publishes a route open that was protected. A policy that covers more requests than the source did (Istio's, scoped by host and path on the whole Gateway) is written with `target/access-scope`.\n\n");
+    out.push_str("## Targets\n\n| `--target` | implementation | facts read from | request timeout when a route sets none |\n|---|---|---|---|\n");
+    for p in &PROFILES {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} ({}) |",
+            p.id,
+            p.name,
+            p.version,
+            p.default_request_timeout.unwrap_or("none"),
+            p.timeout_source
+        );
+    }
+    out.push_str("\n## Access controls\n\n| control | ");
+    out.push_str(
+        &PROFILES
+            .iter()
+            .map(|p| format!("`{}`", p.id))
+            .collect::<Vec<_>>()
+            .join(" | "),
+    );
+    out.push_str(" |\n|---|");
+    out.push_str(&"---|".repeat(PROFILES.len()));
+    out.push('\n');
+    for c in Control::ALL {
+        let cells: Vec<String> = PROFILES.iter().map(|p| cell(p, c)).collect();
+        let _ = writeln!(out, "| {} | {} |", c.describe(), cells.join(" | "));
+    }
+    out.push_str("\nWhy a target fails closed, and where each policy field is documented:\n\n");
+    for p in &PROFILES {
+        for c in Control::ALL {
+            let text = match p.support(c) {
+                Support::Policy { source, .. } => format!("written; `{source}`"),
+                Support::FailsClosed { why } => format!("fails closed: {why}"),
+            };
+            let _ = writeln!(out, "- `{}`, {}: {text}.", p.id, c.describe());
+        }
+    }
+    out.push_str("\n## ingress-nginx annotations\n\nEvery `nginx.ingress.kubernetes.io/*` annotation the Ingress translator reads as an access control, with what each target makes of it, and the annotations it reports without translating (the same on every target; their codes say why). Annotations the Standard API carries (rewrites, redirects, CORS, timeouts, canaries, ...) are translated on every target and not listed.\n\n");
+    out.push_str("| annotation | control | ");
+    out.push_str(
+        &PROFILES
+            .iter()
+            .map(|p| format!("`{}`", p.id))
+            .collect::<Vec<_>>()
+            .join(" | "),
+    );
+    out.push_str(" |\n|---|---|");
+    out.push_str(&"---|".repeat(PROFILES.len()));
+    out.push('\n');
+    for (key, c) in access::ANNOTATIONS {
+        let cells: Vec<String> = PROFILES.iter().map(|p| cell(p, *c)).collect();
+        let _ = writeln!(
+            out,
+            "| `{key}` | {} | {} |",
+            c.describe(),
+            cells.join(" | ")
+        );
+    }
+    for (key, code) in other::CATALOG {
+        let cells = vec![format!("reported (`{}`)", code.id()); PROFILES.len()];
+        let _ = writeln!(out, "| `{key}` | — | {} |", cells.join(" | "));
+    }
+    out.push_str("\nThe controller's ConfigMap keys that check every location:\n\n| ConfigMap key | control |\n|---|---|\n");
+    for (key, c) in access::SETTINGS {
+        let _ = writeln!(out, "| `{key}` | {} |", c.describe());
+    }
+    out.push_str("\n### Counts per target\n\n| `--target` | annotations written as a policy | fail closed | reported |\n|---|---|---|---|\n");
+    for p in &PROFILES {
+        let written = access::ANNOTATIONS
+            .iter()
+            .filter(|(_, c)| matches!(p.support(*c), Support::Policy { .. }))
+            .count();
+        let closed = access::ANNOTATIONS.len() - written;
+        let _ = writeln!(
+            out,
+            "| `{}` | {written} | {closed} | {} |",
+            p.id,
+            other::CATALOG.len()
+        );
+    }
+    out.push_str("\n## Istio policies on the gateway's pods\n\nAn AuthorizationPolicy, RequestAuthentication or Telemetry selecting the old ingress gateway's pods is copied for `istio` with `targetRefs` naming the new Gateway (`istio/policy-retargeted`). Other targets run no Istio proxy: an AuthorizationPolicy that allows, denies or calls an authorizer, or a RequestAuthentication, closes the new Gateway, whose routes are then written without backends (`target/access-fails-closed` on each route's source).\n\n## Not written yet\n\nRate and connection limits, body size and buffering, retries (Istio's default policy), session affinity, load-balancing algorithms, circuit breaking, backend TLS details and client certificates, custom error pages and the targets' default timeouts are reported with their own codes, not written as policies. The target defaults above are data for the behaviour model; the Envoy Gateway 15 s route timeout is not yet compared.\n");
+    out
+}

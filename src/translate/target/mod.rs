@@ -1,0 +1,328 @@
+//! What the Standard Gateway API cannot say, written for the target implementation
+//! (`--target`, [`crate::target`]): one file per resource and implementation. Today: the
+//! access controls (allow- and deny-lists, basic and external authentication), written as an
+//! Envoy Gateway SecurityPolicy or an Istio AuthorizationPolicy.
+//!
+//! *Never wider*: when the target has no resource for one of a route's access controls, or
+//! the source's value cannot be carried over, nothing is written for the route and its rules
+//! lose their backends and mirrors (Gateway API: a rule without backends answers 500), with
+//! an error naming the control. A policy that covers more requests than the source's control
+//! (Istio's, scoped by host and path on the whole Gateway) is written with a warning.
+
+pub(crate) mod docs;
+pub(crate) mod envoy_gateway;
+pub(crate) mod istio;
+
+use crate::config::{Config, Target};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::gwapi::{Generated, HttpRouteFilter};
+use crate::target::{self as profiles, Support};
+use crate::translated::{GrantRequest, SourceResult};
+
+/// One access control of a source object.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Control {
+    pub(crate) kind: profiles::Control,
+    pub(crate) detail: Detail,
+    /// Where it comes from, for messages (`nginx.ingress.kubernetes.io/auth-url`, "the
+    /// controller's ConfigMap whitelist-source-range").
+    pub(crate) origin: String,
+    /// The source field notes point at.
+    pub(crate) field: String,
+}
+
+/// What the source says about one control.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Detail {
+    /// Client ranges as `address/bits`, sorted.
+    Ranges(Vec<String>),
+    /// The Secret holding the users, and how they are stored there (`auth-file`: an
+    /// htpasswd file under key `auth`; `auth-map`: a key per user).
+    Secret {
+        namespace: String,
+        name: String,
+        secret_type: String,
+    },
+    /// The authentication service's URL and the response headers passed to the backend.
+    Endpoint {
+        url: String,
+        response_headers: Vec<String>,
+    },
+    /// The source's data plane could not read the value and denied every request.
+    Unreadable(String),
+}
+
+/// How a route's paths are matched, for policies scoped by path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum PathScope {
+    Exact(String),
+    /// Gateway API `PathPrefix`: element-wise.
+    Prefix(String),
+    /// Anything the policy cannot scope by (a regular expression, a gRPC method).
+    Any,
+}
+
+/// A generated route that forwards somewhere, as the policies need it.
+#[derive(Debug, Clone)]
+pub(crate) struct RouteScope {
+    pub(crate) kind: String,
+    pub(crate) namespace: String,
+    pub(crate) name: String,
+    /// `(namespace, name)` of the Gateways its parentRefs name.
+    pub(crate) gateways: Vec<(String, String)>,
+    pub(crate) hostnames: Vec<String>,
+    pub(crate) paths: Vec<PathScope>,
+}
+
+impl RouteScope {
+    /// The scope of a generated HTTPRoute or GRPCRoute with at least one backend.
+    pub(crate) fn of(g: &Generated) -> Option<RouteScope> {
+        let (kind, meta, parents, hostnames, paths, forwards) = match g {
+            Generated::HttpRoute(o) => (
+                "HTTPRoute",
+                &o.metadata,
+                &o.spec.parent_refs,
+                &o.spec.hostnames,
+                o.spec
+                    .rules
+                    .iter()
+                    .flat_map(|r| {
+                        let all = r
+                            .matches
+                            .is_empty()
+                            .then_some(PathScope::Prefix("/".into()));
+                        r.matches
+                            .iter()
+                            .map(|m| match &m.path {
+                                Some(p) if p.type_ == "Exact" => PathScope::Exact(p.value.clone()),
+                                Some(p) if p.type_ == "PathPrefix" => {
+                                    PathScope::Prefix(p.value.clone())
+                                }
+                                Some(_) => PathScope::Any,
+                                None => PathScope::Prefix("/".into()),
+                            })
+                            .chain(all)
+                    })
+                    .collect::<Vec<_>>(),
+                o.spec.rules.iter().any(|r| !r.backend_refs.is_empty()),
+            ),
+            Generated::GrpcRoute(o) => (
+                "GRPCRoute",
+                &o.metadata,
+                &o.spec.parent_refs,
+                &o.spec.hostnames,
+                vec![PathScope::Any],
+                o.spec.rules.iter().any(|r| !r.backend_refs.is_empty()),
+            ),
+            _ => return None,
+        };
+        if !forwards {
+            return None;
+        }
+        let namespace = meta.namespace.clone().unwrap_or_default();
+        let mut gateways: Vec<(String, String)> = parents
+            .iter()
+            .filter(|p| p.kind.as_deref().is_none_or(|k| k == "Gateway"))
+            .map(|p| {
+                (
+                    p.namespace.clone().unwrap_or_else(|| namespace.clone()),
+                    p.name.clone(),
+                )
+            })
+            .collect();
+        gateways.sort();
+        gateways.dedup();
+        let mut paths = paths;
+        paths.sort();
+        paths.dedup();
+        Some(RouteScope {
+            kind: kind.to_string(),
+            namespace,
+            name: meta.name.clone(),
+            gateways,
+            hostnames: hostnames.clone(),
+            paths,
+        })
+    }
+}
+
+/// What protecting one source object's routes produced.
+#[derive(Debug, Default)]
+pub(crate) struct Protection {
+    pub(crate) generated: Vec<Generated>,
+    pub(crate) notes: Vec<Diagnostic>,
+    pub(crate) grants: Vec<GrantRequest>,
+    /// The routes must not forward: the controls could not be written.
+    pub(crate) fail_closed: bool,
+}
+
+/// Allocates a unique name: `(namespace, kind, wanted) -> name`.
+pub(crate) type Namer<'a> = dyn FnMut(&str, &str, &str) -> String + 'a;
+
+/// The target's policies for `controls` on `routes` (all from one source object, `source`
+/// is its namespace and name), or the routes failing closed. `others` are other sources'
+/// routes on the same hosts: a policy scoped by path leaves their more specific paths out.
+pub(crate) fn protect(
+    config: &Config,
+    controls: &[Control],
+    (routes, others): (&[RouteScope], &[&RouteScope]),
+    source: (&str, &str),
+    names: &mut Namer,
+) -> Protection {
+    let mut out = Protection::default();
+    if controls.is_empty() || routes.is_empty() {
+        return out;
+    }
+    let profile = profiles::profile(config.target);
+    // Every control must be carried for the routes to open.
+    let mut refused: Vec<(&Control, String)> = Vec::new();
+    for c in controls {
+        if let Detail::Unreadable(why) = &c.detail {
+            refused.push((c, why.clone()));
+            continue;
+        }
+        if let Support::FailsClosed { why } = profile.support(c.kind) {
+            refused.push((
+                c,
+                format!(
+                    "{} (--target {}) cannot keep {}: {why}",
+                    profile.name,
+                    profile.id,
+                    c.kind.describe()
+                ),
+            ));
+        }
+    }
+    if refused.is_empty() {
+        let written = match config.target {
+            Target::EnvoyGateway => {
+                envoy_gateway::security_policy::write(controls, routes, source, names)
+            }
+            Target::Istio => {
+                istio::authorization_policy::write(controls, routes, others, source, names)
+            }
+            Target::Generic => Err(Vec::new()),
+        };
+        match written {
+            Ok(p) => return p,
+            Err(why) => refused = why.into_iter().map(|(i, w)| (&controls[i], w)).collect(),
+        }
+    }
+    let names: Vec<String> = routes
+        .iter()
+        .map(|r| format!("{} {}/{}", r.kind, r.namespace, r.name))
+        .collect();
+    for (c, why) in refused {
+        out.notes.push(
+            Diagnostic::new(
+                Code::TargetAccessFailsClosed,
+                format!(
+                    "{} ({}) is not written: {why}; so that access does not widen, {} {} written without backends (every request gets 500) until the control is carried over by hand",
+                    c.origin,
+                    c.kind.describe(),
+                    names.join(", "),
+                    if names.len() == 1 { "is" } else { "are" }
+                ),
+            )
+            .at(c.field.clone()),
+        );
+    }
+    out.fail_closed = true;
+    out
+}
+
+/// Takes the backends and mirrors out of every rule of the named routes in `generated`:
+/// the rules still match, redirect and rewrite, but forward nothing.
+pub(crate) fn close(generated: &mut [Generated], routes: &[RouteScope]) {
+    let named = |kind: &str, ns: Option<&String>, name: &str| {
+        routes
+            .iter()
+            .any(|r| r.kind == kind && Some(&r.namespace) == ns && r.name == name)
+    };
+    let keep = |f: &HttpRouteFilter| f.request_mirror.is_none();
+    for g in generated {
+        match g {
+            Generated::HttpRoute(o)
+                if named("HTTPRoute", o.metadata.namespace.as_ref(), &o.metadata.name) =>
+            {
+                for r in &mut o.spec.rules {
+                    r.backend_refs.clear();
+                    r.filters.retain(keep);
+                }
+            }
+            Generated::GrpcRoute(o)
+                if named("GRPCRoute", o.metadata.namespace.as_ref(), &o.metadata.name) =>
+            {
+                for r in &mut o.spec.rules {
+                    r.backend_refs.clear();
+                    r.filters.retain(keep);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every route attached to a Gateway some result closed (`SourceResult::closed_gateways`: an
+/// Istio policy on the old gateway's pods the target cannot carry) loses its backends; an L4
+/// route, which cannot be without them, is not written. Each route's source gets the error.
+pub(crate) fn close_gateways(results: &mut [SourceResult]) {
+    let closed: Vec<(String, String, String)> = results
+        .iter()
+        .flat_map(|r| r.closed_gateways.iter().cloned())
+        .collect();
+    if closed.is_empty() {
+        return;
+    }
+    let why_closed = |ns: &str, parents: &[crate::gwapi::ParentReference]| {
+        parents.iter().find_map(|p| {
+            let pns = p.namespace.as_deref().unwrap_or(ns);
+            closed
+                .iter()
+                .find(|(cns, cname, _)| cns == pns && *cname == p.name)
+                .map(|(cns, cname, why)| format!("Gateway {cns}/{cname}: {why}"))
+        })
+    };
+    for r in results.iter_mut() {
+        let mut notes = Vec::new();
+        let keep = |f: &HttpRouteFilter| f.request_mirror.is_none();
+        r.generated.retain_mut(|g| {
+            let ns = g.namespace().to_string();
+            let label = format!("{} {ns}/{}", g.kind(), g.name());
+            let why = match g {
+                Generated::HttpRoute(o) => why_closed(&ns, &o.spec.parent_refs).inspect(|_| {
+                    for rule in &mut o.spec.rules {
+                        rule.backend_refs.clear();
+                        rule.filters.retain(keep);
+                    }
+                }),
+                Generated::GrpcRoute(o) => why_closed(&ns, &o.spec.parent_refs).inspect(|_| {
+                    for rule in &mut o.spec.rules {
+                        rule.backend_refs.clear();
+                        rule.filters.retain(keep);
+                    }
+                }),
+                Generated::TlsRoute(o) => why_closed(&ns, &o.spec.parent_refs),
+                Generated::TcpRoute(o) => why_closed(&ns, &o.spec.parent_refs),
+                _ => None,
+            };
+            let Some(why) = why else {
+                return true;
+            };
+            let l4 = matches!(g, Generated::TlsRoute(_) | Generated::TcpRoute(_));
+            notes.push(Diagnostic::new(
+                Code::TargetAccessFailsClosed,
+                format!(
+                    "{label} attaches to {why}; so that access does not widen, {}",
+                    if l4 {
+                        "it is not written (a TCP or TLS route cannot be without backends)"
+                    } else {
+                        "it is written without backends (every request gets 500) until the check is carried over by hand"
+                    }
+                ),
+            ).at("spec"));
+            !l4
+        });
+        r.notes.extend(notes);
+    }
+}
