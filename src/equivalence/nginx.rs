@@ -346,9 +346,11 @@ impl Model {
             headers: probe.headers.clone(),
         };
         let b = instance.world.behaviour(&request, probe.client);
-        // The model reads access checks and the response headers nginx adds itself (HSTS);
-        // the request headers it forwards, mirrors and timeouts it leaves to `unevaluated`,
-        // so they are not compared.
+        // The model reads access checks, the response headers nginx adds itself (HSTS) and
+        // the request timeout, which nginx does not have (`proxy_read_timeout` and
+        // `proxy_send_timeout` limit the time between two reads or writes, not the request);
+        // the request headers it forwards and mirrors it leaves to `unevaluated`, so they
+        // are not compared.
         let effects = super::effects::Effects::of(
             &b,
             &request.headers,
@@ -357,7 +359,7 @@ impl Model {
                 request_headers: false,
                 response_headers: true,
                 mirrors: false,
-                timeouts: false,
+                timeouts: true,
                 access: true,
             },
         );

@@ -77,6 +77,9 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         },
     );
     let mut results = istio.unwrap_or_else(|d| crashed(index, &is_istio, &d));
+    if config.target != crate::config::Target::Istio {
+        keep_istio_timeouts(index, config, &mut results);
+    }
     results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
     let granted = crate::isolate::catch("merging ReferenceGrants", || {
@@ -94,6 +97,43 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     target::close_gateways(&mut results);
     relocate(&mut results);
     results
+}
+
+/// Envoy Gateway (and the portable output on it) would end requests of the VirtualServices'
+/// routes after 15 s, where Istio set no timeout: their forwarding rules get none, and for
+/// Envoy Gateway a BackendTrafficPolicy keeps Istio's 5-minute stream idle timeout
+/// (`target::envoy_gateway::timeouts`).
+fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResult]) {
+    use crate::model::SourceBody;
+    use target::envoy_gateway::timeouts;
+    let mut taken: std::collections::BTreeSet<(String, String)> = Default::default();
+    let mut namer = |ns: &str, _kind: &str, wanted: &str| {
+        let mut name = wanted.to_string();
+        let mut n = 2;
+        while !taken.insert((ns.to_string(), name.clone())) {
+            name = format!("{wanted}-{n}");
+            n += 1;
+        }
+        name
+    };
+    let kept = timeouts::SourceTimeouts {
+        data_plane: "Istio",
+        stream_idle: "5m".into(),
+        connect: None,
+    };
+    for r in results.iter_mut() {
+        let Some(obj) = index.objects.get(r.object) else {
+            continue;
+        };
+        if !matches!(obj.body, SourceBody::VirtualService(_)) {
+            continue;
+        }
+        let names = (config.target == crate::config::Target::EnvoyGateway)
+            .then_some(&mut namer as &mut target::Namer);
+        if let Some(note) = timeouts::keep(&mut r.generated, &obj.meta.name, &kept, names) {
+            r.notes.push(note);
+        }
+    }
 }
 
 /// One result per object `of_kind` (patch files excepted, as the translators skip them),

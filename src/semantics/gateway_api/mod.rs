@@ -750,6 +750,9 @@ impl World {
                     }
                     b.access.extend(verdict.checks);
                     b.unevaluated.extend(verdict.unevaluated);
+                    if profile == Profile::EnvoyGateway {
+                        envoy_gateway_timeout(&mut b, &self.policies, &place);
+                    }
                     return b;
                 }
             }
@@ -757,6 +760,28 @@ impl World {
         let mut b = Behaviour::of(Outcome::NoRoute);
         b.matched = Some(matched(None, None, None));
         b
+    }
+}
+
+/// Envoy Gateway's request timeout for a rule without `timeouts.request`: a
+/// BackendTrafficPolicy's `requestTimeout`, else none set on the Envoy route
+/// (`internal/xds/translator/route.go`), so Envoy's `RouteAction.timeout` default, 15 s
+/// (`crate::target`'s profile holds the fact).
+fn envoy_gateway_timeout(
+    b: &mut Behaviour,
+    policies: &[policies::Policy],
+    place: &policies::Place,
+) {
+    if !matches!(b.outcome, Outcome::Backends { .. }) {
+        return;
+    }
+    let timeouts = b.timeouts.get_or_insert_with(Default::default);
+    if timeouts.request.is_none() {
+        timeouts.request = policies::envoy_request_timeout(policies, place).or_else(|| {
+            crate::target::profile(crate::config::Target::EnvoyGateway)
+                .default_request_timeout
+                .map(str::to_string)
+        });
     }
 }
 

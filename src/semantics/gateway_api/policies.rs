@@ -21,6 +21,9 @@
 //!   `*` (`pilot/pkg/security/authz/matcher/header.go` `HostMatcher`); paths exactly, by a
 //!   leading or trailing `*`, `*` for any (`matcher/path.go` `PathMatcher`).
 //!
+//! - Envoy Gateway `BackendTrafficPolicy`, for its `timeout.http.requestTimeout` only
+//!   (`api/v1alpha1/timeout_types.go`), with the same precedence.
+//!
 //! With the client address known the source checks are decided; without, they are recorded
 //! as [`AccessCheck`]s. Anything else a policy asks (JWT, OIDC, CORS, other principals) is
 //! listed as unevaluated.
@@ -55,6 +58,8 @@ pub(crate) struct Policy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PolicyKind {
     EnvoySecurity,
+    /// Envoy Gateway `BackendTrafficPolicy`: read for its request timeout.
+    EnvoyTraffic,
     IstioAuthorization,
 }
 
@@ -81,6 +86,7 @@ impl Policy {
         let group = str_of(v, "apiVersion")?.rsplit_once('/')?.0;
         let kind = match (group, str_of(v, "kind")?) {
             ("gateway.envoyproxy.io", "SecurityPolicy") => PolicyKind::EnvoySecurity,
+            ("gateway.envoyproxy.io", "BackendTrafficPolicy") => PolicyKind::EnvoyTraffic,
             ("security.istio.io", "AuthorizationPolicy") => PolicyKind::IstioAuthorization,
             _ => return None,
         };
@@ -110,6 +116,7 @@ impl Policy {
     fn label(&self) -> String {
         let kind = match self.kind {
             PolicyKind::EnvoySecurity => "SecurityPolicy",
+            PolicyKind::EnvoyTraffic => "BackendTrafficPolicy",
             PolicyKind::IstioAuthorization => "AuthorizationPolicy",
         };
         format!("{kind} {}/{}", self.namespace, self.name)
@@ -147,6 +154,33 @@ impl Policy {
     }
 }
 
+/// The most specific Envoy Gateway policy of `kind` targeting `place` (among equals the
+/// oldest, then by name).
+fn envoy_policy<'p>(policies: &'p [Policy], kind: PolicyKind, place: &Place) -> Option<&'p Policy> {
+    policies
+        .iter()
+        .filter(|p| p.kind == kind)
+        .filter_map(|p| Some((p.specificity(place)?, p)))
+        .max_by(|(sa, a), (sb, b)| {
+            sa.cmp(sb)
+                // Older first, then by name: the reverse wins `max_by`.
+                .then_with(|| b.created.cmp(&a.created))
+                .then_with(|| (&b.namespace, &b.name).cmp(&(&a.namespace, &a.name)))
+        })
+        .map(|(_, p)| p)
+}
+
+/// The request timeout an Envoy Gateway BackendTrafficPolicy gives the route at `place`
+/// (`timeout.http.requestTimeout`; `internal/xds/translator/route.go`
+/// `getEffectiveRequestTimeout` takes the route's own `timeouts.request` first).
+pub(crate) fn envoy_request_timeout(policies: &[Policy], place: &Place) -> Option<String> {
+    envoy_policy(policies, PolicyKind::EnvoyTraffic, place)?
+        .spec
+        .pointer("/timeout/http/requestTimeout")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
 /// What `policies` make of `request`, matched at `place`, under `profile`.
 pub(crate) fn verdict(
     policies: &[Policy],
@@ -158,17 +192,7 @@ pub(crate) fn verdict(
     let mut out = Verdict::default();
     match profile {
         Profile::EnvoyGateway => {
-            let chosen = policies
-                .iter()
-                .filter(|p| p.kind == PolicyKind::EnvoySecurity)
-                .filter_map(|p| Some((p.specificity(place)?, p)))
-                .max_by(|(sa, a), (sb, b)| {
-                    sa.cmp(sb)
-                        // Older first, then by name: the reverse wins `max_by`.
-                        .then_with(|| b.created.cmp(&a.created))
-                        .then_with(|| (&b.namespace, &b.name).cmp(&(&a.namespace, &a.name)))
-                });
-            if let Some((_, p)) = chosen {
+            if let Some(p) = envoy_policy(policies, PolicyKind::EnvoySecurity, place) {
                 envoy_security(p, request, client, &mut out);
             }
         }

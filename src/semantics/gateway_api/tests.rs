@@ -334,3 +334,41 @@ fn envoy_gateway_external_auth_is_recorded_with_the_path_it_calls() {
         "http://auth.sec.svc.cluster.local:9000/a/b"
     );
 }
+
+// envoyproxy/gateway internal/xds/translator/route.go `getEffectiveRequestTimeout`: the
+// route's own `timeouts.request`, else a BackendTrafficPolicy's `requestTimeout`, else none on
+// the Envoy route, where Envoy's default (15 s) applies. Istio disables it (`setTimeout`).
+#[test]
+fn envoy_gateway_request_timeouts_default_to_15s() {
+    let timeout = |objects: &[Value], profile: Profile| {
+        behaviour(objects, profile, "GET http://x.example.com/")
+            .timeouts
+            .and_then(|t| t.request)
+    };
+    let plain = [
+        gateway(http80()),
+        route(json!([{"backendRefs": [{"name": "app", "port": 80}]}])),
+    ];
+    assert_eq!(
+        timeout(&plain, Profile::EnvoyGateway).as_deref(),
+        Some("15s")
+    );
+    assert_eq!(timeout(&plain, Profile::Istio), None);
+    let btp = json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "BackendTrafficPolicy",
+        "metadata": {"name": "t", "namespace": "infra"},
+        "spec": {"targetRefs": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "r"}],
+                 "timeout": {"http": {"requestTimeout": "0s"}}}});
+    let with_policy = [plain[0].clone(), plain[1].clone(), btp.clone()];
+    assert_eq!(
+        timeout(&with_policy, Profile::EnvoyGateway).as_deref(),
+        Some("0s")
+    );
+    let own = [
+        gateway(http80()),
+        route(
+            json!([{"backendRefs": [{"name": "app", "port": 80}], "timeouts": {"request": "30s"}}]),
+        ),
+        btp,
+    ];
+    assert_eq!(timeout(&own, Profile::EnvoyGateway).as_deref(), Some("30s"));
+}

@@ -126,6 +126,10 @@ pub(crate) struct IngressPlan {
     /// The controller's `--default-ssl-certificate` (namespace, name), when known: the
     /// certificate ingress-nginx answers HTTPS with for hosts without one of their own.
     pub default_certificate: Option<(String, String)>,
+    /// Seconds nginx let a proxied request sit without a byte either way, and connecting to
+    /// a backend take (`nginx::timeouts::read_settings`; 60 and 5 by default).
+    pub idle_timeout: u64,
+    pub connect_timeout: u64,
     /// The access controls of the Ingress's locations (`nginx::access`), written for the
     /// target by `translate::target` once the routes exist.
     pub access: Vec<crate::translate::target::Control>,

@@ -51,7 +51,7 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         plans.push(p);
     }
     note_class_choices(&mut plans, config);
-    note_assumed_controllers(&mut plans, index);
+    note_assumed_controllers(&mut plans, index, config);
     nginx::servers::drop_shadowed_paths(&mut plans);
     nginx::canary::merge(&mut plans);
     nginx::servers::apply(&mut plans);
@@ -100,6 +100,14 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         protect(plan, config, &mut names, &own, &others);
         note_renamed(plan, &mut names);
     }
+    if config.target != crate::config::Target::Istio {
+        for plan in plans
+            .iter_mut()
+            .filter(|p| p.class.reads_nginx_annotations())
+        {
+            keep_timeouts(plan, config, &mut names);
+        }
+    }
     dedupe_policies(&mut plans);
     results.extend(plans.into_iter().map(|p| p.result));
     results.sort_by_key(|r| r.object);
@@ -117,6 +125,37 @@ fn note_renamed(plan: &mut IngressPlan, names: &mut names::NameAllocator) {
             ),
         ));
     }
+}
+
+/// Envoy Gateway (and the portable output on it) would end the plan's requests after 15 s:
+/// its forwarding rules get no request timeout, and for Envoy Gateway a BackendTrafficPolicy
+/// keeps nginx's idle and connect timeouts.
+fn keep_timeouts(plan: &mut IngressPlan, config: &Config, names: &mut names::NameAllocator) {
+    use crate::translate::target::envoy_gateway::timeouts;
+    let scope = plan.name_scope();
+    let home = plan.namespace.clone();
+    let mut namer = |ns: &str, kind: &str, wanted: &str| {
+        let scope = if ns == home { scope.as_str() } else { ns };
+        names.allocate(
+            scope,
+            kind,
+            &names::dns_label_chars(wanted),
+            names::MAX_NAME,
+        )
+    };
+    let kept = timeouts::SourceTimeouts {
+        data_plane: "ingress-nginx",
+        stream_idle: nginx::timeouts::duration(plan.idle_timeout),
+        // Envoy Gateway's own connect timeout is 10 s (`TCPTimeout.ConnectTimeout`).
+        connect: (plan.connect_timeout != 10)
+            .then(|| nginx::timeouts::duration(plan.connect_timeout)),
+    };
+    let policy = (config.target == crate::config::Target::EnvoyGateway)
+        .then_some(&mut namer as &mut crate::translate::target::Namer);
+    if let Some(note) = timeouts::keep(&mut plan.result.generated, &plan.name, &kept, policy) {
+        plan.result.notes.push(note);
+    }
+    note_renamed(plan, names);
 }
 
 /// Writes the target's policies for the plan's access controls on the routes it forwards
@@ -225,6 +264,8 @@ fn plan(
         no_tls_redirect: Vec::new(),
         http_redirect_code: 308,
         default_certificate: None,
+        idle_timeout: 60,
+        connect_timeout: 5,
         access: Vec::new(),
         canary: None,
         result,
@@ -354,7 +395,13 @@ pub(crate) fn controllers_in_use(
 
 /// Names, once per class (on its first Ingress), the defaults assumed for an ingress-nginx
 /// controller neither the repository nor the configuration describes.
-fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index) {
+fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index, config: &Config) {
+    // Envoy Gateway carries nginx's timeouts exactly (`nginx::timeouts::read_settings`).
+    let carried: &[&str] = if config.target == crate::config::Target::EnvoyGateway {
+        nginx::timeouts::KEYS
+    } else {
+        &[]
+    };
     let mut seen = BTreeSet::new();
     for plan in plans {
         if !plan.class.reads_nginx_annotations() || !seen.insert(plan.class.name.clone()) {
@@ -366,7 +413,8 @@ fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index) {
             None => "Ingresses without a class".into(),
         };
         if let Some(known) = index.nginx_controller(&controller) {
-            let untranslated = known.untranslated_settings();
+            let mut untranslated = known.untranslated_settings();
+            untranslated.retain(|s| !carried.iter().any(|k| s.starts_with(&format!("{k}="))));
             if !untranslated.is_empty() {
                 let mut d = Diagnostic::new(
                     Code::NginxControllerSetting,

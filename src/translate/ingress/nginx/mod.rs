@@ -453,6 +453,7 @@ pub(crate) fn apply(
         .filter(|p| !p.is_empty())
         .map(str::to_string)
         .collect();
+    timeouts::read_settings(plan, ann, settings);
     if ann.is_empty() {
         access::read(plan, ann, settings);
         return;
@@ -465,7 +466,11 @@ pub(crate) fn apply(
     rewrite::apply(plan, ann);
     upstream::apply(plan, ann);
     cors::apply(plan, ann);
-    timeouts::apply(plan, ann);
+    timeouts::apply(
+        plan,
+        ann,
+        config.target == crate::config::Target::EnvoyGateway,
+    );
     redirect::apply(plan, ann);
     canary::read(plan, ann);
     // A canary's other annotations take no effect: its primary's location decides.

@@ -1,6 +1,8 @@
 //! `proxy-read-timeout` / `proxy-send-timeout` → `timeouts.request` (approximate: nginx
 //! times out an idle read or write, Gateway API the whole request); `proxy-connect-timeout`
-//! has no Gateway API field.
+//! has no Gateway API field. For a target that carries them exactly (Envoy Gateway's
+//! BackendTrafficPolicy), they are read with the ConfigMap's values and defaults
+//! ([`read_settings`]) and written there instead.
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::HttpRouteTimeouts;
@@ -37,7 +39,61 @@ pub(crate) fn duration(secs: u64) -> String {
     out
 }
 
-pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+/// A positive number of seconds from the annotation, else from the controller's ConfigMap
+/// (`internal/ingress/annotations/proxy/main.go` `Parse`: an annotation that does not read
+/// falls back to the ConfigMap's value), else ingress-nginx's default
+/// (`internal/ingress/defaults` via `config.go` `NewDefault`).
+fn effective(
+    ann: &Annotations,
+    settings: Option<&std::collections::BTreeMap<String, String>>,
+    key: &str,
+    default: u64,
+) -> u64 {
+    let positive = |v: &str| seconds(v).filter(|s| *s > 0);
+    ann.get(key)
+        .and_then(positive)
+        .or_else(|| settings.and_then(|s| s.get(key)).and_then(|v| positive(v)))
+        .unwrap_or(default)
+}
+
+/// How long nginx let a proxied request sit with no byte either way (the longer of
+/// `proxy-read-timeout` and `proxy-send-timeout`, 60 s by default) and how long connecting
+/// could take (`proxy-connect-timeout`, 5 s), for targets that carry them exactly.
+pub(crate) fn read_settings(
+    plan: &mut IngressPlan,
+    ann: &Annotations,
+    settings: Option<&std::collections::BTreeMap<String, String>>,
+) {
+    plan.idle_timeout = effective(ann, settings, "proxy-read-timeout", 60).max(effective(
+        ann,
+        settings,
+        "proxy-send-timeout",
+        60,
+    ));
+    plan.connect_timeout = effective(ann, settings, "proxy-connect-timeout", 5);
+}
+
+/// `exact`: the target carries the idle and connect timeouts as they are
+/// (`translate::target::envoy_gateway::timeouts`), so nothing is approximated here.
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, exact: bool) {
+    if exact {
+        for key in [
+            "proxy-read-timeout",
+            "proxy-send-timeout",
+            "proxy-connect-timeout",
+        ] {
+            if let Some(raw) = ann.get(key).filter(|v| seconds(v).is_none_or(|s| s == 0)) {
+                plan.result.notes.push(
+                    Diagnostic::new(
+                        Code::NginxTimeout,
+                        format!("{key} {raw:?} is not a number of seconds; ingress-nginx used the controller's value"),
+                    )
+                    .at(field(key)),
+                );
+            }
+        }
+        return;
+    }
     let mut longest: Option<(u64, &str)> = None;
     for key in ["proxy-read-timeout", "proxy-send-timeout"] {
         let Some(raw) = ann.get(key) else { continue };

@@ -2,3 +2,4 @@
 //! `crds/envoy-gateway/`).
 
 pub(crate) mod security_policy;
+pub(crate) mod timeouts;
