@@ -213,6 +213,7 @@ pub const TRANSLATED_SETTINGS: &[&str] = &[
     "annotations-risk-level",
     "block-cidrs",
     "denylist-source-range",
+    "enable-real-ip",
     "force-ssl-redirect",
     "global-auth-url",
     "hsts",
@@ -223,6 +224,8 @@ pub const TRANSLATED_SETTINGS: &[&str] = &[
     "no-auth-locations",
     "no-tls-redirect-locations",
     "ssl-redirect",
+    "use-forwarded-headers",
+    "use-proxy-protocol",
     "whitelist-source-range",
 ];
 

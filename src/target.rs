@@ -73,6 +73,11 @@ pub struct Profile {
     /// The release the facts below were read from.
     pub version: &'static str,
     access: &'static [(Control, Support)],
+    /// The `controllerName`s of the GatewayClasses this implementation serves by default, and
+    /// the GatewayClass name it installs itself (a Gateway of another controller's class
+    /// ignores this implementation's policies).
+    pub controllers: &'static [&'static str],
+    pub own_class: Option<&'static str>,
     /// The request timeout a route gets when it sets none (`None`: no timeout).
     pub default_request_timeout: Option<&'static str>,
     /// Where the default timeout comes from.
@@ -142,6 +147,11 @@ pub const PROFILES: [Profile; 3] = [
                 },
             ),
         ],
+        // pilot/pkg/features/pilot.go `ManagedGatewayController` (PILOT_GATEWAY_API_CONTROLLER_NAME's
+        // default); Istio creates its GatewayClass `istio` itself
+        // (pilot/pkg/config/kube/gatewaycommon/gatewayclass.go `builtinClasses`).
+        controllers: &["istio.io/gateway-controller"],
+        own_class: Some("istio"),
         default_request_timeout: None,
         timeout_source: "istio/istio pilot/pkg/networking/core/route/route.go setTimeout: Notimeout (0s, disabled) unless the route sets one",
     },
@@ -196,6 +206,9 @@ pub const PROFILES: [Profile; 3] = [
                 },
             ),
         ],
+        // api/v1alpha1/envoygateway_types.go `GatewayControllerName` (the default).
+        controllers: &["gateway.envoyproxy.io/gatewayclass-controller"],
+        own_class: None,
         default_request_timeout: Some("15s"),
         timeout_source: "envoyproxy/gateway v1.9.0 internal/xds/translator/route.go sets a route timeout only when one is configured; Envoy's RouteAction.timeout defaults to 15s",
     },
@@ -205,6 +218,8 @@ pub const PROFILES: [Profile; 3] = [
         name: "any implementation (portable output)",
         version: "Gateway API v1.6.1",
         access: &[],
+        controllers: &[],
+        own_class: None,
         default_request_timeout: None,
         timeout_source: "Gateway API leaves the default to the implementation",
     },

@@ -194,6 +194,7 @@ impl Code {
             | Code::NginxEnableModsecurity
             | Code::NginxEnableOwaspCoreRules
             | Code::NginxSatisfy
+            | Code::TargetAccessOrder
             | Code::TargetAccessScope
             | Code::TargetBasicAuthSecret
             | Code::TargetExtAuthRequest => &[Part::Access],
@@ -302,7 +303,7 @@ impl Code {
             | Code::NginxSslPassthroughPlainHttp
             | Code::NginxSslPassthroughPaths
             | Code::NginxSslPassthroughHostWide => &[Part::Routing, Part::Tls],
-            Code::TargetAccessFailsClosed => &[Part::Routing, Part::Access],
+            Code::TargetAccessFailsClosed => &[Part::Routing, Part::Response, Part::Access],
             Code::NginxSslRedirectNoHttps => &[Part::Redirect, Part::Tls],
             Code::IstioPrefixRewriteCaseSensitive | Code::NginxRewriteTargetApproximated => {
                 &[Part::Rewrite, Part::Routing]

@@ -102,6 +102,17 @@ fn new_behaviour_json(outcome: &Outcome, b: &semantics::Behaviour) -> Value {
     v
 }
 
+/// The access checks a side's model records in front of the answer (as the check compares
+/// them), when there are any.
+fn with_access(mut v: Value, effects: &super::effects::Effects) -> Value {
+    if let (Value::Object(map), Some(access)) = (&mut v, &effects.access)
+        && !access.is_empty()
+    {
+        map.insert("access".into(), Value::from(access.clone()));
+    }
+    v
+}
+
 /// The object at `position` and the line of `field` in it (the object's first line when the
 /// field cannot be found).
 fn located(scan: &Scan, position: usize, field: &str, object: String) -> Option<TraceMatch> {
@@ -168,7 +179,7 @@ pub fn trace(
             .origin
             .as_ref()
             .and_then(|o| located(scan, o.object, &o.field, describe(index, o.object))),
-        behaviour: behaviour_json(&d.outcome),
+        behaviour: with_access(behaviour_json(&d.outcome), &d.effects),
     });
     let gateways: Vec<(String, String)> = match (chosen, gateway) {
         (Some((f, _)), _) => f.gateways.clone(),
@@ -200,7 +211,10 @@ pub fn trace(
                 model: "Gateway API".to_string(),
                 entry,
                 matched,
-                behaviour: new_behaviour_json(&decision.outcome, &b),
+                behaviour: with_access(
+                    new_behaviour_json(&decision.outcome, &b),
+                    &decision.effects,
+                ),
             },
         )
     });
@@ -320,6 +334,7 @@ fn summary(behaviour: &Value) -> String {
         "response-headers",
         "mirrors",
         "timeouts",
+        "access",
         "unevaluated",
     ] {
         if let Some(v) = behaviour.get(key) {

@@ -106,7 +106,13 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
 fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResult]) {
     use crate::model::SourceBody;
     use target::envoy_gateway::timeouts;
-    let mut taken: std::collections::BTreeSet<(String, String)> = Default::default();
+    // The repository's own BackendTrafficPolicies keep their names.
+    let mut taken: std::collections::BTreeSet<(String, String)> = index
+        .objects
+        .iter()
+        .filter(|o| o.kind == "BackendTrafficPolicy")
+        .map(|o| (o.namespace.clone(), o.meta.name.clone()))
+        .collect();
     let mut namer = |ns: &str, _kind: &str, wanted: &str| {
         let mut name = wanted.to_string();
         let mut n = 2;

@@ -220,8 +220,17 @@ fn envoy_security(p: &Policy, request: &Request, client: Option<IpAddr>, out: &m
                 .push((format!("{label} {feature}"), v.clone()));
         }
     }
+    // `internal/xds/translator/httpfilters.go` `newOrderedHTTPFilter`: external
+    // authorization (6) and basic authentication (8) run before the RBAC filter of
+    // `authorization` (301), so a client the address rules refuse is asked for credentials
+    // first: its answer depends on them, and the refusal is recorded, not decided.
+    let credentials_first = p.spec.get("basicAuth").is_some() || p.spec.get("extAuth").is_some();
     if let Some(authz) = p.spec.get("authorization") {
         envoy_authorization(&label, authz, client, out);
+        if out.denied.is_some() && credentials_first {
+            out.denied = None;
+            envoy_authorization(&label, authz, None, out);
+        }
         if out.denied.is_some() {
             return;
         }

@@ -144,12 +144,16 @@ pub(crate) struct Server {
     pub(crate) canaries: Vec<Canary>,
     /// `server-alias` names, as written in `server_name` (exact, `*.` wildcards, `~regex`).
     pub(crate) aliases: Vec<String>,
+    /// The client-certificate check of the whole server: the CA Secret and
+    /// `auth-tls-verify-client` of the first Ingress of the host with `auth-tls-secret`.
+    pub(crate) client_certificate: Option<(String, String)>,
 }
 
 impl Server {
     fn new(host: &str) -> Server {
         Server {
             aliases: Vec::new(),
+            client_certificate: None,
             host: host.to_string(),
             tls: false,
             certificate: None,
@@ -294,6 +298,25 @@ pub(crate) fn servers(ingresses: &[Ingress], controller: &Controller) -> Vec<Ser
                     .map(|a| a.trim().to_ascii_lowercase())
                     .filter(|a| !a.is_empty())
                     .collect();
+            }
+            // controller.go `getBackendServers`: the first Ingress of the host with a client
+            // CA sets `server.CertificateAuth`, and nginx.tmpl puts `ssl_verify_client` in the
+            // server block, so it covers every location of the host, whichever Ingress gave it
+            // (authtls/main.go: `auth-tls-verify-client` defaults to `on`, and a value other
+            // than on|off|optional|optional_no_ca is `on`).
+            if server.client_certificate.is_none()
+                && let Some(secret) = ing.annotation("auth-tls-secret").filter(|s| !s.is_empty())
+            {
+                let verify = ing
+                    .annotation("auth-tls-verify-client")
+                    .filter(|v| ["on", "off", "optional", "optional_no_ca"].contains(v))
+                    .unwrap_or("on");
+                let secret = if secret.contains('/') {
+                    secret.to_string()
+                } else {
+                    format!("{}/{secret}", ing.namespace)
+                };
+                server.client_certificate = Some((secret, verify.to_string()));
             }
             if server.app_root.is_none() {
                 // `annotations/rewrite`: an app-root that is not a path (an absolute URL) is

@@ -869,18 +869,6 @@ impl World {
         // returned: `block-cidrs` (an http-level `deny`), the Ingress's source ranges, then
         // authentication.
         let mut access = Vec::new();
-        if let Some(cidrs) = self.controller.setting("block-cidrs") {
-            match client {
-                Some(ip) if super::cidr::in_any(cidrs, ip) => {
-                    return Behaviour::of(Outcome::Denied {
-                        status: 403,
-                        reason: "block-cidrs".into(),
-                    });
-                }
-                None => access.push(AccessCheck::source_range(false, cidrs)),
-                _ => {}
-            }
-        }
         // Access lists (`allowlist-source-range`, formerly `whitelist-`; `denylist-`).
         // `ipallowlist`/`ipdenylist` `Parse`: without the annotation, the ConfigMap's
         // `whitelist-source-range`/`denylist-source-range` (the default backend's) apply.
@@ -890,25 +878,40 @@ impl World {
             .or_else(|| set(self.controller.setting("whitelist-source-range")));
         let deny = annotation("denylist-source-range")
             .or_else(|| set(self.controller.setting("denylist-source-range")));
-        for (list, deny_inside) in [(deny, true), (allow, false)] {
+        // `block-cidrs` is an http-level `deny` (nginx.tmpl); nginx's access module gives a
+        // location the rules of the level above only when it has none of its own
+        // (`ngx_http_access_merge_loc_conf`), so a location with an allow- or deny-list does
+        // not inherit it.
+        let block = set(self.controller.setting("block-cidrs"))
+            .filter(|_| allow.is_none() && deny.is_none());
+        // `satisfy any` (nginx.tmpl, `satisfy` annotation): the address rules or the
+        // authentication may let the request through; `all` (the default) needs both.
+        let satisfy_any = annotation("satisfy") == Some("any");
+        let mut refused: Option<&str> = None;
+        let mut address_checked = false;
+        for (list, deny_inside, reason) in [
+            (block, true, "block-cidrs"),
+            (deny, true, "denylist-source-range"),
+            (allow, false, "allowlist-source-range"),
+        ] {
             let Some(list) = list else { continue };
             let Some(ip) = client else {
                 // The client address is not known: the check is recorded, not decided.
                 access.push(AccessCheck::source_range(!deny_inside, list));
                 continue;
             };
+            address_checked = true;
             if super::cidr::in_any(list, ip) == deny_inside {
-                return Behaviour::of(Outcome::Denied {
-                    status: 403,
-                    reason: if deny_inside {
-                        "denylist-source-range"
-                    } else {
-                        "allowlist-source-range"
-                    }
-                    .into(),
-                });
+                if !satisfy_any {
+                    return Behaviour::of(Outcome::Denied {
+                        status: 403,
+                        reason: reason.into(),
+                    });
+                }
+                refused = refused.or(Some(reason));
             }
         }
+        let before_auth = access.len();
         // Authentication: recorded, not decided (it depends on the credentials sent and on
         // another service's answer).
         if let Some(url) = annotation("auth-url") {
@@ -928,7 +931,12 @@ impl World {
             // its Ingress turns global auth off.
             access.push(AccessCheck::external_auth(url));
         }
-        if let Some(kind) = annotation("auth-type").filter(|t| ["basic", "digest"].contains(t)) {
+        // auth/main.go `Parse`: `authTypeRegex` (`basic|digest`) is matched anywhere in the
+        // value; nginx.tmpl writes `auth_basic` when the type is exactly `basic`, else
+        // `auth_digest`.
+        if let Some(kind) =
+            annotation("auth-type").filter(|t| t.contains("basic") || t.contains("digest"))
+        {
             // auth/main.go `Parse`: `auth-secret` is `namespace/name` or a name in the
             // Ingress's namespace.
             let secret = annotation("auth-secret").unwrap_or_default();
@@ -937,13 +945,32 @@ impl World {
                 _ => secret.to_string(),
             };
             access.push(AccessCheck::BasicAuth {
-                scheme: kind.to_string(),
+                scheme: if kind == "basic" { "basic" } else { "digest" }.to_string(),
                 secret,
             });
         }
-        if let Some(secret) = annotation("auth-tls-secret") {
+        if satisfy_any && address_checked {
+            match refused {
+                // The address let it through: no credentials are asked for.
+                None => access.truncate(before_auth),
+                // Refused by address, and no authentication could let it through.
+                Some(reason) if access.len() == before_auth => {
+                    return Behaviour::of(Outcome::Denied {
+                        status: 403,
+                        reason: reason.into(),
+                    });
+                }
+                // Refused by address: the credentials decide.
+                Some(_) => {}
+            }
+        }
+        // The server's check (`locations::Server::client_certificate`): only `on` refuses a
+        // client without a valid certificate.
+        if let Some((secret, verify)) = &server.client_certificate
+            && verify == "on"
+        {
             access.push(AccessCheck::ClientCertificate {
-                secret: secret.to_string(),
+                secret: secret.clone(),
             });
         }
         let Some((namespace, name, port)) = location.backend.clone() else {

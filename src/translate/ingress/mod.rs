@@ -77,6 +77,18 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
                 .map(move |r| (i, r))
         })
         .collect();
+    extend_client_certificates(&mut plans);
+    let served = served(index, &plans);
+    // The policies the repository already holds keep their names: a generated one of the
+    // same name would replace it (or be replaced) on apply.
+    for obj in &index.objects {
+        if matches!(
+            obj.kind.as_str(),
+            "SecurityPolicy" | "BackendTrafficPolicy" | "AuthorizationPolicy"
+        ) {
+            names.reserve(&obj.namespace, &obj.kind, &obj.meta.name);
+        }
+    }
     for (i, plan) in plans.iter_mut().enumerate() {
         if plan.access.is_empty() {
             continue;
@@ -97,7 +109,7 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             })
             .map(|(_, r)| r)
             .collect();
-        protect(plan, config, &mut names, &own, &others);
+        protect(plan, config, &mut names, (&own, &others), &served);
         note_renamed(plan, &mut names);
     }
     if config.target != crate::config::Target::Istio {
@@ -114,14 +126,82 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     results
 }
 
+/// ingress-nginx checks client certificates per server (controller.go `getBackendServers`
+/// sets `server.CertificateAuth` from the first Ingress of the host with a CA; nginx.tmpl's
+/// `ssl_verify_client` is in the server block): every other Ingress of that host gets the
+/// check too.
+fn extend_client_certificates(plans: &mut [IngressPlan]) {
+    use crate::target::Control as Kind;
+    let mut by_host: std::collections::BTreeMap<
+        String,
+        (crate::translate::target::Control, String),
+    > = std::collections::BTreeMap::new();
+    for p in plans.iter() {
+        let Some(c) = p.access.iter().find(|c| c.kind == Kind::ClientCertificate) else {
+            continue;
+        };
+        for h in p.hosts.iter().filter_map(|h| h.host.clone()) {
+            by_host
+                .entry(h)
+                .or_insert_with(|| (c.clone(), format!("Ingress {}/{}", p.namespace, p.name)));
+        }
+    }
+    for p in plans.iter_mut() {
+        if p.access.iter().any(|c| c.kind == Kind::ClientCertificate) {
+            continue;
+        }
+        let found = p
+            .hosts
+            .iter()
+            .filter_map(|h| h.host.as_ref())
+            .find_map(|h| by_host.get(h).map(|found| (h.clone(), found.clone())));
+        if let Some((host, (mut control, owner))) = found {
+            control.origin = format!(
+                "{} of {owner}, which nginx applies to every path of {host}",
+                control.origin
+            );
+            control.field = "spec".into();
+            p.access.push(control);
+        }
+    }
+}
+
+/// The GatewayClass of every Gateway the plans' routes may name (generated or in the
+/// repository) and the controller of every GatewayClass the repository defines.
+fn served(index: &Index, plans: &[IngressPlan]) -> crate::translate::target::Served {
+    let mut out = crate::translate::target::Served::default();
+    let text =
+        |v: &serde_json::Value, p: &str| v.pointer(p).and_then(|x| x.as_str()).map(str::to_string);
+    for (obj, doc) in index.gateway_api("Gateway") {
+        if let Some(class) = text(doc, "/spec/gatewayClassName") {
+            out.gateway_classes
+                .insert((obj.namespace.clone(), obj.meta.name.clone()), class);
+        }
+    }
+    for (obj, doc) in index.gateway_api("GatewayClass") {
+        if let Some(controller) = text(doc, "/spec/controllerName") {
+            out.class_controllers
+                .insert(obj.meta.name.clone(), controller);
+        }
+    }
+    for g in plans.iter().flat_map(|p| &p.result.generated) {
+        if let Generated::Gateway(o) = g {
+            out.gateway_classes.insert(
+                (g.namespace().to_string(), o.metadata.name.clone()),
+                o.spec.gateway_class_name.clone(),
+            );
+        }
+    }
+    out
+}
+
 /// Notes the names the allocator had to change for the plan.
 fn note_renamed(plan: &mut IngressPlan, names: &mut names::NameAllocator) {
     for (wanted, got) in names.take_renamed() {
         plan.result.notes.push(Diagnostic::new(
             Code::IngressNameCollision,
             format!(
-                "another Ingress in namespace {} already generates {wanted}; this one's is named {got}",
-                plan.namespace
+                "{wanted} is taken in its namespace (another Ingress generates it, or the repository holds an object of that name); this one's is named {got}"
             ),
         ));
     }
@@ -165,8 +245,11 @@ fn protect(
     plan: &mut IngressPlan,
     config: &Config,
     names: &mut names::NameAllocator,
-    routes: &[crate::translate::target::RouteScope],
-    others: &[&crate::translate::target::RouteScope],
+    (routes, others): (
+        &[crate::translate::target::RouteScope],
+        &[&crate::translate::target::RouteScope],
+    ),
+    served: &crate::translate::target::Served,
 ) {
     let scope = plan.name_scope();
     let home = plan.namespace.clone();
@@ -183,6 +266,7 @@ fn protect(
         config,
         &plan.access,
         (routes, others),
+        served,
         (&plan.namespace, &plan.name),
         &mut namer,
     );

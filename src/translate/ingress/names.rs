@@ -66,6 +66,14 @@ pub(crate) struct NameAllocator {
 }
 
 impl NameAllocator {
+    /// Marks `name` as taken for `(namespace, kind)`: an object the repository already holds.
+    pub(crate) fn reserve(&mut self, namespace: &str, kind: &str, name: &str) {
+        self.used
+            .entry((namespace.to_string(), kind.to_string()))
+            .or_default()
+            .insert(name.to_string());
+    }
+
     /// `wanted` (fitted to `max`), or `wanted-2`, `wanted-3`, ... when taken.
     pub(crate) fn allocate(
         &mut self,

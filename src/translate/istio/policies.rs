@@ -213,13 +213,36 @@ fn namespace_wide(
     result: &mut SourceResult,
 ) {
     let new_ns = &gateway.namespace;
-    // Other targets run no Istio proxy: no Istio policy applies to them at all.
-    let moves = target != Target::Istio || proxy.namespace != *new_ns;
-    if policy.namespace == ROOT_NAMESPACE || !moves {
-        return;
-    }
     let kind = policy.kind.as_str();
     let what = describe(policy);
+    // Other targets run no Istio proxy: no Istio policy applies to them at all, a mesh-wide
+    // one (in the root namespace) included.
+    if policy.namespace == ROOT_NAMESPACE {
+        if target != Target::Istio {
+            let lost = effect(kind, spec);
+            result.notes.push(
+                Diagnostic::new(
+                    Code::IstioPolicyWorkload,
+                    format!("{what} applies to every workload of the mesh (Istio's root namespace), the old gateway included; the new Gateway runs no Istio proxy, so {lost}: recreate it with this implementation's own policy resources before switching traffic"),
+                )
+                .at("metadata.namespace"),
+            );
+            if checks_access(kind, spec) {
+                result.closed_gateways.push((
+                    new_ns.clone(),
+                    gateway_name.to_string(),
+                    format!(
+                        "{what} checked every request of the mesh and no longer applies, so {lost}"
+                    ),
+                ));
+            }
+        }
+        return;
+    }
+    let moves = target != Target::Istio || proxy.namespace != *new_ns;
+    if !moves {
+        return;
+    }
     let message = if policy.namespace == proxy.namespace {
         format!(
             "{what} applies to every workload of namespace {}, where the old gateway runs; the new Gateway's pods do not (they run in {new_ns}, or are not Istio proxies), so {}",

@@ -48,8 +48,10 @@ pub(crate) enum Detail {
         url: String,
         response_headers: Vec<String>,
     },
-    /// The source's data plane could not read the value and denied every request.
-    Unreadable(String),
+    /// What the source's data plane did cannot be carried by any target, and why (it could
+    /// not read the value and denied every request; it checked another address than the new
+    /// Gateway would).
+    NotCarried(String),
 }
 
 /// How a route's paths are matched, for policies scoped by path.
@@ -156,6 +158,38 @@ pub(crate) struct Protection {
     pub(crate) fail_closed: bool,
 }
 
+/// Which GatewayClass each Gateway the routes may name has, and which controller serves
+/// each GatewayClass the repository defines: a policy for a Gateway another implementation
+/// serves is enforced by nobody.
+#[derive(Debug, Default)]
+pub(crate) struct Served {
+    pub(crate) gateway_classes: std::collections::BTreeMap<(String, String), String>,
+    pub(crate) class_controllers: std::collections::BTreeMap<String, String>,
+}
+
+impl Served {
+    /// Why the target would not enforce a policy on Gateway `key`, if it would not.
+    fn not_served(&self, key: &(String, String), profile: &profiles::Profile) -> Option<String> {
+        let class = self.gateway_classes.get(key)?;
+        let gateway = format!("Gateway {}/{} (gatewayClassName {class})", key.0, key.1);
+        match self.class_controllers.get(class) {
+            Some(controller) if !profile.controllers.contains(&controller.as_str()) => {
+                Some(format!(
+                    "{gateway} is served by {controller}, not {}, which would ignore the policy",
+                    profile.name
+                ))
+            }
+            Some(_) => None,
+            // Istio creates and serves its own class `istio` where the repository says nothing.
+            None if class == "istio" && profile.own_class != Some("istio") => Some(format!(
+                "{gateway} is Istio's own class, not {}'s, so the policy would not be enforced; set gatewayClassName (--gateway-class) to the class {} serves",
+                profile.name, profile.name
+            )),
+            None => None,
+        }
+    }
+}
+
 /// Allocates a unique name: `(namespace, kind, wanted) -> name`.
 pub(crate) type Namer<'a> = dyn FnMut(&str, &str, &str) -> String + 'a;
 
@@ -166,6 +200,7 @@ pub(crate) fn protect(
     config: &Config,
     controls: &[Control],
     (routes, others): (&[RouteScope], &[&RouteScope]),
+    served: &Served,
     source: (&str, &str),
     names: &mut Namer,
 ) -> Protection {
@@ -176,9 +211,20 @@ pub(crate) fn protect(
     let profile = profiles::profile(config.target);
     // Every control must be carried for the routes to open.
     let mut refused: Vec<(&Control, String)> = Vec::new();
+    let unserved: Vec<String> = routes
+        .iter()
+        .flat_map(|r| &r.gateways)
+        .filter_map(|g| served.not_served(g, profile))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     for c in controls {
-        if let Detail::Unreadable(why) = &c.detail {
+        if let Detail::NotCarried(why) = &c.detail {
             refused.push((c, why.clone()));
+            continue;
+        }
+        if !unserved.is_empty() && matches!(profile.support(c.kind), Support::Policy { .. }) {
+            refused.push((c, unserved.join("; ")));
             continue;
         }
         if let Support::FailsClosed { why } = profile.support(c.kind) {

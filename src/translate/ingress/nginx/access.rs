@@ -72,7 +72,18 @@ pub(crate) fn read(
             .filter(|v| !v.trim().is_empty())
     };
     let mut controls = Vec::new();
-    if let Some(cidrs) = setting("block-cidrs") {
+    // `block-cidrs` is an http-level `deny`: a location with an allow- or deny-list of its own
+    // (annotation or ConfigMap default) does not inherit it (`ngx_http_access_merge_loc_conf`).
+    let own_lists = [
+        "allowlist-source-range",
+        "whitelist-source-range",
+        "denylist-source-range",
+    ]
+    .iter()
+    .any(|k| ann.get(k).is_some())
+        || setting("whitelist-source-range").is_some()
+        || setting("denylist-source-range").is_some();
+    if let Some(cidrs) = setting("block-cidrs").filter(|_| !own_lists) {
         controls.push(ranges(
             Kind::SourceDenyList,
             cidrs,
@@ -153,6 +164,19 @@ pub(crate) fn read(
             origin: "the controller's ConfigMap global-auth-url".into(),
             field: "spec".into(),
         });
+        let exempt = exempt_paths(plan, setting("no-auth-locations"));
+        if !exempt.is_empty() {
+            plan.result.notes.push(
+                crate::diagnostic::Diagnostic::new(
+                    crate::diagnostic::Code::TargetAccessScope,
+                    format!(
+                        "ingress-nginx ran no global external auth on {} (no-auth-locations), but a policy covers every path of the Ingress's routes: those paths now need it too (refused clients stay refused); move them to an Ingress of their own to keep them open",
+                        exempt.join(", ")
+                    ),
+                )
+                .at("spec"),
+            );
+        }
     }
     // authtls/main.go `Parse`: `auth-tls-verify-client` defaults to `on`, and a value other
     // than on|off|optional|optional_no_ca is `on` too; only `on` refuses clients without a
@@ -182,6 +206,28 @@ pub(crate) fn read(
             });
         }
     }
+    // nginx.tmpl: with `use-forwarded-headers`, `use-proxy-protocol` or `enable-real-ip` the
+    // real_ip module replaces the client address the lists check with the forwarded one
+    // (`real_ip_header`, `set_real_ip_from` `proxy-real-ip-cidr`). The policies written for
+    // the new Gateway check the address of whatever connects to it (a load balancer) unless its
+    // client IP detection is set up to match, which the tool does not write yet.
+    let forwarded = [
+        "use-forwarded-headers",
+        "use-proxy-protocol",
+        "enable-real-ip",
+    ]
+    .into_iter()
+    .find(|k| setting(k).is_some_and(|v| super::parse_bool(v.trim()) == Some(true)));
+    if let Some(key) = forwarded {
+        for c in controls.iter_mut().filter(|c| {
+            matches!(c.kind, Kind::SourceAllowList | Kind::SourceDenyList)
+                && matches!(c.detail, Detail::Ranges(_))
+        }) {
+            c.detail = Detail::NotCarried(format!(
+                "the controller's {key} made nginx check the forwarded client address, while the new Gateway's policy would check the address of whatever connects to it (a load balancer's) until its client IP detection is configured to match (Envoy Gateway ClientTrafficPolicy clientIPDetection, Istio numTrustedProxies)"
+            ));
+        }
+    }
     plan.access = controls;
 }
 
@@ -202,7 +248,7 @@ fn ranges(kind: Kind, value: &str, origin: &str, field: &str) -> Control {
     Control {
         kind,
         detail: match bad {
-            Some(entry) => Detail::Unreadable(format!(
+            Some(entry) => Detail::NotCarried(format!(
                 "{entry:?} is neither an address nor a CIDR, so ingress-nginx denied every request to these paths"
             )),
             None => Detail::Ranges(cidrs),
@@ -239,12 +285,13 @@ fn basic_or_digest(
     let origin = format!("{PREFIX}auth-type");
     let unreadable = |why: String| Control {
         kind: Kind::BasicAuth,
-        detail: Detail::Unreadable(why),
+        detail: Detail::NotCarried(why),
         origin: origin.clone(),
         field: field("auth-type"),
     };
-    // `authTypeRegex` (`basic|digest`) is matched anywhere in the value.
-    let digest = kind.contains("digest") && !kind.contains("basic");
+    // `authTypeRegex` (`basic|digest`) is matched anywhere in the value, and nginx.tmpl
+    // writes `auth_basic` only for exactly `basic`: any other accepted value is digest.
+    let digest = kind != "basic";
     if !kind.contains("basic") && !kind.contains("digest") {
         return unreadable(format!(
             "auth-type {kind:?} is neither basic nor digest, so ingress-nginx denied every request to these paths"
@@ -289,21 +336,36 @@ fn basic_or_digest(
     }
 }
 
-/// Whether every path of the plan starts with one of `no-auth-locations` (default
-/// `/.well-known/acme-challenge`), so global auth runs on none of them.
-fn every_path_exempt(plan: &IngressPlan, no_auth: Option<&str>) -> bool {
+/// The plan's paths that start with one of `no-auth-locations` (default
+/// `/.well-known/acme-challenge`; template.go `isLocationInLocationList`: a string prefix),
+/// where global auth does not run.
+fn exempt_paths(plan: &IngressPlan, no_auth: Option<&str>) -> Vec<String> {
     let exempt: Vec<&str> = no_auth
         .unwrap_or("/.well-known/acme-challenge")
         .split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
-    let mut paths = plan
+    let mut out: Vec<String> = plan
         .hosts
         .iter()
         .flat_map(|h| h.rules.iter().map(|r| r.source_path.as_str()))
-        .peekable();
-    paths.peek().is_some() && paths.all(|p| exempt.iter().any(|e| p.starts_with(e)))
+        .filter(|p| exempt.iter().any(|e| p.starts_with(e)))
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether global auth runs on none of the plan's paths.
+fn every_path_exempt(plan: &IngressPlan, no_auth: Option<&str>) -> bool {
+    let paths: std::collections::BTreeSet<&str> = plan
+        .hosts
+        .iter()
+        .flat_map(|h| h.rules.iter().map(|r| r.source_path.as_str()))
+        .collect();
+    !paths.is_empty() && exempt_paths(plan, no_auth).len() == paths.len()
 }
 
 #[cfg(test)]
@@ -325,6 +387,6 @@ mod tests {
             Detail::Ranges(vec!["10.0.0.0/8".into(), "192.168.0.1/32".into()])
         );
         let bad = ranges(Kind::SourceAllowList, "10.0.0.0/8, nope", "o", "f");
-        assert!(matches!(bad.detail, Detail::Unreadable(_)));
+        assert!(matches!(bad.detail, Detail::NotCarried(_)));
     }
 }

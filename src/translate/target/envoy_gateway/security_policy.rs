@@ -314,6 +314,16 @@ pub(crate) fn write(
         basic_auth,
         ext_auth,
     };
+    if spec.authorization.is_some() && (spec.basic_auth.is_some() || spec.ext_auth.is_some()) {
+        // internal/xds/translator/httpfilters.go `newOrderedHTTPFilter`: ext_authz (6) and
+        // basic_auth (8) run before RBAC (301); nginx's access phase ran `allow`/`deny` first.
+        out.notes.push(Diagnostic::new(
+            Code::TargetAccessOrder,
+            format!(
+                "SecurityPolicy {namespace}/{name} checks credentials before the client address (Envoy Gateway runs external and basic authentication before authorization): a client outside the address list is asked for credentials (401) or sent to the authentication service instead of refused with 403, and can tell a right password from a wrong one; ingress-nginx refused it first"
+            ),
+        ));
+    }
     let origins: Vec<&str> = controls.iter().map(|c| c.origin.as_str()).collect();
     out.notes.push(Diagnostic::new(
         Code::TargetAccessPolicy,
