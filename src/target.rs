@@ -202,7 +202,7 @@ pub const PROFILES: [Profile; 3] = [
             (
                 Control::ClientCertificate,
                 Support::FailsClosed {
-                    why: "Envoy Gateway validates client certificates per listener with a ClientTrafficPolicy (tls.clientValidation), which the tool does not write yet",
+                    why: "Envoy Gateway validates client certificates per listener with a ClientTrafficPolicy (tls.clientValidation), but cannot limit the chain depth (ingress-nginx's auth-tls-verify-depth, 1 by default: only certificates the CA signed itself) nor match the subject (auth-tls-match-cn), so it would accept certificates nginx refused (api/v1alpha1/tls_types.go ClientValidationContext)",
                 },
             ),
         ],

@@ -965,9 +965,11 @@ impl World {
             }
         }
         // The server's check (`locations::Server::client_certificate`): only `on` refuses a
-        // client without a valid certificate.
+        // client without a valid certificate, and only over TLS (`ssl_verify_client` is a TLS
+        // directive: plain HTTP to the same server is not checked).
         if let Some((secret, verify)) = &server.client_certificate
             && verify == "on"
+            && request.scheme == super::Scheme::Https
         {
             access.push(AccessCheck::ClientCertificate {
                 secret: secret.clone(),

@@ -3,8 +3,9 @@
 
 use std::fmt::Write;
 
+use crate::config::Target;
 use crate::target::{Control, PROFILES, Profile, Support};
-use crate::translate::ingress::nginx::{access, other};
+use crate::translate::ingress::nginx::{access, other, timeouts};
 
 /// What a target does with one control, in a table cell.
 fn cell(p: &Profile, c: Control) -> String {
@@ -80,6 +81,22 @@ pub(crate) fn markdown() -> String {
             cells.join(" | ")
         );
     }
+    for key in timeouts::KEYS {
+        let cells: Vec<String> = PROFILES
+            .iter()
+            .map(|p| match p.target {
+                Target::EnvoyGateway => {
+                    "BackendTrafficPolicy `timeout` (as nginx had it)".to_string()
+                }
+                _ if *key == "proxy-connect-timeout" => {
+                    "reported (`ingress-nginx/proxy-connect-timeout`)".to_string()
+                }
+                _ => "`timeouts.request` (approximate: `ingress-nginx/timeout-approximate`)"
+                    .to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "| `{key}` | timeout | {} |", cells.join(" | "));
+    }
     for (key, code) in other::CATALOG {
         let cells = vec![format!("reported (`{}`)", code.id()); PROFILES.len()];
         let _ = writeln!(out, "| `{key}` | — | {} |", cells.join(" | "));
@@ -88,18 +105,31 @@ pub(crate) fn markdown() -> String {
     for (key, c) in access::SETTINGS {
         let _ = writeln!(out, "| `{key}` | {} |", c.describe());
     }
-    out.push_str("\n### Counts per target\n\n| `--target` | annotations written as a policy | fail closed | reported |\n|---|---|---|---|\n");
+    out.push_str("\n### Counts per target, and ingress2gateway 1.1\n\nThe annotations above only (every other annotation is translated into Standard Gateway API fields, or reported, the same on every target). ingress2gateway v1.1.0's emitters for the same implementation, from its sources: the Envoy Gateway emitter writes `whitelist-source-range` and `denylist-source-range` as a SecurityPolicy (`pkg/i2gw/emitters/envoygateway/iprange.go` `EmitIPRangeControl`) and `proxy-body-size` and `client-body-buffer-size` as a BackendTrafficPolicy (`buffer.go` `EmitBuffer`; annotations read in `pkg/i2gw/providers/ingressnginx/annotations.go`); it has no Istio emitter, and its standard emitter writes no policy.\n\n| `--target` | written as a policy | fail closed | reported | ingress2gateway 1.1 emitter: written as a policy |\n|---|---|---|---|---|\n");
     for p in &PROFILES {
-        let written = access::ANNOTATIONS
+        let access_written = access::ANNOTATIONS
             .iter()
             .filter(|(_, c)| matches!(p.support(*c), Support::Policy { .. }))
             .count();
-        let closed = access::ANNOTATIONS.len() - written;
+        let closed = access::ANNOTATIONS.len() - access_written;
+        let timeouts_written = if p.target == Target::EnvoyGateway {
+            timeouts::KEYS.len()
+        } else {
+            0
+        };
+        let i2gw = match p.target {
+            Target::EnvoyGateway => "4 (2 access, 2 body size)",
+            Target::Istio => "no emitter",
+            Target::Generic => "0",
+        };
         let _ = writeln!(
             out,
-            "| `{}` | {written} | {closed} | {} |",
+            "| `{}` | {} | {closed} | {} | {i2gw} |",
             p.id,
-            other::CATALOG.len()
+            access_written + timeouts_written,
+            // Elsewhere read and send timeouts become an approximate `timeouts.request`;
+            // the connect timeout is reported.
+            other::CATALOG.len() + usize::from(timeouts_written == 0)
         );
     }
     out.push_str("\n## Istio policies on the gateway's pods\n\nAn AuthorizationPolicy, RequestAuthentication or Telemetry selecting the old ingress gateway's pods is copied for `istio` with `targetRefs` naming the new Gateway (`istio/policy-retargeted`). Other targets run no Istio proxy: an AuthorizationPolicy that allows, denies or calls an authorizer, or a RequestAuthentication, closes the new Gateway, whose routes are then written without backends (`target/access-fails-closed` on each route's source).\n\n## Timeouts\n\nA route rule without `timeouts.request` gets no timeout on its Envoy Gateway route, so Envoy's 15 s default ends long requests where ingress-nginx and Istio had no request timeout. With `envoy-gateway`, each forwarding rule without one gets `timeouts.request: 0s` and the source's routes a BackendTrafficPolicy with `requestTimeout: 0s` (GRPCRoutes have no timeouts field), the stream idle timeout of the source (ingress-nginx's `proxy-read-timeout`/`proxy-send-timeout`, from the annotation, the ConfigMap or the 60 s default; Istio's 5 minutes) and ingress-nginx's connect timeout (`proxy-connect-timeout`, 5 s by default). With `generic`, the rules get `timeouts.request: 0s` only. `target/timeouts-kept` says what was kept. The behaviour model gives the Envoy Gateway side its 15 s default where neither the rule nor a BackendTrafficPolicy sets a request timeout.\n\n## Not written yet\n\nRate and connection limits, body size and buffering, retries (Istio's default policy), session affinity, load-balancing algorithms, circuit breaking, backend TLS details, client certificates and custom error pages are reported with their own codes, not written as policies.\n");
