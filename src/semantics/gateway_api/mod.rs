@@ -551,13 +551,8 @@ impl World {
     /// What the data plane serving `gateways` (one address: the Gateways merged there; all
     /// Gateways when empty) does with `request`.
     pub fn behaviour(&self, gateways: &[Key], request: &Request) -> Behaviour {
-        let all: Vec<Key>;
-        let gateways = if gateways.is_empty() {
-            all = self.gateways.keys().cloned().collect();
-            &all
-        } else {
-            gateways
-        };
+        let all = self.all_if_empty(gateways);
+        let gateways = all.as_deref().unwrap_or(gateways);
         match self.profile {
             Profile::Generic => {
                 let istio = self.behaviour_with(gateways, request, Profile::Istio, None);
@@ -591,14 +586,15 @@ impl World {
         profile: Profile,
         client: Option<std::net::IpAddr>,
     ) -> Behaviour {
-        let all: Vec<Key>;
-        let gateways = if gateways.is_empty() {
-            all = self.gateways.keys().cloned().collect();
-            &all
-        } else {
-            gateways
-        };
-        self.behaviour_with(gateways, request, profile, client)
+        let all = self.all_if_empty(gateways);
+        self.behaviour_with(all.as_deref().unwrap_or(gateways), request, profile, client)
+    }
+
+    /// Every Gateway when `gateways` names none (one address serving them all).
+    fn all_if_empty(&self, gateways: &[Key]) -> Option<Vec<Key>> {
+        gateways
+            .is_empty()
+            .then(|| self.gateways.keys().cloned().collect())
     }
 
     /// The matches competing for `host` on a listener, in precedence order, as `(route,

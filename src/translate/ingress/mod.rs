@@ -207,14 +207,15 @@ fn note_renamed(plan: &mut IngressPlan, names: &mut names::NameAllocator) {
     }
 }
 
-/// Envoy Gateway (and the portable output on it) would end the plan's requests after 15 s:
-/// its forwarding rules get no request timeout, and for Envoy Gateway a BackendTrafficPolicy
-/// keeps nginx's idle and connect timeouts.
-fn keep_timeouts(plan: &mut IngressPlan, config: &Config, names: &mut names::NameAllocator) {
-    use crate::translate::target::envoy_gateway::timeouts;
+/// Names for the plan's policies: unique in their namespace (under the plan's naming scope in
+/// its own), made of DNS-label characters.
+fn plan_namer<'a>(
+    plan: &IngressPlan,
+    names: &'a mut names::NameAllocator,
+) -> impl FnMut(&str, &str, &str) -> String + 'a {
     let scope = plan.name_scope();
     let home = plan.namespace.clone();
-    let mut namer = |ns: &str, kind: &str, wanted: &str| {
+    move |ns: &str, kind: &str, wanted: &str| {
         let scope = if ns == home { scope.as_str() } else { ns };
         names.allocate(
             scope,
@@ -222,7 +223,15 @@ fn keep_timeouts(plan: &mut IngressPlan, config: &Config, names: &mut names::Nam
             &names::dns_label_chars(wanted),
             names::MAX_NAME,
         )
-    };
+    }
+}
+
+/// Envoy Gateway (and the portable output on it) would end the plan's requests after 15 s:
+/// its forwarding rules get no request timeout, and for Envoy Gateway a BackendTrafficPolicy
+/// keeps nginx's idle and connect timeouts.
+fn keep_timeouts(plan: &mut IngressPlan, config: &Config, names: &mut names::NameAllocator) {
+    use crate::translate::target::envoy_gateway::timeouts;
+    let mut namer = plan_namer(plan, names);
     let kept = timeouts::SourceTimeouts {
         data_plane: "ingress-nginx",
         stream_idle: nginx::timeouts::duration(plan.idle_timeout),
@@ -232,9 +241,9 @@ fn keep_timeouts(plan: &mut IngressPlan, config: &Config, names: &mut names::Nam
     };
     let policy = (config.target == crate::config::Target::EnvoyGateway)
         .then_some(&mut namer as &mut crate::translate::target::Namer);
-    if let Some(note) = timeouts::keep(&mut plan.result.generated, &plan.name, &kept, policy) {
-        plan.result.notes.push(note);
-    }
+    let note = timeouts::keep(&mut plan.result.generated, &plan.name, &kept, policy);
+    drop(namer);
+    plan.result.notes.extend(note);
     note_renamed(plan, names);
 }
 
@@ -251,17 +260,7 @@ fn protect(
     ),
     served: &crate::translate::target::Served,
 ) {
-    let scope = plan.name_scope();
-    let home = plan.namespace.clone();
-    let mut namer = |ns: &str, kind: &str, wanted: &str| {
-        let scope = if ns == home { scope.as_str() } else { ns };
-        names.allocate(
-            scope,
-            kind,
-            &names::dns_label_chars(wanted),
-            names::MAX_NAME,
-        )
-    };
+    let mut namer = plan_namer(plan, names);
     let done = crate::translate::target::protect(
         config,
         &plan.access,

@@ -15,6 +15,20 @@ fn cell(p: &Profile, c: Control) -> String {
     }
 }
 
+/// A table header: `first` columns, then one per target.
+fn header(first: &[&str]) -> String {
+    let columns: Vec<String> = first
+        .iter()
+        .map(|c| c.to_string())
+        .chain(PROFILES.iter().map(|p| format!("`{}`", p.id)))
+        .collect();
+    format!(
+        "| {} |\n|{}\n",
+        columns.join(" | "),
+        "---|".repeat(columns.len())
+    )
+}
+
 /// The whole page.
 pub(crate) fn markdown() -> String {
     let mut out = String::new();
@@ -34,17 +48,8 @@ pub(crate) fn markdown() -> String {
             p.timeout_source
         );
     }
-    out.push_str("\n## Access controls\n\n| control | ");
-    out.push_str(
-        &PROFILES
-            .iter()
-            .map(|p| format!("`{}`", p.id))
-            .collect::<Vec<_>>()
-            .join(" | "),
-    );
-    out.push_str(" |\n|---|");
-    out.push_str(&"---|".repeat(PROFILES.len()));
-    out.push('\n');
+    out.push_str("\n## Access controls\n\n");
+    out.push_str(&header(&["control"]));
     for c in Control::ALL {
         let cells: Vec<String> = PROFILES.iter().map(|p| cell(p, c)).collect();
         let _ = writeln!(out, "| {} | {} |", c.describe(), cells.join(" | "));
@@ -61,17 +66,7 @@ pub(crate) fn markdown() -> String {
     }
     out.push_str("\n### When a policy is not written\n\nA control the target could carry still fails closed when the written policy would not hold:\n\n- the route's Gateway belongs to a GatewayClass another implementation serves (the repository's GatewayClass names another `controllerName`; without one, `istio` is Istio's own class): nobody would enforce the policy. Set `gatewayClassName` (`--gateway-class`) to the target's class;\n- ingress-nginx checked the forwarded client address (`use-forwarded-headers`, `use-proxy-protocol` or `enable-real-ip` in its ConfigMap) while the policy would check the peer's (the load balancer's) until the Gateway's client IP detection is set up, which is not written yet;\n- the source's value could not be read by ingress-nginx (it then denied the location), or an authentication URL is not a cluster Service over plain HTTP (Envoy Gateway).\n\nClient certificates are checked per host by ingress-nginx (the first Ingress of the host with `auth-tls-secret` sets them for the whole server), so every Ingress of that host is closed with it. Envoy Gateway asks for credentials (external, then basic authentication) before it checks the address: `target/access-order` says so where a policy has both.\n");
     out.push_str("\n## ingress-nginx annotations\n\nEvery `nginx.ingress.kubernetes.io/*` annotation the Ingress translator reads as an access control, with what each target makes of it, and the annotations it reports without translating (the same on every target; their codes say why). Annotations the Standard API carries (rewrites, redirects, CORS, timeouts, canaries, ...) are translated on every target and not listed.\n\n");
-    out.push_str("| annotation | control | ");
-    out.push_str(
-        &PROFILES
-            .iter()
-            .map(|p| format!("`{}`", p.id))
-            .collect::<Vec<_>>()
-            .join(" | "),
-    );
-    out.push_str(" |\n|---|---|");
-    out.push_str(&"---|".repeat(PROFILES.len()));
-    out.push('\n');
+    out.push_str(&header(&["annotation", "control"]));
     for (key, c) in access::ANNOTATIONS {
         let cells: Vec<String> = PROFILES.iter().map(|p| cell(p, *c)).collect();
         let _ = writeln!(

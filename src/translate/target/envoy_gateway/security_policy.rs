@@ -25,12 +25,11 @@
 use serde::Serialize;
 
 use super::super::{Control, Detail, Namer, Protection, RouteScope};
+use super::{API_VERSION, TargetRef};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{Generated, Metadata, Object};
 use crate::target::Control as Kind;
 use crate::translated::GrantRequest;
-
-const API_VERSION: &str = "gateway.envoyproxy.io/v1alpha1";
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -42,13 +41,6 @@ struct Spec {
     basic_auth: Option<BasicAuth>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ext_auth: Option<ExtAuth>,
-}
-
-#[derive(Debug, Serialize)]
-struct TargetRef {
-    group: &'static str,
-    kind: String,
-    name: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -302,14 +294,7 @@ pub(crate) fn write(
         }
     });
     let spec = Spec {
-        target_refs: routes
-            .iter()
-            .map(|r| TargetRef {
-                group: crate::gwapi::GROUP,
-                kind: r.kind.clone(),
-                name: r.name.clone(),
-            })
-            .collect(),
+        target_refs: routes.iter().map(TargetRef::route).collect(),
         authorization,
         basic_auth,
         ext_auth,

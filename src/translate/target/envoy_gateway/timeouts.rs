@@ -18,23 +18,15 @@
 use serde::Serialize;
 
 use super::super::{Namer, RouteScope};
+use super::{API_VERSION, TargetRef};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{Generated, HttpRouteTimeouts, Metadata, Object};
-
-const API_VERSION: &str = "gateway.envoyproxy.io/v1alpha1";
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Spec {
     target_refs: Vec<TargetRef>,
     timeout: Timeout,
-}
-
-#[derive(Debug, Serialize)]
-struct TargetRef {
-    group: &'static str,
-    kind: String,
-    name: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -110,11 +102,7 @@ pub(crate) fn keep(
         target_refs: routes
             .iter()
             .filter(|r| r.namespace == namespace)
-            .map(|r| TargetRef {
-                group: crate::gwapi::GROUP,
-                kind: r.kind.clone(),
-                name: r.name.clone(),
-            })
+            .map(TargetRef::route)
             .collect(),
         timeout: Timeout {
             tcp: kept
