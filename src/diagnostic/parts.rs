@@ -196,6 +196,9 @@ impl Code {
             | Code::NginxSatisfy
             | Code::TargetAccessOrder
             | Code::TargetAccessScope
+            | Code::TargetGatewayClassUnknown
+            | Code::TargetPathNormalization
+            | Code::TargetGatewayPolicyOverridden
             | Code::TargetBasicAuthSecret
             | Code::TargetExtAuthRequest => &[Part::Access],
             Code::IstioBackendCaConfigmap

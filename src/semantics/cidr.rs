@@ -36,6 +36,18 @@ impl Cidr {
         if bits > max {
             return None;
         }
+        // Go's `net` gives an IPv4-mapped IPv6 address as IPv4 (`::ffff:10.0.0.0/104` is
+        // `10.0.0.0/8`), and nginx's rules are written from that.
+        if let IpAddr::V6(v6) = addr
+            && let Some(v4) = v6.to_ipv4_mapped()
+            && bits >= 96
+        {
+            let bits = bits - 96;
+            return Some(Cidr {
+                network: masked(IpAddr::V4(v4), bits),
+                bits,
+            });
+        }
         Some(Cidr {
             network: masked(addr, bits),
             bits,
@@ -117,6 +129,7 @@ mod tests {
         );
         assert_eq!(text(&parse_list(["2001:db8::1/32"])), "2001:db8::/32");
         assert_eq!(text(&parse_list(["::1"])), "::1/128");
+        assert_eq!(text(&parse_list(["::ffff:10.0.0.1/104"])), "10.0.0.0/8");
         assert!(Cidr::parse("10.0.0.0/33").is_none());
         assert!(Cidr::parse("10.0.0.0/").is_none());
         assert!(Cidr::parse("10.0.0.0/+8").is_none());

@@ -101,7 +101,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
 
 /// Envoy Gateway (and the portable output on it) would end requests of the VirtualServices'
 /// routes after 15 s, where Istio set no timeout: their forwarding rules get none, and for
-/// Envoy Gateway a BackendTrafficPolicy keeps Istio's 5-minute stream idle timeout
+/// Envoy Gateway a BackendTrafficPolicy turns it off for GRPCRoutes too
 /// (`target::envoy_gateway::timeouts`).
 fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResult]) {
     use crate::model::SourceBody;
@@ -122,9 +122,11 @@ fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResu
         }
         name
     };
+    let existing = target::envoy_policies(index);
     let kept = timeouts::SourceTimeouts {
         data_plane: "Istio",
-        stream_idle: "5m".into(),
+        // listener_builder.go `buildHTTPConnectionManager`: no stream idle timeout.
+        stream_idle: None,
         connect: None,
     };
     for r in results.iter_mut() {
@@ -136,7 +138,9 @@ fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResu
         }
         let names = (config.target == crate::config::Target::EnvoyGateway)
             .then_some(&mut namer as &mut target::Namer);
-        if let Some(note) = timeouts::keep(&mut r.generated, &obj.meta.name, &kept, names) {
+        if let Some(note) =
+            timeouts::keep(&mut r.generated, &obj.meta.name, &kept, names, &existing)
+        {
             r.notes.push(note);
         }
     }

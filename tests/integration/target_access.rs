@@ -151,6 +151,10 @@ fn cases() -> Vec<(&'static str, String)> {
             "controller global auth",
             configmap("  global-auth-url: \"http://auth.sec.svc.cluster.local:8080/check\""),
         ),
+        (
+            "v4-mapped deny-list",
+            a("    nginx.ingress.kubernetes.io/denylist-source-range: \"::ffff:198.51.100.0/120\""),
+        ),
         ("istio workload policy", ISTIO_POLICY.to_string()),
     ]
 }
@@ -269,7 +273,9 @@ fn no_access_control_is_published_wider_on_any_target() {
                     "{target:?} {name} {p}: the new side forwards with {:?} and checks {checks:?}",
                     t.differences
                 );
-                if name == "istio workload policy" && client == Some("198.51.100.7") {
+                if matches!(name, "istio workload policy" | "v4-mapped deny-list")
+                    && client == Some("198.51.100.7")
+                {
                     assert!(
                         !forwards,
                         "{target:?} {name} {p}: the blocked client gets through: {:?}",

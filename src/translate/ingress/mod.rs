@@ -117,7 +117,7 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
             .iter_mut()
             .filter(|p| p.class.reads_nginx_annotations())
         {
-            keep_timeouts(plan, config, &mut names);
+            keep_timeouts(plan, config, &mut names, &served.envoy_policies);
         }
     }
     dedupe_policies(&mut plans);
@@ -169,7 +169,13 @@ fn extend_client_certificates(plans: &mut [IngressPlan]) {
 /// The GatewayClass of every Gateway the plans' routes may name (generated or in the
 /// repository) and the controller of every GatewayClass the repository defines.
 fn served(index: &Index, plans: &[IngressPlan]) -> crate::translate::target::Served {
-    let mut out = crate::translate::target::Served::default();
+    let mut out = crate::translate::target::Served {
+        envoy_policies: crate::translate::target::envoy_policies(index),
+        istio_path_normalization: index
+            .istio_mesh()
+            .map_or_else(|| "BASE".to_string(), |m| m.path_normalization()),
+        ..Default::default()
+    };
     let text =
         |v: &serde_json::Value, p: &str| v.pointer(p).and_then(|x| x.as_str()).map(str::to_string);
     for (obj, doc) in index.gateway_api("Gateway") {
@@ -229,19 +235,30 @@ fn plan_namer<'a>(
 /// Envoy Gateway (and the portable output on it) would end the plan's requests after 15 s:
 /// its forwarding rules get no request timeout, and for Envoy Gateway a BackendTrafficPolicy
 /// keeps nginx's idle and connect timeouts.
-fn keep_timeouts(plan: &mut IngressPlan, config: &Config, names: &mut names::NameAllocator) {
+fn keep_timeouts(
+    plan: &mut IngressPlan,
+    config: &Config,
+    names: &mut names::NameAllocator,
+    existing: &[crate::translate::target::ExistingPolicy],
+) {
     use crate::translate::target::envoy_gateway::timeouts;
     let mut namer = plan_namer(plan, names);
     let kept = timeouts::SourceTimeouts {
         data_plane: "ingress-nginx",
-        stream_idle: nginx::timeouts::duration(plan.idle_timeout),
+        stream_idle: Some(nginx::timeouts::duration(plan.idle_timeout)),
         // Envoy Gateway's own connect timeout is 10 s (`TCPTimeout.ConnectTimeout`).
         connect: (plan.connect_timeout != 10)
             .then(|| nginx::timeouts::duration(plan.connect_timeout)),
     };
     let policy = (config.target == crate::config::Target::EnvoyGateway)
         .then_some(&mut namer as &mut crate::translate::target::Namer);
-    let note = timeouts::keep(&mut plan.result.generated, &plan.name, &kept, policy);
+    let note = timeouts::keep(
+        &mut plan.result.generated,
+        &plan.name,
+        &kept,
+        policy,
+        existing,
+    );
     drop(namer);
     plan.result.notes.extend(note);
     note_renamed(plan, names);

@@ -132,7 +132,14 @@ pub(super) fn translate(
             );
             continue;
         };
-        if (policy.namespace != proxy.namespace && policy.namespace != ROOT_NAMESPACE)
+        // Where the gateway's pods run is only Istio's default when nothing in the repository
+        // shows it: a policy of another namespace whose selector picks the gateway's labels
+        // may then be theirs (`pilot/pkg/model/policyattachment.go`: a policy applies to the
+        // pods of its own namespace it selects), and is taken to be, so it is not lost.
+        let namespace_unknown = matches!(proxy.evidence, super::proxy::Evidence::Default);
+        if (policy.namespace != proxy.namespace
+            && policy.namespace != ROOT_NAMESPACE
+            && !namespace_unknown)
             || !pods
                 .iter()
                 .any(|l| selector.iter().all(|(k, v)| l.get(k) == Some(v)))

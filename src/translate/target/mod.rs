@@ -165,6 +165,69 @@ pub(crate) struct Protection {
 pub(crate) struct Served {
     pub(crate) gateway_classes: std::collections::BTreeMap<(String, String), String>,
     pub(crate) class_controllers: std::collections::BTreeMap<String, String>,
+    /// The repository's own Envoy Gateway policies and what they target.
+    pub(crate) envoy_policies: Vec<ExistingPolicy>,
+    /// Istio's `meshConfig.pathNormalization.normalization` (`BASE` unless the repository
+    /// sets it).
+    pub(crate) istio_path_normalization: String,
+}
+
+/// An Envoy Gateway policy the repository holds, by one of its `targetRefs`.
+#[derive(Debug, Clone)]
+pub(crate) struct ExistingPolicy {
+    pub(crate) kind: String,
+    pub(crate) namespace: String,
+    pub(crate) name: String,
+    pub(crate) target_kind: String,
+    pub(crate) target_name: String,
+}
+
+/// The repository's Envoy Gateway SecurityPolicies and BackendTrafficPolicies, one entry per
+/// target.
+pub(crate) fn envoy_policies(index: &crate::index::Index) -> Vec<ExistingPolicy> {
+    let mut out = Vec::new();
+    for obj in &index.objects {
+        let crate::model::SourceBody::GatewayApi(doc) = &obj.body else {
+            continue;
+        };
+        if !matches!(obj.kind.as_str(), "SecurityPolicy" | "BackendTrafficPolicy") {
+            continue;
+        }
+        let spec = doc.get("spec");
+        let refs = spec
+            .and_then(|s| s.get("targetRefs"))
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .chain(spec.and_then(|s| s.get("targetRef")));
+        for r in refs {
+            let text = |k: &str| {
+                r.get(k)
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+            };
+            out.push(ExistingPolicy {
+                kind: obj.kind.clone(),
+                namespace: obj.namespace.clone(),
+                name: obj.meta.name.clone(),
+                target_kind: text("kind").to_string(),
+                target_name: text("name").to_string(),
+            });
+        }
+    }
+    out
+}
+
+impl ExistingPolicy {
+    /// Whether this policy targets route `r` itself.
+    pub(crate) fn on_route(&self, r: &RouteScope) -> bool {
+        self.namespace == r.namespace && self.target_kind == r.kind && self.target_name == r.name
+    }
+
+    /// Whether this policy targets Gateway `g`.
+    pub(crate) fn on_gateway(&self, g: &(String, String)) -> bool {
+        self.target_kind == "Gateway" && self.namespace == g.0 && self.target_name == g.1
+    }
 }
 
 impl Served {
@@ -211,6 +274,20 @@ pub(crate) fn protect(
     let profile = profiles::profile(config.target);
     // Every control must be carried for the routes to open.
     let mut refused: Vec<(&Control, String)> = Vec::new();
+    // Envoy Gateway attaches the oldest of two SecurityPolicies on one route and marks the
+    // other Conflicted (internal/gatewayapi/securitypolicy.go
+    // `resolveSecurityPolicyRouteTargetRef`): a policy written next to one the repository
+    // already has on the route might never apply.
+    let conflicting: Vec<String> = if config.target == Target::EnvoyGateway {
+        served
+            .envoy_policies
+            .iter()
+            .filter(|p| p.kind == "SecurityPolicy" && routes.iter().any(|r| p.on_route(r)))
+            .map(|p| format!("SecurityPolicy {}/{} already targets {} {}, and Envoy Gateway applies only the oldest policy on a route", p.namespace, p.name, p.target_kind, p.target_name))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let unserved: Vec<String> = routes
         .iter()
         .flat_map(|r| &r.gateways)
@@ -225,6 +302,10 @@ pub(crate) fn protect(
         }
         if !unserved.is_empty() && matches!(profile.support(c.kind), Support::Policy { .. }) {
             refused.push((c, unserved.join("; ")));
+            continue;
+        }
+        if !conflicting.is_empty() && matches!(profile.support(c.kind), Support::Policy { .. }) {
+            refused.push((c, conflicting.join("; ")));
             continue;
         }
         if let Support::FailsClosed { why } = profile.support(c.kind) {
@@ -244,13 +325,21 @@ pub(crate) fn protect(
             Target::EnvoyGateway => {
                 envoy_gateway::security_policy::write(controls, routes, source, names)
             }
-            Target::Istio => {
-                istio::authorization_policy::write(controls, routes, others, source, names)
-            }
+            Target::Istio => istio::authorization_policy::write(
+                controls,
+                routes,
+                others,
+                (source, &served.istio_path_normalization),
+                names,
+            ),
             Target::Generic => Err(Vec::new()),
         };
         match written {
-            Ok(p) => return p,
+            Ok(mut p) => {
+                p.notes
+                    .extend(policy_caveats(config, routes, served, profile));
+                return p;
+            }
             Err(why) => refused = why.into_iter().map(|(i, w)| (&controls[i], w)).collect(),
         }
     }
@@ -274,6 +363,52 @@ pub(crate) fn protect(
         );
     }
     out.fail_closed = true;
+    out
+}
+
+/// What may still keep a written policy from applying as the source's control did: a
+/// GatewayClass the repository does not define (nothing shows the target serves it), and
+/// for Envoy Gateway a Gateway-level SecurityPolicy, which a route's own replaces on these
+/// routes (`securitypolicy.go`: the most specific policy wins; without `mergeType` nothing
+/// of the Gateway's is kept).
+fn policy_caveats(
+    config: &Config,
+    routes: &[RouteScope],
+    served: &Served,
+    profile: &profiles::Profile,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let gateways: std::collections::BTreeSet<&(String, String)> =
+        routes.iter().flat_map(|r| &r.gateways).collect();
+    for g in &gateways {
+        if let Some(class) = served.gateway_classes.get(*g)
+            && !served.class_controllers.contains_key(class)
+            && profile.own_class != Some(class.as_str())
+        {
+            out.push(Diagnostic::new(
+                Code::TargetGatewayClassUnknown,
+                format!(
+                    "the policy holds only if {} serves Gateway {}/{}'s class {class}, and the repository does not define GatewayClass {class}: check its controllerName",
+                    profile.name, g.0, g.1
+                ),
+            ));
+        }
+        if config.target == Target::EnvoyGateway {
+            for p in served
+                .envoy_policies
+                .iter()
+                .filter(|p| p.kind == "SecurityPolicy" && p.on_gateway(g))
+            {
+                out.push(Diagnostic::new(
+                    Code::TargetGatewayPolicyOverridden,
+                    format!(
+                        "SecurityPolicy {}/{} targets Gateway {}/{}: Envoy Gateway applies only the most specific policy, so the routes' own SecurityPolicy replaces it for them; copy what it checks into the routes' policy",
+                        p.namespace, p.name, g.0, g.1
+                    ),
+                ));
+            }
+        }
+    }
     out
 }
 

@@ -109,9 +109,10 @@ pub(crate) fn read(
             }
         }
     }
+    // `parser.GetStringAnnotation`: an empty value is missing, so the alias is read.
     let allow_key = ["allowlist-source-range", "whitelist-source-range"]
         .into_iter()
-        .find(|k| ann.get(k).is_some());
+        .find(|k| ann.get(k).is_some_and(|v| !v.trim().is_empty()));
     match allow_key {
         Some(key) => controls.push(ranges(
             Kind::SourceAllowList,
@@ -273,7 +274,19 @@ fn cidr(entry: &str) -> Option<String> {
         Some(b) if !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) => b.parse().ok()?,
         Some(_) => return None,
     };
-    (bits <= max).then(|| format!("{ip}/{bits}"))
+    if bits > max {
+        return None;
+    }
+    // Go's `net.ParseCIDR` and `ParseIP` give an IPv4-mapped address (`::ffff:10.0.0.0/104`)
+    // as IPv4 (`10.0.0.0/8`), which is how ingress-nginx wrote it; an IPv6 range would never
+    // match an IPv4 client on the new Gateway.
+    if let std::net::IpAddr::V6(v6) = ip
+        && let Some(v4) = v6.to_ipv4_mapped()
+        && bits >= 96
+    {
+        return Some(format!("{v4}/{}", bits - 96));
+    }
+    Some(format!("{ip}/{bits}"))
 }
 
 fn basic_or_digest(
@@ -379,6 +392,8 @@ mod tests {
         assert_eq!(cidr("192.168.0.1").as_deref(), Some("192.168.0.1/32"));
         assert_eq!(cidr("2001:db8::1").as_deref(), Some("2001:db8::1/128"));
         assert_eq!(cidr("10.0.0.0/33"), None);
+        assert_eq!(cidr("::ffff:10.0.0.0/104").as_deref(), Some("10.0.0.0/8"));
+        assert_eq!(cidr("::ffff:192.0.2.1").as_deref(), Some("192.0.2.1/32"));
         assert_eq!(cidr("10.0.0.0/"), None);
         assert_eq!(cidr("example.com"), None);
         let c = ranges(Kind::SourceAllowList, " 10.0.0.0/8 , 192.168.0.1", "o", "f");

@@ -16,9 +16,16 @@ pub(crate) const KEYS: &[&str] = &[
     "proxy-connect-timeout",
 ];
 
-/// nginx timeout annotations are seconds (`"60"`, tolerated: `"60s"`).
+/// nginx timeout annotations and ConfigMap keys are integers of seconds
+/// (`proxy/main.go` `Parse`: `parser.GetIntAnnotation`, Go's `strconv.Atoi`; `configmap.go`
+/// `ReadConfig` decodes ints the same way): `"60s"` is not one, and ingress-nginx then used the
+/// controller's value (the annotation) or the default (the ConfigMap key).
 fn seconds(value: &str) -> Option<u64> {
-    value.strip_suffix('s').unwrap_or(value).trim().parse().ok()
+    let digits = value.strip_prefix('+').unwrap_or(value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// Seconds as a Gateway API Duration (`^([0-9]{1,5}(h|m|s|ms)){1,4}$`).
@@ -86,7 +93,7 @@ pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, exact: bool) {
                 plan.result.notes.push(
                     Diagnostic::new(
                         Code::NginxTimeout,
-                        format!("{key} {raw:?} is not a number of seconds; ingress-nginx used the controller's value"),
+                        format!("{key} {raw:?} is not a positive number of seconds; ingress-nginx used the controller's value, and so does the translation"),
                     )
                     .at(field(key)),
                 );
@@ -106,13 +113,24 @@ pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, exact: bool) {
             _ => plan.result.notes.push(
                 Diagnostic::new(
                     Code::NginxTimeout,
-                    format!("{key} {raw:?} is not a number of seconds; not translated"),
+                    format!("{key} {raw:?} is not a positive number of seconds (an integer, as ingress-nginx reads it); not translated"),
                 )
                 .at(field(key)),
             ),
         }
     }
-    if let Some((secs, key)) = longest {
+    if let Some((secs, key)) = longest
+        && plan.kind == super::super::ir::RouteKind::Grpc
+    {
+        // A GRPCRoute has no `timeouts` (Gateway API v1.6 `GRPCRouteRule`).
+        plan.result.notes.push(
+            Diagnostic::new(
+                Code::NginxTimeoutApproximate,
+                format!("{key} {secs}s: a GRPCRoute has no timeouts field (GRPCRouteRule), so the route gets the implementation's default; not translated"),
+            )
+            .at(field(key)),
+        );
+    } else if let Some((secs, key)) = longest {
         let d = duration(secs);
         for rule in plan.hosts.iter_mut().flat_map(|h| h.rules.iter_mut()) {
             rule.timeouts = Some(HttpRouteTimeouts {
@@ -150,5 +168,21 @@ mod tests {
         assert_eq!(duration(60), "60s");
         assert_eq!(duration(99_999), "99999s");
         assert_eq!(duration(100_000), "27h46m40s");
+    }
+}
+
+#[cfg(test)]
+mod seconds_tests {
+    use super::seconds;
+
+    // Go's strconv.Atoi, as parser.GetIntAnnotation reads the value.
+    #[test]
+    fn seconds_are_integers() {
+        assert_eq!(seconds("60"), Some(60));
+        assert_eq!(seconds("+60"), Some(60));
+        assert_eq!(seconds("60s"), None);
+        assert_eq!(seconds(" 60"), None);
+        assert_eq!(seconds("-5"), None);
+        assert_eq!(seconds(""), None);
     }
 }

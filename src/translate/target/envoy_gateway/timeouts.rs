@@ -11,13 +11,15 @@
 //! request timeout also disables the route's stream idle timeout (`route.go` `idleTimeout`),
 //! so the policy restores the source's: ingress-nginx's `proxy-read-timeout` /
 //! `proxy-send-timeout` (60 s by default; nginx's limit between two reads or writes is what
-//! an idle stream is), Istio's 5 minutes (`pilot/pkg/networking/core/connection_settings.go`);
+//! an idle stream is); Istio's gateways have none (`pilot/pkg/networking/core/
+//! listener_builder.go` `buildHTTPConnectionManager` sets `StreamIdleTimeout` to 0 unless the
+//! proxy's connection settings say otherwise), so nothing is restored for them;
 //! and ingress-nginx's `proxy-connect-timeout` (5 s by default; Envoy Gateway's is 10 s) as
 //! `timeout.tcp.connectTimeout`.
 
 use serde::Serialize;
 
-use super::super::{Namer, RouteScope};
+use super::super::{ExistingPolicy, Namer, RouteScope};
 use super::{API_VERSION, TargetRef};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gwapi::{Generated, HttpRouteTimeouts, Metadata, Object};
@@ -46,15 +48,17 @@ struct TcpTimeout {
 #[serde(rename_all = "camelCase")]
 struct HttpTimeout {
     request_timeout: String,
-    stream_idle_timeout: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_idle_timeout: Option<String>,
 }
 
 /// What the source's data plane did where Envoy Gateway would differ.
 pub(crate) struct SourceTimeouts<'a> {
     /// Who had them, for the note (`ingress-nginx`, `Istio`).
     pub(crate) data_plane: &'a str,
-    /// How long a forwarded request could sit with no byte either way.
-    pub(crate) stream_idle: String,
+    /// How long a forwarded request could sit with no byte either way (`None`: no limit, as
+    /// Envoy Gateway then has none either).
+    pub(crate) stream_idle: Option<String>,
     /// How long connecting to a backend could take, when it differs from Envoy Gateway's.
     pub(crate) connect: Option<String>,
 }
@@ -69,6 +73,7 @@ pub(crate) fn keep(
     source: &str,
     kept: &SourceTimeouts,
     names: Option<&mut Namer>,
+    existing: &[ExistingPolicy],
 ) -> Option<Diagnostic> {
     let routes: Vec<RouteScope> = generated.iter().filter_map(RouteScope::of).collect();
     let namespace = routes.first()?.namespace.clone();
@@ -97,6 +102,26 @@ pub(crate) fn keep(
             )
         });
     };
+    // One BackendTrafficPolicy per route: Envoy Gateway keeps the oldest and marks a second
+    // Conflicted (`internal/gatewayapi/backendtrafficpolicy.go`), so with one of the
+    // repository's on a route none is written; the rules' 0s holds either way.
+    if let Some(p) = existing
+        .iter()
+        .find(|p| p.kind == "BackendTrafficPolicy" && routes.iter().any(|r| p.on_route(r)))
+    {
+        return Some(Diagnostic::new(
+            Code::TargetTimeoutsKept,
+            format!(
+                "Envoy Gateway would end every request after 15 s (its route default), where {} set no request timeout: {disabled} rule(s) get timeouts.request 0s; BackendTrafficPolicy {}/{} of the repository already targets {} {}, so no other is written: give it the source's idle ({}) and connect timeouts if it lacks them",
+                kept.data_plane,
+                p.namespace,
+                p.name,
+                p.target_kind,
+                p.target_name,
+                kept.stream_idle.as_deref().unwrap_or("none")
+            ),
+        ));
+    }
     let name = names(&namespace, "BackendTrafficPolicy", source);
     let spec = Spec {
         target_refs: routes
@@ -124,9 +149,12 @@ pub(crate) fn keep(
     Some(Diagnostic::new(
         Code::TargetTimeoutsKept,
         format!(
-            "Envoy Gateway would end every request after 15 s (its route default), where {} set no request timeout: {disabled} rule(s) get timeouts.request 0s, and BackendTrafficPolicy {namespace}/{name} keeps the stream idle timeout at {}{}",
+            "Envoy Gateway would end every request after 15 s (its route default), where {} set no request timeout: {disabled} rule(s) get timeouts.request 0s, and BackendTrafficPolicy {namespace}/{name} keeps {}{}",
             kept.data_plane,
-            kept.stream_idle,
+            kept.stream_idle.as_ref().map_or(
+                "no stream idle timeout, as before".to_string(),
+                |t| format!("the stream idle timeout at {t}")
+            ),
             kept.connect
                 .as_ref()
                 .map(|c| format!(" and the connect timeout at {c}"))

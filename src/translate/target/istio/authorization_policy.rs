@@ -202,7 +202,7 @@ pub(crate) fn write(
     controls: &[Control],
     routes: &[RouteScope],
     others: &[&RouteScope],
-    source: (&str, &str),
+    (source, normalization): ((&str, &str), &str),
     names: &mut Namer,
 ) -> Result<Protection, Vec<(usize, String)>> {
     let mut denies: Vec<String> = Vec::new();
@@ -252,10 +252,14 @@ pub(crate) fn write(
     }
     let mut out = Protection::default();
     let mut written = Vec::new();
+    let mut by_path = false;
     for ((gw_ns, gw_name), ops) in per_gateway {
         let mut to = ops.unwrap_or_default();
         to.sort();
         to.dedup();
+        by_path |= to
+            .iter()
+            .any(|t| !t.operation.paths.is_empty() || !t.operation.not_paths.is_empty());
         let mut rules = Vec::new();
         if !denies.is_empty() {
             rules.push(Rule {
@@ -318,6 +322,22 @@ pub(crate) fn write(
             written.join(", ")
         ),
     ));
+    // nginx merges slashes and decodes the URI before it picks a location; Istio matches
+    // `paths` against the path as its normalization leaves it
+    // (`pilot/pkg/networking/core/listener_builder.go`: BASE normalizes `..` only, MERGE_SLASHES
+    // also merges, DECODE_AND_MERGE_SLASHES also decodes `%2F`).
+    if by_path && normalization != "DECODE_AND_MERGE_SLASHES" {
+        out.notes.push(
+            Diagnostic::new(
+                Code::TargetPathNormalization,
+                format!(
+                    "{} names paths, which Istio matches after its path normalization ({normalization}), while nginx merged slashes and decoded %2F before it chose the location: a request for //admin or /x/..%2Fadmin can reach a protected backend through an open route without the check; set meshConfig.pathNormalization.normalization to DECODE_AND_MERGE_SLASHES",
+                    written.join(", ")
+                ),
+            )
+            .at(controls[0].field.clone()),
+        );
+    }
     if !wider.is_empty() {
         wider.sort();
         wider.dedup();
