@@ -105,22 +105,20 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
 /// (`target::envoy_gateway::timeouts`).
 fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResult]) {
     use crate::model::SourceBody;
+    use ingress::names::{self, NameAllocator};
     use target::envoy_gateway::timeouts;
     // The repository's own BackendTrafficPolicies keep their names.
-    let mut taken: std::collections::BTreeSet<(String, String)> = index
+    let mut allocator = NameAllocator::default();
+    for o in index
         .objects
         .iter()
         .filter(|o| o.kind == "BackendTrafficPolicy")
-        .map(|o| (o.namespace.clone(), o.meta.name.clone()))
-        .collect();
-    let mut namer = |ns: &str, _kind: &str, wanted: &str| {
-        let mut name = wanted.to_string();
-        let mut n = 2;
-        while !taken.insert((ns.to_string(), name.clone())) {
-            name = format!("{wanted}-{n}");
-            n += 1;
-        }
-        name
+    {
+        allocator.reserve(&o.namespace, &o.kind, &o.meta.name);
+    }
+    let mut namer = |ns: &str, kind: &str, wanted: &str| {
+        // A VirtualService's name is already a valid object name.
+        allocator.allocate(ns, kind, wanted, names::MAX_NAME)
     };
     let existing = target::envoy_policies(index);
     let kept = timeouts::SourceTimeouts {

@@ -17,7 +17,7 @@ pub(crate) mod routes;
 pub(crate) mod tls;
 pub(crate) mod wildcard;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::{Config, IngressMode};
 use crate::diagnostic::{Code, Diagnostic};
@@ -66,17 +66,29 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     }
     // Policies once every route exists: a policy scoped by path leaves out the more specific
     // paths other Ingresses route on the same host.
-    let forwarding: Vec<(usize, crate::translate::target::RouteScope)> = plans
+    let forwarding: Vec<Vec<crate::translate::target::RouteScope>> = plans
         .iter()
-        .enumerate()
-        .flat_map(|(i, p)| {
+        .map(|p| {
             p.result
                 .generated
                 .iter()
                 .filter_map(crate::translate::target::RouteScope::of)
-                .map(move |r| (i, r))
+                .collect()
         })
         .collect();
+    // Each host's forwarding routes, as (plan, route) positions; routes without hostname
+    // under "".
+    let mut by_host: BTreeMap<&str, Vec<(usize, usize)>> = BTreeMap::new();
+    for (i, routes) in forwarding.iter().enumerate() {
+        for (k, r) in routes.iter().enumerate() {
+            if r.hostnames.is_empty() {
+                by_host.entry("").or_default().push((i, k));
+            }
+            for h in &r.hostnames {
+                by_host.entry(h.as_str()).or_default().push((i, k));
+            }
+        }
+    }
     extend_client_certificates(&mut plans);
     let served = served(index, &plans);
     // The policies the repository already holds keep their names: a generated one of the
@@ -93,23 +105,27 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         if plan.access.is_empty() {
             continue;
         }
-        let own: Vec<crate::translate::target::RouteScope> = forwarding
+        let own = &forwarding[i];
+        // Other plans' routes sharing a hostname with one of these (or, for routes without
+        // hostname, also without one).
+        let others: Vec<&crate::translate::target::RouteScope> = own
             .iter()
-            .filter(|(j, _)| *j == i)
-            .map(|(_, r)| r.clone())
-            .collect();
-        let others: Vec<&crate::translate::target::RouteScope> = forwarding
-            .iter()
-            .filter(|(j, r)| {
-                *j != i
-                    && own.iter().any(|o| {
-                        o.hostnames.iter().any(|h| r.hostnames.contains(h))
-                            || (o.hostnames.is_empty() && r.hostnames.is_empty())
-                    })
+            .flat_map(|o| {
+                let keys: Vec<&str> = if o.hostnames.is_empty() {
+                    vec![""]
+                } else {
+                    o.hostnames.iter().map(String::as_str).collect()
+                };
+                keys.into_iter()
+                    .flat_map(|h| by_host.get(h).into_iter().flatten())
             })
-            .map(|(_, r)| r)
+            .filter(|(j, _)| *j != i)
+            .copied()
+            .collect::<BTreeSet<(usize, usize)>>()
+            .into_iter()
+            .map(|(j, k)| &forwarding[j][k])
             .collect();
-        protect(plan, config, &mut names, (&own, &others), &served);
+        protect(plan, config, &mut names, (own, &others), &served);
         note_renamed(plan, &mut names);
     }
     if config.target != crate::config::Target::Istio {
