@@ -408,7 +408,7 @@ pub(crate) fn istio_mesh(objects: &[SourceObject]) -> Option<IstioMesh> {
 pub const MESH_SETTINGS: &[(&str, &str)] = &[
     (
         "defaultHttpRetryPolicy",
-        "Istio applies it to HTTPRoutes as to VirtualServices (`conversion.go` leaves retries unset, so the mesh default holds). For other targets, `istio/mesh-default-retries` names the retries the routes lose.",
+        "Istio applies it to HTTPRoutes as to VirtualServices (`conversion.go` leaves retries unset, so the mesh default holds). With `envoy-gateway`, each VirtualService's BackendTrafficPolicy gets the same `retry` (`target/retries-kept`; `istio/mesh-default-retries` where some of its routes set retries of their own and one policy cannot cover the rest). For `generic`, `istio/mesh-default-retries` names the retries the routes lose.",
     ),
     (
         "pathNormalization",

@@ -290,7 +290,9 @@ impl Code {
             | Code::NginxSessionCookieSecure
             | Code::NginxUpstreamHashBy
             | Code::NginxUpstreamHashBySubset
-            | Code::NginxUpstreamHashBySubsetSize => &[Part::Other],
+            | Code::NginxUpstreamHashBySubsetSize
+            | Code::TargetRetriesApproximate
+            | Code::TargetLoadBalancingApproximate => &[Part::Other],
             Code::NginxMirrorHost | Code::NginxMirrorRequestBody | Code::NginxMirrorTarget => {
                 &[Part::Mirrors]
             }

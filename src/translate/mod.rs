@@ -78,7 +78,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     );
     let mut results = istio.unwrap_or_else(|d| crashed(index, &is_istio, &d));
     if config.target != crate::config::Target::Istio {
-        keep_istio_timeouts(index, config, &mut results);
+        keep_istio_backends(index, config, &mut results);
     }
     results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
@@ -101,12 +101,12 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
 
 /// Envoy Gateway (and the portable output on it) would end requests of the VirtualServices'
 /// routes after 15 s, where Istio set no timeout: their forwarding rules get none, and for
-/// Envoy Gateway a BackendTrafficPolicy turns it off for GRPCRoutes too
-/// (`target::envoy_gateway::timeouts`).
-fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResult]) {
+/// Envoy Gateway a BackendTrafficPolicy turns it off for GRPCRoutes too and keeps Istio's
+/// default retries (`target::envoy_gateway::backend_traffic_policy`).
+fn keep_istio_backends(index: &Index, config: &Config, results: &mut [SourceResult]) {
     use crate::model::SourceBody;
     use ingress::names::{self, NameAllocator};
-    use target::envoy_gateway::timeouts;
+    use target::envoy_gateway::backend_traffic_policy;
     // The repository's own BackendTrafficPolicies keep their names.
     let mut allocator = NameAllocator::default();
     for o in index
@@ -121,26 +121,45 @@ fn keep_istio_timeouts(index: &Index, config: &Config, results: &mut [SourceResu
         allocator.allocate(ns, kind, wanted, names::MAX_NAME)
     };
     let existing = target::envoy_policies(index);
-    let kept = timeouts::SourceTimeouts {
-        data_plane: "Istio",
-        // listener_builder.go `buildHTTPConnectionManager`: no stream idle timeout.
-        stream_idle: None,
-        connect: None,
+    let default_mesh = crate::controllers::IstioMesh {
+        source: crate::controllers::ConfigSource::Assumed,
+        mesh: serde_json::Value::Null,
     };
+    let mesh = index.istio_mesh().unwrap_or(&default_mesh);
+    let envoy_gateway = config.target == crate::config::Target::EnvoyGateway;
     for r in results.iter_mut() {
         let Some(obj) = index.objects.get(r.object) else {
             continue;
         };
-        if !matches!(obj.body, SourceBody::VirtualService(_)) {
+        let SourceBody::VirtualService(vs) = &obj.body else {
             continue;
-        }
-        let names = (config.target == crate::config::Target::EnvoyGateway)
-            .then_some(&mut namer as &mut target::Namer);
-        if let Some(note) =
-            timeouts::keep(&mut r.generated, &obj.meta.name, &kept, names, &existing)
+        };
+        let mut kept = target::backend::BackendSettings {
+            data_plane: "Istio",
+            // listener_builder.go `buildHTTPConnectionManager`: no stream idle timeout.
+            stream_idle: None,
+            connect: None,
+            ..Default::default()
+        };
+        if envoy_gateway
+            && r.generated
+                .iter()
+                .any(|g| target::RouteScope::of(g).is_some())
         {
-            r.notes.push(note);
+            match istio::default_retries::of(vs, mesh) {
+                Ok(retry) => kept.retry = retry,
+                Err(why) => r.notes.push(crate::diagnostic::Diagnostic::new(
+                    crate::diagnostic::Code::IstioMeshDefaultRetries,
+                    format!(
+                        "Istio retried the routes without retries of their own; Envoy Gateway retries nothing unless told, and no BackendTrafficPolicy retry was written: {why}"
+                    ),
+                )),
+            }
         }
+        let names = envoy_gateway.then_some(&mut namer as &mut target::Namer);
+        let notes =
+            backend_traffic_policy::keep(&mut r.generated, &obj.meta.name, &kept, names, &existing);
+        r.notes.extend(notes);
     }
 }
 

@@ -146,6 +146,12 @@ pub(crate) fn invalid_annotation(
     }
 }
 
+/// Whether ingress-nginx's validator for annotation `key` (short key or alias) accepts
+/// `value` (`parser.checkAnnotation`; the empty value and unknown keys are not checked).
+pub(crate) fn annotation_value_valid(key: &str, value: &str) -> bool {
+    value.is_empty() || annotations::spec(key).is_none_or(|s| s.validator.accepts(value))
+}
+
 /// The risk level ingress-nginx declares for an annotation (short key or alias):
 /// `Low`, `Medium`, `High` or `Critical`; `None` for a key it does not know.
 pub(crate) fn annotation_risk(key: &str) -> Option<&'static str> {

@@ -130,6 +130,13 @@ pub(crate) struct IngressPlan {
     /// a backend take (`nginx::timeouts::read_settings`; 60 and 5 by default).
     pub idle_timeout: u64,
     pub connect_timeout: u64,
+    /// What this Ingress's annotations say about its upstreams' balancing
+    /// (`nginx::balancing::read`), and the balancing its routes get once every Ingress's is
+    /// known (`nginx::balancing::resolve`); both only for a target that writes them.
+    pub upstream: super::nginx::balancing::Upstream,
+    pub balancing: Option<crate::translate::target::backend::BalancingPlan>,
+    /// How nginx retried the Ingress's requests (`nginx::retries`), for a target that writes it.
+    pub retry: Option<crate::translate::target::backend::Retry>,
     /// The access controls of the Ingress's locations (`nginx::access`), written for the
     /// target by `translate::target` once the routes exist.
     pub access: Vec<crate::translate::target::Control>,

@@ -128,12 +128,15 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         protect(plan, config, &mut names, (own, &others), &served);
         note_renamed(plan, &mut names);
     }
+    if config.target == crate::config::Target::EnvoyGateway {
+        nginx::balancing::resolve(&mut plans);
+    }
     if config.target != crate::config::Target::Istio {
         for plan in plans
             .iter_mut()
             .filter(|p| p.class.reads_nginx_annotations())
         {
-            keep_timeouts(plan, config, &mut names, &served.envoy_policies);
+            keep_backends(plan, config, &mut names, &served.envoy_policies);
         }
     }
     dedupe_policies(&mut plans);
@@ -250,25 +253,27 @@ fn plan_namer<'a>(
 
 /// Envoy Gateway (and the portable output on it) would end the plan's requests after 15 s:
 /// its forwarding rules get no request timeout, and for Envoy Gateway a BackendTrafficPolicy
-/// keeps nginx's idle and connect timeouts.
-fn keep_timeouts(
+/// keeps nginx's idle and connect timeouts, its retries and its balancing.
+fn keep_backends(
     plan: &mut IngressPlan,
     config: &Config,
     names: &mut names::NameAllocator,
     existing: &[crate::translate::target::ExistingPolicy],
 ) {
-    use crate::translate::target::envoy_gateway::timeouts;
+    use crate::translate::target::envoy_gateway::backend_traffic_policy;
     let mut namer = plan_namer(plan, names);
-    let kept = timeouts::SourceTimeouts {
+    let kept = crate::translate::target::backend::BackendSettings {
         data_plane: "ingress-nginx",
         stream_idle: Some(nginx::timeouts::duration(plan.idle_timeout)),
         // Envoy Gateway's own connect timeout is 10 s (`TCPTimeout.ConnectTimeout`).
         connect: (plan.connect_timeout != 10)
             .then(|| nginx::timeouts::duration(plan.connect_timeout)),
+        retry: plan.retry.clone(),
+        balancing: plan.balancing.clone(),
     };
     let policy = (config.target == crate::config::Target::EnvoyGateway)
         .then_some(&mut namer as &mut crate::translate::target::Namer);
-    let note = timeouts::keep(
+    let notes = backend_traffic_policy::keep(
         &mut plan.result.generated,
         &plan.name,
         &kept,
@@ -276,7 +281,7 @@ fn keep_timeouts(
         existing,
     );
     drop(namer);
-    plan.result.notes.extend(note);
+    plan.result.notes.extend(notes);
     note_renamed(plan, names);
 }
 
@@ -382,6 +387,9 @@ fn plan(
         default_certificate: None,
         idle_timeout: 60,
         connect_timeout: 5,
+        upstream: Default::default(),
+        balancing: None,
+        retry: None,
         access: Vec::new(),
         canary: None,
         result,
@@ -513,10 +521,15 @@ pub(crate) fn controllers_in_use(
 /// controller neither the repository nor the configuration describes.
 fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index, config: &Config) {
     // Envoy Gateway carries nginx's timeouts exactly (`nginx::timeouts::read_settings`).
-    let carried: &[&str] = if config.target == crate::config::Target::EnvoyGateway {
-        nginx::timeouts::KEYS
+    let carried: Vec<&str> = if config.target == crate::config::Target::EnvoyGateway {
+        [
+            nginx::timeouts::KEYS,
+            nginx::retries::SETTINGS,
+            nginx::balancing::SETTINGS,
+        ]
+        .concat()
     } else {
-        &[]
+        Vec::new()
     };
     let mut seen = BTreeSet::new();
     for plan in plans {

@@ -314,7 +314,12 @@ fn mesh_defaults(ctx: &Ctx, notes: &mut Vec<Diagnostic>) {
         Target::EnvoyGateway => "Envoy Gateway",
         _ => "the target implementation",
     };
-    if let Some((attempts, on)) = mesh.default_retries() {
+    // Envoy Gateway gets the default retries in each VirtualService's BackendTrafficPolicy
+    // (`translate::keep_istio_backends`).
+    if let Some((attempts, on)) = mesh
+        .default_retries()
+        .filter(|_| ctx.config.target != Target::EnvoyGateway)
+    {
         notes.push(Diagnostic::new(
             Code::IstioMeshDefaultRetries,
             format!(

@@ -15,6 +15,7 @@
 //! - Cross-namespace backendRefs and certificateRefs request ReferenceGrants
 //!   ([`crate::translate::GrantRequest`]); route → Gateway attachment uses `allowedRoutes`.
 
+pub(crate) mod default_retries;
 mod destination;
 mod destination_rule;
 mod duration;

@@ -9,6 +9,7 @@
 //! an error naming the control. A policy that covers more requests than the source's control
 //! (Istio's, scoped by host and path on the whole Gateway) is written with a warning.
 
+pub(crate) mod backend;
 pub(crate) mod docs;
 pub(crate) mod envoy_gateway;
 pub(crate) mod istio;

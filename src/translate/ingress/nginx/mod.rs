@@ -4,11 +4,13 @@
 
 pub(crate) mod access;
 pub(crate) mod backend_protocol;
+pub(crate) mod balancing;
 pub(crate) mod canary;
 pub(crate) mod cors;
 pub(crate) mod other;
 pub(crate) mod passthrough;
 pub(crate) mod redirect;
+pub(crate) mod retries;
 pub(crate) mod rewrite;
 pub(crate) mod servers;
 pub(crate) mod timeouts;
@@ -454,8 +456,12 @@ pub(crate) fn apply(
         .map(str::to_string)
         .collect();
     timeouts::read_settings(plan, ann, settings);
+    let carried = config.target == crate::config::Target::EnvoyGateway;
     if ann.is_empty() {
         access::read(plan, ann, settings);
+        if carried {
+            read_backend_settings(plan, ann, settings);
+        }
         return;
     }
     if passthrough::apply(plan, ann) {
@@ -476,8 +482,24 @@ pub(crate) fn apply(
     // A canary's other annotations take no effect: its primary's location decides.
     if plan.canary.is_none() {
         access::read(plan, ann, settings);
+        if carried {
+            read_backend_settings(plan, ann, settings);
+        }
     }
-    other::apply(plan, ann);
+    other::apply(plan, ann, carried);
+}
+
+/// The retries and balancing of the plan's locations, for a target that writes them (Envoy
+/// Gateway's BackendTrafficPolicy): `other` reports their annotations on other targets.
+fn read_backend_settings(
+    plan: &mut IngressPlan,
+    ann: &Annotations,
+    settings: Option<&std::collections::BTreeMap<String, String>>,
+) {
+    let (retry, note) = retries::apply(ann, settings, plan.kind == super::ir::RouteKind::Grpc);
+    plan.retry = retry;
+    plan.result.notes.extend(note);
+    plan.upstream = balancing::read(ann, settings);
 }
 
 #[cfg(test)]

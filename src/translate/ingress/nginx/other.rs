@@ -7,8 +7,8 @@ use crate::diagnostic::{Code, Diagnostic};
 
 use super::super::ir::IngressPlan;
 use super::{
-    Annotations, access, backend_protocol, canary, cors, field, passthrough, redirect, rewrite,
-    timeouts, upstream,
+    Annotations, access, backend_protocol, balancing, canary, cors, field, passthrough, redirect,
+    retries, rewrite, timeouts, upstream,
 };
 
 /// Annotations known to have no Gateway API equivalent, each with its own code (the
@@ -131,9 +131,14 @@ pub(crate) const CATALOG: &[(&str, Code)] = &[
     ("x-forwarded-port", Code::NginxXForwardedPort),
 ];
 
-/// Keys some family handler translates.
-fn handled(key: &str) -> bool {
+/// Keys some family handler translates; with `carried`, also those the target's backend
+/// policy carries (`retries`, `balancing`).
+fn handled(key: &str, carried: bool) -> bool {
     access::reads(key)
+        || (carried
+            && [retries::KEYS, balancing::KEYS]
+                .iter()
+                .any(|k| k.contains(&key)))
         || [
             backend_protocol::KEYS,
             canary::KEYS,
@@ -166,9 +171,9 @@ pub(crate) fn untranslated(key: &str) -> Diagnostic {
     .at(field(key))
 }
 
-pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations) {
+pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, carried: bool) {
     for key in ann.keys() {
-        if !handled(key) {
+        if !handled(key, carried) {
             plan.result.notes.push(untranslated(key));
         }
     }
@@ -200,7 +205,7 @@ mod tests {
         for (key, code) in CATALOG {
             assert_eq!(code.id(), format!("ingress-nginx/{key}"));
             assert!(
-                !handled(key),
+                !handled(key, false),
                 "{key} is translated, so it is not in the catalogue"
             );
             let d = untranslated(key);

@@ -1,0 +1,394 @@
+//! Envoy Gateway's BackendTrafficPolicy (envoyproxy/gateway v1.9.0,
+//! `api/v1alpha1/backendtrafficpolicy_types.go`): one per source, on its routes, keeping what
+//! the source's data plane did with backends where Envoy Gateway's defaults differ
+//! ([`BackendSettings`]).
+//!
+//! **Timeouts.** A rule without `timeouts.request` gets no timeout on its Envoy route
+//! (`internal/xds/translator/route.go` `getEffectiveRequestTimeout`), so Envoy's
+//! `RouteAction.timeout` default, 15 s, cuts every request still running then; ingress-nginx
+//! and Istio had no request timeout (nginx limits the time between two reads or writes;
+//! Istio's `setTimeout` disables the route timeout). So every rule that forwards and sets no
+//! request timeout gets `timeouts.request: 0s` (Gateway API `HTTPRouteTimeouts`: zero disables
+//! the timeout), and the policy sets `requestTimeout: 0s` (`timeout_types.go`; a GRPCRoute has
+//! no `timeouts` field; a route's own timeout comes first anyway). A disabled request timeout
+//! also disables the route's stream idle timeout (`route.go` `idleTimeout`), so the policy
+//! restores the source's: ingress-nginx's `proxy-read-timeout` / `proxy-send-timeout` (60 s
+//! by default; nginx's limit between two reads or writes is what an idle stream is); Istio's
+//! gateways have none (`pilot/pkg/networking/core/listener_builder.go`
+//! `buildHTTPConnectionManager` sets `StreamIdleTimeout` to 0 unless the proxy's connection
+//! settings say otherwise), so nothing is restored for them; and ingress-nginx's
+//! `proxy-connect-timeout` (5 s by default; Envoy Gateway's is 10 s) as
+//! `timeout.tcp.connectTimeout`.
+//!
+//! **Retries.** Envoy Gateway retries nothing unless told (`route.go` sets a retry policy only
+//! when the route or a policy has one, `ir.HTTPRoute.GetRetry`); ingress-nginx retried a
+//! failed connection on another endpoint (`proxy_next_upstream error timeout`, three tries)
+//! and Istio applied its default policy. The policy's `retry` (`retry_types.go`) keeps them;
+//! Envoy Gateway adds the previous-hosts predicate (`route.go` `buildRetryPolicy`), so a retry
+//! goes to another endpoint, as nginx's did. A rule's own `retry` comes first (`GetRetry`).
+//!
+//! **Load balancing.** `loadBalancer` (`loadbalancer_types.go`): round robin, least request,
+//! or a consistent hash of the client address, a header, a query parameter or a cookie; a
+//! cookie with a `ttl` is set by Envoy when the request has none (`route.go`
+//! `buildHashPolicy`; Envoy makes a `0s` one a session cookie), which is session affinity.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::super::backend::{BackendSettings, Balancing, Retry};
+use super::super::{ExistingPolicy, Namer, RouteScope};
+use super::{API_VERSION, TargetRef};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::gwapi::{Generated, HttpRouteTimeouts, Metadata, Object};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Spec {
+    target_refs: Vec<TargetRef>,
+    timeout: Timeout,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry: Option<RetrySpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    load_balancer: Option<LoadBalancer>,
+}
+
+#[derive(Debug, Serialize)]
+struct Timeout {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tcp: Option<TcpTimeout>,
+    http: HttpTimeout,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TcpTimeout {
+    connect_timeout: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HttpTimeout {
+    request_timeout: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_idle_timeout: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RetrySpec {
+    num_retries: u32,
+    retry_on: RetryOnSpec,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RetryOnSpec {
+    triggers: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    http_status_codes: Vec<u16>,
+}
+
+impl RetrySpec {
+    fn of(r: &Retry) -> RetrySpec {
+        RetrySpec {
+            num_retries: r.retries,
+            retry_on: RetryOnSpec {
+                triggers: r.on.iter().map(|t| t.envoy_name()).collect(),
+                http_status_codes: r.status_codes.clone(),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LoadBalancer {
+    #[serde(rename = "type")]
+    type_: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consistent_hash: Option<ConsistentHash>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ConsistentHash {
+    #[serde(rename = "type")]
+    type_: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    headers: Vec<Named>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    query_params: Vec<Named>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie: Option<Cookie>,
+}
+
+#[derive(Debug, Serialize)]
+struct Named {
+    name: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Cookie {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    attributes: BTreeMap<String, String>,
+}
+
+impl LoadBalancer {
+    fn of(b: &Balancing) -> LoadBalancer {
+        let plain = |type_| LoadBalancer {
+            type_,
+            consistent_hash: None,
+        };
+        let hash = |h: ConsistentHash| LoadBalancer {
+            type_: "ConsistentHash",
+            consistent_hash: Some(h),
+        };
+        let named = |name: &String| vec![Named { name: name.clone() }];
+        match b {
+            Balancing::RoundRobin => plain("RoundRobin"),
+            Balancing::LeastRequest => plain("LeastRequest"),
+            Balancing::HashSourceIp => hash(ConsistentHash {
+                type_: "SourceIP",
+                ..Default::default()
+            }),
+            // `header` is deprecated for `headers` (`loadbalancer_types.go` `ConsistentHash`).
+            Balancing::HashHeader(name) => hash(ConsistentHash {
+                type_: "Headers",
+                headers: named(name),
+                ..Default::default()
+            }),
+            Balancing::HashQueryParam(name) => hash(ConsistentHash {
+                type_: "QueryParams",
+                query_params: named(name),
+                ..Default::default()
+            }),
+            Balancing::HashCookie {
+                name,
+                ttl,
+                attributes,
+            } => hash(ConsistentHash {
+                type_: "Cookie",
+                cookie: Some(Cookie {
+                    name: name.clone(),
+                    ttl: ttl.clone(),
+                    attributes: attributes.iter().cloned().collect(),
+                }),
+                ..Default::default()
+            }),
+        }
+    }
+}
+
+/// Disables the 15 s default on the forwarding rules of `generated` (all from the source
+/// named `source` in its namespace) and, with `names` (Envoy Gateway's own resources may be
+/// written), writes the BackendTrafficPolicy keeping the source's other timeouts, its retries
+/// and its load balancing; the notes say what was kept. The portable output (`generic`) gets
+/// the rules' `0s` only: implementations that honour it (Envoy Gateway among them) then keep
+/// no request timeout either.
+pub(crate) fn keep(
+    generated: &mut Vec<Generated>,
+    source: &str,
+    kept: &BackendSettings,
+    names: Option<&mut Namer>,
+    existing: &[ExistingPolicy],
+) -> Vec<Diagnostic> {
+    let routes: Vec<RouteScope> = generated.iter().filter_map(RouteScope::of).collect();
+    let Some(namespace) = routes.first().map(|r| r.namespace.clone()) else {
+        return Vec::new();
+    };
+    let mut disabled = 0;
+    for g in generated.iter_mut() {
+        let Generated::HttpRoute(o) = g else { continue };
+        for rule in &mut o.spec.rules {
+            if rule.backend_refs.is_empty() {
+                continue;
+            }
+            let timeouts = rule.timeouts.get_or_insert_with(HttpRouteTimeouts::default);
+            if timeouts.request.is_none() {
+                timeouts.request = Some("0s".into());
+                disabled += 1;
+            }
+        }
+    }
+    let Some(names) = names else {
+        return (disabled > 0)
+            .then(|| {
+                Diagnostic::new(
+                    Code::TargetTimeoutsKept,
+                    format!(
+                        "{} set no request timeout: {disabled} rule(s) get timeouts.request 0s, which disables it (some implementations, Envoy Gateway among them, end a request after 15 s without it; Envoy Gateway then also stops timing idle streams)",
+                        kept.data_plane
+                    ),
+                )
+            })
+            .into_iter()
+            .collect();
+    };
+    // One BackendTrafficPolicy per route: Envoy Gateway keeps the oldest and marks a second
+    // Conflicted (`internal/gatewayapi/backendtrafficpolicy.go`), so with one of the
+    // repository's on a route none is written; the rules' 0s holds either way.
+    if let Some(p) = existing
+        .iter()
+        .find(|p| p.kind == "BackendTrafficPolicy" && routes.iter().any(|r| p.on_route(r)))
+    {
+        let mut also = Vec::new();
+        if let Some(r) = &kept.retry {
+            also.push(format!("its retries ({})", describe_retry(r)));
+        }
+        if let Some(b) = &kept.balancing {
+            also.push(format!("its load balancing ({})", b.balancing.describe()));
+        }
+        return vec![Diagnostic::new(
+            Code::TargetTimeoutsKept,
+            format!(
+                "Envoy Gateway would end every request after 15 s (its route default), where {} set no request timeout: {disabled} rule(s) get timeouts.request 0s; BackendTrafficPolicy {}/{} of the repository already targets {} {}, so no other is written: give it the source's idle ({}) and connect timeouts if it lacks them{}",
+                kept.data_plane,
+                p.namespace,
+                p.name,
+                p.target_kind,
+                p.target_name,
+                kept.stream_idle.as_deref().unwrap_or("none"),
+                if also.is_empty() {
+                    String::new()
+                } else {
+                    format!(", and {}", also.join(" and "))
+                }
+            ),
+        )];
+    }
+    let name = names(&namespace, "BackendTrafficPolicy", source);
+    let spec = Spec {
+        target_refs: routes
+            .iter()
+            .filter(|r| r.namespace == namespace)
+            .map(TargetRef::route)
+            .collect(),
+        timeout: Timeout {
+            tcp: kept
+                .connect
+                .clone()
+                .map(|connect_timeout| TcpTimeout { connect_timeout }),
+            http: HttpTimeout {
+                request_timeout: "0s".into(),
+                stream_idle_timeout: kept.stream_idle.clone(),
+            },
+        },
+        retry: kept.retry.as_ref().map(RetrySpec::of),
+        load_balancer: kept
+            .balancing
+            .as_ref()
+            .map(|b| LoadBalancer::of(&b.balancing)),
+    };
+    generated.push(Generated::Policy(Object::new(
+        API_VERSION,
+        "BackendTrafficPolicy",
+        Metadata::new(name.clone(), namespace.clone()),
+        serde_json::to_value(&spec).unwrap_or_default(),
+    )));
+    let policy = format!("BackendTrafficPolicy {namespace}/{name}");
+    let mut notes = vec![Diagnostic::new(
+        Code::TargetTimeoutsKept,
+        format!(
+            "Envoy Gateway would end every request after 15 s (its route default), where {} set no request timeout: {disabled} rule(s) get timeouts.request 0s, and {policy} keeps {}{}",
+            kept.data_plane,
+            kept.stream_idle.as_ref().map_or(
+                "no stream idle timeout, as before".to_string(),
+                |t| format!("the stream idle timeout at {t}")
+            ),
+            kept.connect
+                .as_ref()
+                .map(|c| format!(" and the connect timeout at {c}"))
+                .unwrap_or_default()
+        ),
+    )];
+    if let Some(r) = &kept.retry {
+        let what = format!(
+            "{} retried {}; Envoy Gateway retries nothing by default, so {policy} retries {}",
+            kept.data_plane,
+            r.source,
+            describe_retry(r)
+        );
+        notes.push(if r.differences.is_empty() {
+            Diagnostic::new(Code::TargetRetriesKept, what)
+        } else {
+            Diagnostic::new(
+                Code::TargetRetriesApproximate,
+                format!("{what}, but {}", r.differences.join("; ")),
+            )
+        });
+    }
+    if let Some(b) = &kept.balancing {
+        let what = format!(
+            "{} chose backend endpoints by {}: {policy} sets loadBalancer {}",
+            kept.data_plane,
+            b.source,
+            summary(&b.balancing)
+        );
+        notes.push(if b.differences.is_empty() {
+            Diagnostic::new(Code::TargetLoadBalancingKept, what)
+        } else {
+            Diagnostic::new(
+                Code::TargetLoadBalancingApproximate,
+                format!("{what}, but {}", b.differences.join("; ")),
+            )
+        });
+    }
+    notes
+}
+
+/// The written `loadBalancer`, in a few words.
+fn summary(b: &Balancing) -> String {
+    let lb = LoadBalancer::of(b);
+    let Some(hash) = lb.consistent_hash else {
+        return format!("type {}", lb.type_);
+    };
+    let on = match (
+        &hash.cookie,
+        hash.headers.first(),
+        hash.query_params.first(),
+    ) {
+        (Some(c), _, _) => {
+            let mut what = format!("cookie {}", c.name);
+            match c.ttl.as_deref() {
+                Some("0s") => what.push_str(", set by Envoy as a session cookie"),
+                Some(ttl) => what.push_str(&format!(", set by Envoy for {ttl}")),
+                None => {}
+            }
+            for (k, v) in &c.attributes {
+                what.push_str(&if v.is_empty() {
+                    format!(", {k}")
+                } else {
+                    format!(", {k}={v}")
+                });
+            }
+            what
+        }
+        (None, Some(h), _) => format!("header {}", h.name),
+        (None, None, Some(q)) => format!("query parameter {}", q.name),
+        (None, None, None) => "the client address".to_string(),
+    };
+    format!("ConsistentHash on {on}")
+}
+
+/// A retry policy in a few words.
+fn describe_retry(r: &Retry) -> String {
+    let mut on: Vec<&str> = r.on.iter().map(|t| t.envoy_name()).collect();
+    let codes: Vec<String> = r.status_codes.iter().map(u16::to_string).collect();
+    if !codes.is_empty() {
+        on.push("status");
+    }
+    format!(
+        "up to {} time(s) on {}{}",
+        r.retries,
+        on.join(", "),
+        if codes.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", codes.join(", "))
+        }
+    )
+}
