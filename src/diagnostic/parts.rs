@@ -292,7 +292,8 @@ impl Code {
             | Code::NginxUpstreamHashBySubset
             | Code::NginxUpstreamHashBySubsetSize
             | Code::TargetRetriesApproximate
-            | Code::TargetLoadBalancingApproximate => &[Part::Other],
+            | Code::TargetLoadBalancingApproximate
+            | Code::TargetRateLimit => &[Part::Other],
             Code::NginxMirrorHost | Code::NginxMirrorRequestBody | Code::NginxMirrorTarget => {
                 &[Part::Mirrors]
             }

@@ -137,6 +137,8 @@ pub(crate) struct IngressPlan {
     pub balancing: Option<crate::translate::target::backend::BalancingPlan>,
     /// How nginx retried the Ingress's requests (`nginx::retries`), for a target that writes it.
     pub retry: Option<crate::translate::target::backend::Retry>,
+    /// nginx's per-client request rate limit (`nginx::rate_limits`), for a target that writes it.
+    pub rate_limit: Option<crate::translate::target::backend::RateLimit>,
     /// The access controls of the Ingress's locations (`nginx::access`), written for the
     /// target by `translate::target` once the routes exist.
     pub access: Vec<crate::translate::target::Control>,

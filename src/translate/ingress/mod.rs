@@ -270,6 +270,7 @@ fn keep_backends(
             .then(|| nginx::timeouts::duration(plan.connect_timeout)),
         retry: plan.retry.clone(),
         balancing: plan.balancing.clone(),
+        rate_limit: plan.rate_limit.clone(),
     };
     let policy = (config.target == crate::config::Target::EnvoyGateway)
         .then_some(&mut namer as &mut crate::translate::target::Namer);
@@ -390,6 +391,7 @@ fn plan(
         upstream: Default::default(),
         balancing: None,
         retry: None,
+        rate_limit: None,
         access: Vec::new(),
         canary: None,
         result,
@@ -526,6 +528,7 @@ fn note_assumed_controllers(plans: &mut [IngressPlan], index: &Index, config: &C
             nginx::timeouts::KEYS,
             nginx::retries::SETTINGS,
             nginx::balancing::SETTINGS,
+            nginx::rate_limits::SETTINGS,
         ]
         .concat()
     } else {

@@ -138,6 +138,44 @@ pub(crate) struct BalancingPlan {
     pub(crate) differences: Vec<String>,
 }
 
+/// The unit of a request rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RateUnit {
+    Second,
+    Minute,
+}
+
+impl RateUnit {
+    /// The unit as Envoy Gateway's `RateLimitUnit` spells it.
+    pub(crate) fn envoy_name(self) -> &'static str {
+        match self {
+            RateUnit::Second => "Second",
+            RateUnit::Minute => "Minute",
+        }
+    }
+
+    /// The unit in a sentence.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            RateUnit::Second => "second",
+            RateUnit::Minute => "minute",
+        }
+    }
+}
+
+/// How many requests each client address could send, counted by the proxy replica.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RateLimit {
+    /// Requests per unit; a request must fit every one.
+    pub(crate) limits: Vec<(u32, RateUnit)>,
+    /// Client ranges (`address/bits`) that were not limited.
+    pub(crate) exempt: Vec<String>,
+    /// What the source did, for the note.
+    pub(crate) source: String,
+    /// What the target does differently, for the note.
+    pub(crate) differences: Vec<String>,
+}
+
 /// Everything the target's backend policy keeps for one source's routes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct BackendSettings {
@@ -151,4 +189,6 @@ pub(crate) struct BackendSettings {
     pub(crate) retry: Option<Retry>,
     /// `None`: nothing the target must be told.
     pub(crate) balancing: Option<BalancingPlan>,
+    /// `None`: no limit.
+    pub(crate) rate_limit: Option<RateLimit>,
 }

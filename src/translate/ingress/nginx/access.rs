@@ -207,19 +207,10 @@ pub(crate) fn read(
             });
         }
     }
-    // nginx.tmpl: with `use-forwarded-headers`, `use-proxy-protocol` or `enable-real-ip` the
-    // real_ip module replaces the client address the lists check with the forwarded one
-    // (`real_ip_header`, `set_real_ip_from` `proxy-real-ip-cidr`). The policies written for
-    // the new Gateway check the address of whatever connects to it (a load balancer) unless its
-    // client IP detection is set up to match, which the tool does not write yet.
-    let forwarded = [
-        "use-forwarded-headers",
-        "use-proxy-protocol",
-        "enable-real-ip",
-    ]
-    .into_iter()
-    .find(|k| setting(k).is_some_and(|v| super::parse_bool(v.trim()) == Some(true)));
-    if let Some(key) = forwarded {
+    // The policies written for the new Gateway check the address of whatever connects to it
+    // (a load balancer) unless its client IP detection is set up to match, which the tool
+    // does not write yet.
+    if let Some(key) = super::forwarded_client_address(settings) {
         for c in controls.iter_mut().filter(|c| {
             matches!(c.kind, Kind::SourceAllowList | Kind::SourceDenyList)
                 && matches!(c.detail, Detail::Ranges(_))
@@ -262,7 +253,7 @@ fn ranges(kind: Kind, value: &str, origin: &str, field: &str) -> Control {
 /// An entry as a CIDR with its prefix length (a bare address is the host's `/32` or
 /// `/128`), host bits kept as written: the writers' CRDs accept them and the data planes
 /// mask them.
-fn cidr(entry: &str) -> Option<String> {
+pub(crate) fn cidr(entry: &str) -> Option<String> {
     let (addr, bits) = match entry.split_once('/') {
         Some((a, b)) => (a, Some(b)),
         None => (entry, None),

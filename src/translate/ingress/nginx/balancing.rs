@@ -71,6 +71,9 @@ pub(crate) struct Upstream {
     affinity: Option<String>,
     mode: Option<String>,
     cookie: Option<Cookie>,
+    /// The ConfigMap key that made `$remote_addr` the forwarded client address
+    /// ([`super::forwarded_client_address`]).
+    forwarded: Option<&'static str>,
 }
 
 /// The value of annotation `key` as ingress-nginx's parser reads it: set, not empty, and
@@ -118,6 +121,7 @@ pub(crate) fn read(ann: &Annotations, settings: Option<&BTreeMap<String, String>
         mode: valid(ann, "affinity-mode").map(str::to_string),
         affinity,
         cookie,
+        forwarded: super::forwarded_client_address(settings),
     }
 }
 
@@ -135,6 +139,7 @@ fn upstreams(plans: &[IngressPlan]) -> BTreeMap<UpstreamKey, Upstream> {
                 load_balance: plan.upstream.load_balance.clone(),
                 hash_by: plan.upstream.hash_by.clone(),
                 hash_subset: plan.upstream.hash_subset,
+                forwarded: plan.upstream.forwarded,
                 ..Default::default()
             });
             if up.affinity.is_none() {
@@ -298,6 +303,15 @@ fn balancing(
             ));
         }
         let balancing = match by.as_str() {
+            "$remote_addr" | "$binary_remote_addr" if up.forwarded.is_some() => {
+                return Err((
+                    "upstream-hash-by",
+                    format!(
+                        "the controller's {} made {by} the forwarded client address, while Envoy Gateway would hash the address of whatever connects to it (a load balancer's: every client on one endpoint) until its client IP detection is configured to match",
+                        up.forwarded.unwrap_or_default()
+                    ),
+                ));
+            }
             "$remote_addr" | "$binary_remote_addr" => Balancing::HashSourceIp,
             v => match v.strip_prefix('$').and_then(|v| v.split_once('_')) {
                 Some(("http", h)) if is_name(h) => Balancing::HashHeader(h.replace('_', "-")),

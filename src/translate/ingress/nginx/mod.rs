@@ -9,6 +9,7 @@ pub(crate) mod canary;
 pub(crate) mod cors;
 pub(crate) mod other;
 pub(crate) mod passthrough;
+pub(crate) mod rate_limits;
 pub(crate) mod redirect;
 pub(crate) mod retries;
 pub(crate) mod rewrite;
@@ -410,6 +411,28 @@ pub(crate) fn valid_auth_url(url: &str) -> bool {
     })
 }
 
+/// The ConfigMap key that made nginx take the client address from what a proxy in front
+/// forwarded, if any: with `use-forwarded-headers`, `use-proxy-protocol` or `enable-real-ip`
+/// the real_ip module replaces `$remote_addr`, which allow-lists, rate limits and hashes on
+/// the client address use, with the forwarded one (`nginx.tmpl`: `real_ip_header`,
+/// `set_real_ip_from` `proxy-real-ip-cidr`). A new Gateway sees the address of whatever
+/// connects to it (a load balancer's) until its client IP detection is set up to match.
+pub(crate) fn forwarded_client_address(
+    settings: Option<&BTreeMap<String, String>>,
+) -> Option<&'static str> {
+    [
+        "use-forwarded-headers",
+        "use-proxy-protocol",
+        "enable-real-ip",
+    ]
+    .into_iter()
+    .find(|k| {
+        settings
+            .and_then(|s| s.get(*k))
+            .is_some_and(|v| parse_bool(v.trim()) == Some(true))
+    })
+}
+
 /// The note field of an annotation.
 pub(crate) fn field(key: &str) -> String {
     format!("metadata.annotations[\"{PREFIX}{key}\"]")
@@ -500,6 +523,11 @@ fn read_backend_settings(
     plan.retry = retry;
     plan.result.notes.extend(note);
     plan.upstream = balancing::read(ann, settings);
+    let locations = plan.hosts.iter().map(|h| h.rules.len()).sum();
+    let (limit, note) =
+        rate_limits::apply(ann, settings, forwarded_client_address(settings), locations);
+    plan.rate_limit = limit;
+    plan.result.notes.extend(note);
 }
 
 #[cfg(test)]

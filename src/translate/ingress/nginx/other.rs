@@ -7,8 +7,8 @@ use crate::diagnostic::{Code, Diagnostic};
 
 use super::super::ir::IngressPlan;
 use super::{
-    Annotations, access, backend_protocol, balancing, canary, cors, field, passthrough, redirect,
-    retries, rewrite, timeouts, upstream,
+    Annotations, access, backend_protocol, balancing, canary, cors, field, passthrough,
+    rate_limits, redirect, retries, rewrite, timeouts, upstream,
 };
 
 /// Annotations known to have no Gateway API equivalent, each with its own code (the
@@ -132,11 +132,11 @@ pub(crate) const CATALOG: &[(&str, Code)] = &[
 ];
 
 /// Keys some family handler translates; with `carried`, also those the target's backend
-/// policy carries (`retries`, `balancing`).
+/// policy carries (`retries`, `balancing`, `rate_limits`).
 fn handled(key: &str, carried: bool) -> bool {
     access::reads(key)
         || (carried
-            && [retries::KEYS, balancing::KEYS]
+            && [retries::KEYS, balancing::KEYS, rate_limits::KEYS]
                 .iter()
                 .any(|k| k.contains(&key)))
         || [

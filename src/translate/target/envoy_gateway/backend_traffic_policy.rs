@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::super::backend::{BackendSettings, Balancing, Retry};
+use super::super::backend::{BackendSettings, Balancing, RateLimit, Retry};
 use super::super::{ExistingPolicy, Namer, RouteScope};
 use super::{API_VERSION, TargetRef};
 use crate::diagnostic::{Code, Diagnostic};
@@ -51,6 +51,8 @@ struct Spec {
     retry: Option<RetrySpec>,
     #[serde(skip_serializing_if = "Option::is_none")]
     load_balancer: Option<LoadBalancer>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rate_limit: Option<RateLimitSpec>,
 }
 
 #[derive(Debug, Serialize)]
@@ -183,6 +185,83 @@ impl LoadBalancer {
     }
 }
 
+#[derive(Debug, Serialize)]
+struct RateLimitSpec {
+    local: LocalRateLimit,
+}
+
+#[derive(Debug, Serialize)]
+struct LocalRateLimit {
+    rules: Vec<RateLimitRule>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RateLimitRule {
+    client_selectors: Vec<ClientSelector>,
+    limit: Limit,
+}
+
+#[derive(Debug, Serialize)]
+struct ClientSelector {
+    #[serde(rename = "sourceCIDR")]
+    source_cidr: SourceCidr,
+}
+
+#[derive(Debug, Serialize)]
+struct SourceCidr {
+    #[serde(rename = "type")]
+    type_: &'static str,
+    value: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    invert: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Limit {
+    requests: u32,
+    unit: &'static str,
+}
+
+impl RateLimitSpec {
+    /// One rule per limit and address family: the family's clients counted apart
+    /// (`Distinct`), each exempt range of that family left out (an inverted `Exact` match).
+    fn of(r: &RateLimit) -> RateLimitSpec {
+        let mut rules = Vec::new();
+        for (requests, unit) in &r.limits {
+            for family in ["0.0.0.0/0", "::/0"] {
+                let v6 = family.contains(':');
+                let mut client_selectors = vec![ClientSelector {
+                    source_cidr: SourceCidr {
+                        type_: "Distinct",
+                        value: family.to_string(),
+                        invert: false,
+                    },
+                }];
+                client_selectors.extend(r.exempt.iter().filter(|c| c.contains(':') == v6).map(
+                    |c| ClientSelector {
+                        source_cidr: SourceCidr {
+                            type_: "Exact",
+                            value: c.clone(),
+                            invert: true,
+                        },
+                    },
+                ));
+                rules.push(RateLimitRule {
+                    client_selectors,
+                    limit: Limit {
+                        requests: *requests,
+                        unit: unit.envoy_name(),
+                    },
+                });
+            }
+        }
+        RateLimitSpec {
+            local: LocalRateLimit { rules },
+        }
+    }
+}
+
 /// Disables the 15 s default on the forwarding rules of `generated` (all from the source
 /// named `source` in its namespace) and, with `names` (Envoy Gateway's own resources may be
 /// written), writes the BackendTrafficPolicy keeping the source's other timeouts, its retries
@@ -242,6 +321,9 @@ pub(crate) fn keep(
         if let Some(b) = &kept.balancing {
             also.push(format!("its load balancing ({})", b.balancing.describe()));
         }
+        if let Some(r) = &kept.rate_limit {
+            also.push(format!("its rate limit ({})", r.source));
+        }
         return vec![Diagnostic::new(
             Code::TargetTimeoutsKept,
             format!(
@@ -282,6 +364,7 @@ pub(crate) fn keep(
             .balancing
             .as_ref()
             .map(|b| LoadBalancer::of(&b.balancing)),
+        rate_limit: kept.rate_limit.as_ref().map(RateLimitSpec::of),
     };
     generated.push(Generated::Policy(Object::new(
         API_VERSION,
@@ -336,6 +419,18 @@ pub(crate) fn keep(
                 format!("{what}, but {}", b.differences.join("; ")),
             )
         });
+    }
+    if let Some(r) = &kept.rate_limit {
+        notes.push(Diagnostic::new(
+            Code::TargetRateLimit,
+            format!(
+                "{} limited {}: {policy} sets a local rateLimit counting each client address ({} rule(s)), but {}",
+                kept.data_plane,
+                r.source,
+                r.limits.len() * 2,
+                r.differences.join("; ")
+            ),
+        ));
     }
     notes
 }
