@@ -293,7 +293,8 @@ impl Code {
             | Code::NginxUpstreamHashBySubsetSize
             | Code::TargetRetriesApproximate
             | Code::TargetLoadBalancingApproximate
-            | Code::TargetRateLimit => &[Part::Other],
+            | Code::TargetRateLimit
+            | Code::TargetDestinationRuleApproximate => &[Part::Other],
             Code::NginxMirrorHost | Code::NginxMirrorRequestBody | Code::NginxMirrorTarget => {
                 &[Part::Mirrors]
             }

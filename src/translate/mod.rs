@@ -77,9 +77,6 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         },
     );
     let mut results = istio.unwrap_or_else(|d| crashed(index, &is_istio, &d));
-    if config.target != crate::config::Target::Istio {
-        keep_istio_backends(index, config, &mut results);
-    }
     results.extend(ingress.unwrap_or_else(|d| crashed(index, &is_ingress, &d)));
     results.sort_by_key(|r| r.object);
     let granted = crate::isolate::catch("merging ReferenceGrants", || {
@@ -97,70 +94,6 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
     target::close_gateways(&mut results);
     relocate(&mut results);
     results
-}
-
-/// Envoy Gateway (and the portable output on it) would end requests of the VirtualServices'
-/// routes after 15 s, where Istio set no timeout: their forwarding rules get none, and for
-/// Envoy Gateway a BackendTrafficPolicy turns it off for GRPCRoutes too and keeps Istio's
-/// default retries (`target::envoy_gateway::backend_traffic_policy`).
-fn keep_istio_backends(index: &Index, config: &Config, results: &mut [SourceResult]) {
-    use crate::model::SourceBody;
-    use ingress::names::{self, NameAllocator};
-    use target::envoy_gateway::backend_traffic_policy;
-    // The repository's own BackendTrafficPolicies keep their names.
-    let mut allocator = NameAllocator::default();
-    for o in index
-        .objects
-        .iter()
-        .filter(|o| o.kind == "BackendTrafficPolicy")
-    {
-        allocator.reserve(&o.namespace, &o.kind, &o.meta.name);
-    }
-    let mut namer = |ns: &str, kind: &str, wanted: &str| {
-        // A VirtualService's name is already a valid object name.
-        allocator.allocate(ns, kind, wanted, names::MAX_NAME)
-    };
-    let existing = target::envoy_policies(index);
-    let default_mesh = crate::controllers::IstioMesh {
-        source: crate::controllers::ConfigSource::Assumed,
-        mesh: serde_json::Value::Null,
-    };
-    let mesh = index.istio_mesh().unwrap_or(&default_mesh);
-    let envoy_gateway = config.target == crate::config::Target::EnvoyGateway;
-    for r in results.iter_mut() {
-        let Some(obj) = index.objects.get(r.object) else {
-            continue;
-        };
-        let SourceBody::VirtualService(vs) = &obj.body else {
-            continue;
-        };
-        let mut kept = target::backend::BackendSettings {
-            data_plane: "Istio",
-            // listener_builder.go `buildHTTPConnectionManager`: no stream idle timeout.
-            stream_idle: None,
-            connect: None,
-            ..Default::default()
-        };
-        if envoy_gateway
-            && r.generated
-                .iter()
-                .any(|g| target::RouteScope::of(g).is_some())
-        {
-            match istio::default_retries::of(vs, mesh) {
-                Ok(retry) => kept.retry = retry,
-                Err(why) => r.notes.push(crate::diagnostic::Diagnostic::new(
-                    crate::diagnostic::Code::IstioMeshDefaultRetries,
-                    format!(
-                        "Istio retried the routes without retries of their own; Envoy Gateway retries nothing unless told, and no BackendTrafficPolicy retry was written: {why}"
-                    ),
-                )),
-            }
-        }
-        let names = envoy_gateway.then_some(&mut namer as &mut target::Namer);
-        let notes =
-            backend_traffic_policy::keep(&mut r.generated, &obj.meta.name, &kept, names, &existing);
-        r.notes.extend(notes);
-    }
 }
 
 /// One result per object `of_kind` (patch files excepted, as the translators skip them),

@@ -271,6 +271,14 @@ fn keep_backends(
         retry: plan.retry.clone(),
         balancing: plan.balancing.clone(),
         rate_limit: plan.rate_limit.clone(),
+        // nginx.tmpl: no per-upstream connection or request limit (`max_conns`, queues); its
+        // bound is `max-worker-connections` per worker, shared by all traffic.
+        circuit_breaker: Some(
+            crate::translate::target::backend::CircuitBreaker::unlimited(
+                "ingress-nginx limited no backend's connections or requests",
+            ),
+        ),
+        destination: None,
     };
     let policy = (config.target == crate::config::Target::EnvoyGateway)
         .then_some(&mut namer as &mut crate::translate::target::Namer);

@@ -520,7 +520,7 @@ fn policy(
 /// root namespace only those exported to `.`), else those of the Service's namespace exported
 /// to the proxy, else those of the root namespace exported to it. `None` when a rule for the
 /// Service names it by a wildcard (the choice is not followed then) or none applies.
-fn gateway_choice<'a>(
+pub(super) fn gateway_choice<'a>(
     ctx: &'a Ctx,
     name: &str,
     ns: &str,

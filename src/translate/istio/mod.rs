@@ -15,6 +15,7 @@
 //! - Cross-namespace backendRefs and certificateRefs request ReferenceGrants
 //!   ([`crate::translate::GrantRequest`]); route → Gateway attachment uses `allowedRoutes`.
 
+mod backend_policies;
 pub(crate) mod default_retries;
 mod destination;
 mod destination_rule;
@@ -192,6 +193,9 @@ pub(crate) fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         dedup_notes(&mut r.notes);
     }
     make_names_unique(index, &mut results);
+    if config.target != crate::config::Target::Istio {
+        backend_policies::keep(&ctx, &mut results);
+    }
     results
 }
 

@@ -96,6 +96,7 @@ pub(crate) enum Balancing {
     RoundRobin,
     /// The endpoint with the fewest requests in flight (nginx's `ewma` is the closest).
     LeastRequest,
+    Random,
     /// The same client address goes to the same endpoint.
     HashSourceIp,
     /// The same value of this request header goes to the same endpoint.
@@ -118,6 +119,7 @@ impl Balancing {
         match self {
             Balancing::RoundRobin => "round robin".into(),
             Balancing::LeastRequest => "least request".into(),
+            Balancing::Random => "random choice".into(),
             Balancing::HashSourceIp => "a hash of the client address".into(),
             Balancing::HashHeader(h) => format!("a hash of header {h}"),
             Balancing::HashQueryParam(q) => format!("a hash of query parameter {q}"),
@@ -176,6 +178,67 @@ pub(crate) struct RateLimit {
     pub(crate) differences: Vec<String>,
 }
 
+/// How many connections and requests the proxy allowed towards one backend at once (Envoy's
+/// circuit breaker thresholds).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CircuitBreaker {
+    pub(crate) max_connections: u32,
+    pub(crate) max_pending_requests: u32,
+    pub(crate) max_parallel_requests: u32,
+    pub(crate) max_parallel_retries: u32,
+    /// `None`: no limit.
+    pub(crate) max_requests_per_connection: Option<u32>,
+    /// What the source did, for the note.
+    pub(crate) source: String,
+}
+
+impl CircuitBreaker {
+    /// No limit at all (Envoy's largest thresholds): what ingress-nginx had per backend, and
+    /// Istio's default.
+    pub(crate) fn unlimited(source: impl Into<String>) -> CircuitBreaker {
+        CircuitBreaker {
+            max_connections: u32::MAX,
+            max_pending_requests: u32::MAX,
+            max_parallel_requests: u32::MAX,
+            max_parallel_retries: u32::MAX,
+            max_requests_per_connection: None,
+            source: source.into(),
+        }
+    }
+}
+
+/// Endpoints taken out of the balancing after consecutive failures (Envoy's outlier
+/// detection), with every threshold explicit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OutlierDetection {
+    /// `None`: 5xx responses do not eject.
+    pub(crate) consecutive_5xx: Option<u32>,
+    /// `None`: 502/503/504 do not eject on their own.
+    pub(crate) consecutive_gateway_errors: Option<u32>,
+    pub(crate) interval: String,
+    pub(crate) base_ejection_time: String,
+    pub(crate) max_ejection_percent: u32,
+    /// Connection failures counted apart from responses, ejecting after this many.
+    pub(crate) local_origin_failures: Option<u32>,
+    /// Below this share of healthy endpoints, every endpoint is used again (0: never).
+    pub(crate) panic_threshold: u32,
+}
+
+/// What the source's per-backend policy (an Istio DestinationRule) adds for the routes beyond
+/// the balancing, circuit breaker and connect timeout (which go to [`BackendSettings`]' own
+/// fields).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct DestinationSettings {
+    /// Where they come from, for the note (`DestinationRule shop/cart`).
+    pub(crate) source: String,
+    pub(crate) outlier: Option<OutlierDetection>,
+    pub(crate) idle_timeout: Option<String>,
+    /// The fields written, for the note.
+    pub(crate) fields: Vec<String>,
+    /// What the target does differently, for the note.
+    pub(crate) differences: Vec<String>,
+}
+
 /// Everything the target's backend policy keeps for one source's routes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct BackendSettings {
@@ -191,4 +254,8 @@ pub(crate) struct BackendSettings {
     pub(crate) balancing: Option<BalancingPlan>,
     /// `None`: no limit.
     pub(crate) rate_limit: Option<RateLimit>,
+    /// `None`: the target's defaults are the source's.
+    pub(crate) circuit_breaker: Option<CircuitBreaker>,
+    /// What a per-backend policy of the source added (its balancing goes to `balancing`).
+    pub(crate) destination: Option<DestinationSettings>,
 }

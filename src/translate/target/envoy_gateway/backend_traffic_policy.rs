@@ -36,7 +36,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::super::backend::{BackendSettings, Balancing, RateLimit, Retry};
+use super::super::backend::{
+    BackendSettings, Balancing, CircuitBreaker, OutlierDetection, RateLimit, Retry,
+};
 use super::super::{ExistingPolicy, Namer, RouteScope};
 use super::{API_VERSION, TargetRef};
 use crate::diagnostic::{Code, Diagnostic};
@@ -53,6 +55,10 @@ struct Spec {
     load_balancer: Option<LoadBalancer>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rate_limit: Option<RateLimitSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    circuit_breaker: Option<CircuitBreakerSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    health_check: Option<HealthCheckSpec>,
 }
 
 #[derive(Debug, Serialize)]
@@ -74,6 +80,76 @@ struct HttpTimeout {
     request_timeout: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_idle_timeout: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    connection_idle_timeout: Option<String>,
+}
+
+/// `circuit_breaker_types.go` `CircuitBreaker`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CircuitBreakerSpec {
+    max_connections: u32,
+    max_pending_requests: u32,
+    max_parallel_requests: u32,
+    max_parallel_retries: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_requests_per_connection: Option<u32>,
+}
+
+impl CircuitBreakerSpec {
+    fn of(c: &CircuitBreaker) -> CircuitBreakerSpec {
+        CircuitBreakerSpec {
+            max_connections: c.max_connections,
+            max_pending_requests: c.max_pending_requests,
+            max_parallel_requests: c.max_parallel_requests,
+            max_parallel_retries: c.max_parallel_retries,
+            max_requests_per_connection: c.max_requests_per_connection,
+        }
+    }
+}
+
+/// `healthcheck_types.go` `HealthCheck` with `passive` (Envoy's outlier detection).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HealthCheckSpec {
+    passive: PassiveSpec,
+    panic_threshold: u32,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PassiveSpec {
+    #[serde(
+        rename = "consecutive5XxErrors",
+        skip_serializing_if = "Option::is_none"
+    )]
+    consecutive_5xx_errors: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consecutive_gateway_errors: Option<u32>,
+    interval: String,
+    base_ejection_time: String,
+    max_ejection_percent: u32,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    split_external_local_origin_errors: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consecutive_local_origin_failures: Option<u32>,
+}
+
+impl HealthCheckSpec {
+    fn of(o: &OutlierDetection) -> HealthCheckSpec {
+        HealthCheckSpec {
+            passive: PassiveSpec {
+                consecutive_5xx_errors: o.consecutive_5xx,
+                consecutive_gateway_errors: o.consecutive_gateway_errors,
+                interval: o.interval.clone(),
+                base_ejection_time: o.base_ejection_time.clone(),
+                max_ejection_percent: o.max_ejection_percent,
+                split_external_local_origin_errors: o.local_origin_failures.is_some(),
+                consecutive_local_origin_failures: o.local_origin_failures,
+            },
+            panic_threshold: o.panic_threshold,
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -153,6 +229,7 @@ impl LoadBalancer {
         match b {
             Balancing::RoundRobin => plain("RoundRobin"),
             Balancing::LeastRequest => plain("LeastRequest"),
+            Balancing::Random => plain("Random"),
             Balancing::HashSourceIp => hash(ConsistentHash {
                 type_: "SourceIP",
                 ..Default::default()
@@ -324,6 +401,12 @@ pub(crate) fn keep(
         if let Some(r) = &kept.rate_limit {
             also.push(format!("its rate limit ({})", r.source));
         }
+        if let Some(c) = &kept.circuit_breaker {
+            also.push(format!("its circuit breaker limits ({})", c.source));
+        }
+        if let Some(d) = &kept.destination {
+            also.push(format!("{}'s {}", d.source, d.fields.join(", ")));
+        }
         return vec![Diagnostic::new(
             Code::TargetTimeoutsKept,
             format!(
@@ -357,6 +440,10 @@ pub(crate) fn keep(
             http: HttpTimeout {
                 request_timeout: "0s".into(),
                 stream_idle_timeout: kept.stream_idle.clone(),
+                connection_idle_timeout: kept
+                    .destination
+                    .as_ref()
+                    .and_then(|d| d.idle_timeout.clone()),
             },
         },
         retry: kept.retry.as_ref().map(RetrySpec::of),
@@ -365,6 +452,12 @@ pub(crate) fn keep(
             .as_ref()
             .map(|b| LoadBalancer::of(&b.balancing)),
         rate_limit: kept.rate_limit.as_ref().map(RateLimitSpec::of),
+        circuit_breaker: kept.circuit_breaker.as_ref().map(CircuitBreakerSpec::of),
+        health_check: kept
+            .destination
+            .as_ref()
+            .and_then(|d| d.outlier.as_ref())
+            .map(HealthCheckSpec::of),
     };
     generated.push(Generated::Policy(Object::new(
         API_VERSION,
@@ -379,7 +472,7 @@ pub(crate) fn keep(
             "Envoy Gateway would end every request after 15 s (its route default), where {} set no request timeout: {disabled} rule(s) get timeouts.request 0s, and {policy} keeps {}{}",
             kept.data_plane,
             kept.stream_idle.as_ref().map_or(
-                "no stream idle timeout, as before".to_string(),
+                "no stream idle timeout (as before)".to_string(),
                 |t| format!("the stream idle timeout at {t}")
             ),
             kept.connect
@@ -417,6 +510,44 @@ pub(crate) fn keep(
             Diagnostic::new(
                 Code::TargetLoadBalancingApproximate,
                 format!("{what}, but {}", b.differences.join("; ")),
+            )
+        });
+    }
+    if let Some(c) = &kept.circuit_breaker {
+        let limit = |n: u32| {
+            if n == u32::MAX {
+                "no limit".to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        notes.push(Diagnostic::new(
+            Code::TargetCircuitBreaker,
+            format!(
+                "Envoy Gateway would refuse (503) a backend's requests beyond 1024 at once per replica (its default circuit breaker); {}: {policy} sets connections {}, pending requests {}, parallel requests {}, parallel retries {}{}",
+                c.source,
+                limit(c.max_connections),
+                limit(c.max_pending_requests),
+                limit(c.max_parallel_requests),
+                limit(c.max_parallel_retries),
+                c.max_requests_per_connection
+                    .map(|n| format!(", {n} requests per connection"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    if let Some(d) = &kept.destination {
+        let what = format!(
+            "{} applied {} to this traffic: {policy} keeps them",
+            d.source,
+            d.fields.join(", ")
+        );
+        notes.push(if d.differences.is_empty() {
+            Diagnostic::new(Code::TargetDestinationRuleKept, what)
+        } else {
+            Diagnostic::new(
+                Code::TargetDestinationRuleApproximate,
+                format!("{what}, but {}", d.differences.join("; ")),
             )
         });
     }

@@ -1,0 +1,567 @@
+//! For a target other than Istio, what Istio's gateway did with each VirtualService's backends
+//! that the target does differently, written as the target's backend policy
+//! (`target::envoy_gateway::backend_traffic_policy`) once every route exists:
+//!
+//! - no request timeout (`pilot/pkg/networking/core/route/route.go` `setTimeout`) and no stream
+//!   idle timeout (`listener_builder.go` `buildHTTPConnectionManager`);
+//! - its default retries (`default_retries`);
+//! - circuit breaker thresholds at their largest (`cluster_traffic_policy.go`
+//!   `getDefaultCircuitBreakerThresholds`) unless a DestinationRule's `connectionPool` sets one;
+//! - the DestinationRule the gateway chose for the backend (`push_context.go`
+//!   `destinationRule`: the proxy's namespace, then the Service's, then the root namespace):
+//!   its `loadBalancer`, `connectionPool` and `outlierDetection` (`cluster_traffic_policy.go`
+//!   `applyLoadBalancer`, `applyConnectionPool`, `applyOutlierDetection`). A policy covers a
+//!   whole route, so this needs every backend of the VirtualService's routes to get the same
+//!   DestinationRule settings; otherwise the VirtualService gets a note and the DestinationRule
+//!   keeps its `istio/traffic-policy-lost`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::Ctx;
+use super::hosts::{self, HostKind};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::gwapi::Generated;
+use crate::model::SourceBody;
+use crate::model::istio::DestinationRule;
+use crate::translate::SourceResult;
+use crate::translate::target::backend::{
+    BackendSettings, Balancing, BalancingPlan, CircuitBreaker, DestinationSettings,
+    OutlierDetection,
+};
+
+/// The traffic policy fields carried for Envoy Gateway.
+const CARRIED: [&str; 3] = ["loadBalancer", "connectionPool", "outlierDetection"];
+
+/// What one DestinationRule's top-level traffic policy becomes.
+#[derive(Debug, Clone, PartialEq)]
+struct FromRule {
+    /// `(namespace, name)` of the DestinationRule.
+    rule: (String, String),
+    balancing: Option<BalancingPlan>,
+    circuit_breaker: Option<CircuitBreaker>,
+    connect: Option<String>,
+    destination: DestinationSettings,
+}
+
+/// Writes each VirtualService's backend policy (module docs).
+pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
+    use crate::translate::ingress::names::{self, NameAllocator};
+    use crate::translate::target::envoy_gateway::backend_traffic_policy;
+    let index = ctx.index;
+    // The repository's own BackendTrafficPolicies keep their names.
+    let mut allocator = NameAllocator::default();
+    for o in index
+        .objects
+        .iter()
+        .filter(|o| o.kind == "BackendTrafficPolicy")
+    {
+        allocator.reserve(&o.namespace, &o.kind, &o.meta.name);
+    }
+    let mut namer = |ns: &str, kind: &str, wanted: &str| {
+        // A VirtualService's name is already a valid object name.
+        allocator.allocate(ns, kind, wanted, names::MAX_NAME)
+    };
+    let existing = crate::translate::target::envoy_policies(index);
+    let default_mesh = crate::controllers::IstioMesh {
+        source: crate::controllers::ConfigSource::Assumed,
+        mesh: Value::Null,
+    };
+    let mesh = index.istio_mesh().unwrap_or(&default_mesh);
+    let envoy_gateway = ctx.config.target == crate::config::Target::EnvoyGateway;
+    // DestinationRules whose settings every VirtualService reaching them carried, and those
+    // some could not.
+    let mut carried: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut lost: BTreeSet<(String, String)> = BTreeSet::new();
+    for r in results.iter_mut() {
+        let Some(obj) = index.objects.get(r.object) else {
+            continue;
+        };
+        let SourceBody::VirtualService(vs) = &obj.body else {
+            continue;
+        };
+        let mut kept = BackendSettings {
+            data_plane: "Istio",
+            ..Default::default()
+        };
+        let forwards = r
+            .generated
+            .iter()
+            .any(|g| crate::translate::target::RouteScope::of(g).is_some());
+        if envoy_gateway && forwards {
+            match super::default_retries::of(vs, mesh) {
+                Ok(retry) => kept.retry = retry,
+                Err(why) => r.notes.push(Diagnostic::new(
+                    Code::IstioMeshDefaultRetries,
+                    format!(
+                        "Istio retried the routes without retries of their own; Envoy Gateway retries nothing unless told, and no BackendTrafficPolicy retry was written: {why}"
+                    ),
+                )),
+            }
+            kept.circuit_breaker = Some(CircuitBreaker::unlimited(
+                "Istio set no limit (its default thresholds)",
+            ));
+            match destination_settings(ctx, &r.generated) {
+                Ok(None) => {}
+                Ok(Some(d)) => {
+                    carried.insert(d.rule.clone());
+                    kept.balancing = d.balancing;
+                    if let Some(cb) = d.circuit_breaker {
+                        kept.circuit_breaker = Some(cb);
+                    }
+                    kept.connect = d.connect;
+                    kept.destination = Some(d.destination);
+                }
+                Err((rules, why)) => {
+                    lost.extend(rules);
+                    r.notes.push(Diagnostic::new(
+                        Code::TargetDestinationRuleApproximate,
+                        format!(
+                            "the DestinationRules of this VirtualService's backends are not written for Envoy Gateway: {why}; their load balancing, connection pool and outlier detection no longer apply"
+                        ),
+                    ));
+                }
+            }
+        }
+        let names = envoy_gateway.then_some(&mut namer as &mut crate::translate::target::Namer);
+        let notes =
+            backend_traffic_policy::keep(&mut r.generated, &obj.meta.name, &kept, names, &existing);
+        r.notes.extend(notes);
+    }
+    // A DestinationRule whose settings reached every route that uses it says so.
+    for r in results.iter_mut() {
+        let Some(obj) = index.objects.get(r.object) else {
+            continue;
+        };
+        let key = (obj.namespace.clone(), obj.meta.name.clone());
+        if !matches!(obj.body, SourceBody::DestinationRule(_))
+            || !carried.contains(&key)
+            || lost.contains(&key)
+        {
+            continue;
+        }
+        for n in r.notes.iter_mut() {
+            let Some(field) = n.location.field.clone() else {
+                continue;
+            };
+            let Some(key) = field.strip_prefix("spec.trafficPolicy.") else {
+                continue;
+            };
+            if n.code != Code::IstioTrafficPolicyLost || !CARRIED.contains(&key) {
+                continue;
+            }
+            *n = Diagnostic::new(
+                Code::IstioTrafficPolicyKept,
+                format!(
+                    "{key} is written into the BackendTrafficPolicy of each VirtualService whose routes reach this host (target/destination-rule-kept there)"
+                ),
+            )
+            .at(field.clone());
+        }
+    }
+}
+
+/// The DestinationRule settings shared by every backend of the generated routes (`Ok(None)`:
+/// none has any), or the DestinationRules concerned and why they cannot be written.
+#[allow(clippy::type_complexity)]
+fn destination_settings(
+    ctx: &Ctx,
+    generated: &[Generated],
+) -> Result<Option<FromRule>, (Vec<(String, String)>, String)> {
+    let mut backends: BTreeSet<(String, String)> = BTreeSet::new();
+    for g in generated {
+        let (ns, refs): (&str, Vec<(&str, Option<&str>, Option<&str>)>) = match g {
+            Generated::HttpRoute(o) => (
+                g.namespace(),
+                o.spec
+                    .rules
+                    .iter()
+                    .flat_map(|r| &r.backend_refs)
+                    .map(|b| (b.name.as_str(), b.namespace.as_deref(), b.kind.as_deref()))
+                    .collect(),
+            ),
+            Generated::GrpcRoute(o) => (
+                g.namespace(),
+                o.spec
+                    .rules
+                    .iter()
+                    .flat_map(|r| &r.backend_refs)
+                    .map(|b| (b.name.as_str(), b.namespace.as_deref(), b.kind.as_deref()))
+                    .collect(),
+            ),
+            _ => continue,
+        };
+        for (name, namespace, kind) in refs {
+            if kind.is_none_or(|k| k == "Service") {
+                backends.insert((namespace.unwrap_or(ns).to_string(), name.to_string()));
+            }
+        }
+    }
+    let mut per_backend: BTreeMap<(String, String), Option<FromRule>> = BTreeMap::new();
+    let mut concerned = Vec::new();
+    for (ns, name) in &backends {
+        match rule_for(ctx, ns, name) {
+            Ok(found) => {
+                if let Some(f) = &found {
+                    concerned.push(f.rule.clone());
+                }
+                per_backend.insert((ns.clone(), name.clone()), found);
+            }
+            Err((rules, why)) => return Err((rules, why)),
+        }
+    }
+    let mut values = per_backend.values();
+    let Some(first) = values.next().cloned() else {
+        return Ok(None);
+    };
+    if values.any(|v| *v != first) {
+        let list: Vec<String> = per_backend
+            .iter()
+            .map(|((ns, n), f)| match f {
+                Some(f) => format!(
+                    "Service {ns}/{n} gets DestinationRule {}/{}",
+                    f.rule.0, f.rule.1
+                ),
+                None => format!("Service {ns}/{n} gets none"),
+            })
+            .collect();
+        concerned.sort();
+        concerned.dedup();
+        return Err((
+            concerned,
+            format!(
+                "one policy covers the whole route, and its backends were treated differently ({})",
+                list.join(", ")
+            ),
+        ));
+    }
+    Ok(first)
+}
+
+/// What the DestinationRule Istio's gateway chose for Service `ns/name` did, when it set any
+/// of [`CARRIED`].
+#[allow(clippy::type_complexity)]
+fn rule_for(
+    ctx: &Ctx,
+    ns: &str,
+    name: &str,
+) -> Result<Option<FromRule>, (Vec<(String, String)>, String)> {
+    // A per-version Service the translator wrote for a subset (`<service>-<subset>`): Istio
+    // applied the base Service's DestinationRule merged with the subset's policy.
+    for (o, d) in ctx.index.destination_rules() {
+        let Some(HostKind::Service {
+            name: base,
+            namespace,
+        }) = d
+            .host
+            .as_deref()
+            .map(|h| hosts::classify(h, &o.namespace, &ctx.config.cluster_domain))
+        else {
+            continue;
+        };
+        let versioned =
+            d.subsets.iter().filter_map(|s| s.name.as_deref()).any(|s| {
+                super::names::sanitize(&format!("{base}-{s}"), 63) == name && namespace == ns
+            });
+        if versioned && has_carried(d) {
+            return Err((
+                vec![(o.namespace.clone(), o.meta.name.clone())],
+                format!(
+                    "Service {ns}/{name} stands for a subset of DestinationRule {}/{}, whose traffic policy Istio merged with the subset's",
+                    o.namespace, o.meta.name
+                ),
+            ));
+        }
+    }
+    let wildcard = ctx
+        .index
+        .destination_rules()
+        .find(|(_, d)| d.host.as_deref().is_some_and(|h| h.contains('*')) && has_carried(d));
+    if let Some((o, _)) = wildcard {
+        return Err((
+            vec![(o.namespace.clone(), o.meta.name.clone())],
+            format!(
+                "DestinationRule {}/{} has a wildcard host, and which rule Istio chose for Service {ns}/{name} is not worked out here",
+                o.namespace, o.meta.name
+            ),
+        ));
+    }
+    let proxies: Vec<&str> = ctx.gateway_proxy_namespaces().into_iter().collect();
+    let [proxy_ns] = proxies[..] else {
+        return Ok(None);
+    };
+    let Some(chosen) = super::destination_rule::gateway_choice(ctx, name, ns, proxy_ns) else {
+        // No rule for the Service, or one with a wildcard host somewhere: which one Istio's
+        // gateway used is only worked out when no wildcard host could match.
+        let own = ctx.index.destination_rules().find(|(o, d)| {
+            has_carried(d)
+                && d.host.as_deref().is_some_and(|h| {
+                    matches!(
+                        hosts::classify(h, &o.namespace, &ctx.config.cluster_domain),
+                        HostKind::Service { name: n, namespace: m } if n == name && m == ns
+                    )
+                })
+        });
+        return match own {
+            None => Ok(None),
+            Some((o, _)) => Err((
+                vec![(o.namespace.clone(), o.meta.name.clone())],
+                format!(
+                    "which DestinationRule Istio's gateway chose for Service {ns}/{name} is not worked out here (a rule with a wildcard host may apply)"
+                ),
+            )),
+        };
+    };
+    let rules: Vec<(String, String)> = chosen
+        .iter()
+        .map(|(n, m)| (n.to_string(), m.to_string()))
+        .collect();
+    let [(rule_ns, rule_name)] = &rules[..] else {
+        return Err((
+            rules.clone(),
+            format!(
+                "{} DestinationRules for Service {ns}/{name} are merged by Istio in creation order",
+                rules.len()
+            ),
+        ));
+    };
+    let Some((_, d)) = ctx
+        .index
+        .destination_rules()
+        .find(|(o, _)| &o.namespace == rule_ns && &o.meta.name == rule_name)
+    else {
+        return Ok(None);
+    };
+    if !has_carried(d) {
+        return Ok(None);
+    }
+    Ok(Some(convert((rule_ns.clone(), rule_name.clone()), d)))
+}
+
+fn has_carried(d: &DestinationRule) -> bool {
+    d.traffic_policy
+        .as_ref()
+        .is_some_and(|tp| CARRIED.iter().any(|k| tp.extra.contains_key(*k)))
+}
+
+/// A duration field in Gateway API form, or a difference saying it was not readable.
+fn duration(v: &Value, field: &str, differences: &mut Vec<String>) -> Option<String> {
+    let text = v.as_str()?;
+    let out = super::duration::to_gateway(text);
+    if out.is_none() {
+        differences.push(format!(
+            "{field} {text:?} is not a duration Envoy Gateway takes"
+        ));
+    }
+    out
+}
+
+/// A positive count (`0` and absent: Istio's default).
+fn count(v: Option<&Value>) -> Option<u32> {
+    v.and_then(Value::as_u64)
+        .filter(|n| *n > 0)
+        .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// The top-level traffic policy of DestinationRule `rule` in Envoy Gateway's terms.
+fn convert(rule: (String, String), d: &DestinationRule) -> FromRule {
+    let name = format!("DestinationRule {}/{}", rule.0, rule.1);
+    let mut fields = Vec::new();
+    let mut differences = Vec::new();
+    let extra = d
+        .traffic_policy
+        .as_ref()
+        .map(|tp| tp.extra.clone())
+        .unwrap_or_default();
+    if let Some(tp) = &d.traffic_policy {
+        for pl in &tp.port_level_settings {
+            for k in pl.extra.keys().filter(|k| CARRIED.contains(&k.as_str())) {
+                differences.push(format!(
+                    "its portLevelSettings {k} is not written (one policy covers every port)"
+                ));
+            }
+        }
+    }
+    let mut balancing = None;
+    if let Some(lb) = extra.get("loadBalancer") {
+        fields.push("loadBalancer".to_string());
+        balancing = load_balancer(lb, &name, &mut differences);
+    }
+    let mut circuit_breaker = None;
+    let mut connect = None;
+    let mut idle_timeout = None;
+    if let Some(pool) = extra.get("connectionPool") {
+        fields.push("connectionPool".to_string());
+        let tcp = pool.get("tcp");
+        let http = pool.get("http");
+        let max = |v: Option<u32>| v.unwrap_or(u32::MAX);
+        circuit_breaker = Some(CircuitBreaker {
+            max_connections: max(count(tcp.and_then(|t| t.get("maxConnections")))),
+            max_pending_requests: max(count(http.and_then(|h| h.get("http1MaxPendingRequests")))),
+            max_parallel_requests: max(count(http.and_then(|h| h.get("http2MaxRequests")))),
+            max_parallel_retries: max(count(http.and_then(|h| h.get("maxRetries")))),
+            max_requests_per_connection: count(
+                http.and_then(|h| h.get("maxRequestsPerConnection")),
+            ),
+            source: format!("{name}'s connectionPool"),
+        });
+        connect = tcp
+            .and_then(|t| t.get("connectTimeout"))
+            .and_then(|v| duration(v, "connectionPool.tcp.connectTimeout", &mut differences));
+        // applyConnectionPool: the HTTP idle timeout, else the TCP one.
+        idle_timeout = http
+            .and_then(|h| h.get("idleTimeout"))
+            .or_else(|| tcp.and_then(|t| t.get("idleTimeout")))
+            .and_then(|v| duration(v, "connectionPool idleTimeout", &mut differences));
+        for (section, keys) in [
+            (tcp, &["maxConnectionDuration", "tcpKeepalive"][..]),
+            (
+                http,
+                &[
+                    "h2UpgradePolicy",
+                    "useClientProtocol",
+                    "maxConcurrentStreams",
+                ][..],
+            ),
+        ] {
+            for k in keys {
+                if section.and_then(|s| s.get(*k)).is_some() {
+                    differences.push(format!("connectionPool {k} has no field here"));
+                }
+            }
+        }
+    }
+    let mut outlier = None;
+    if let Some(od) = extra.get("outlierDetection") {
+        fields.push("outlierDetection".to_string());
+        outlier = Some(outlier_detection(od, &mut differences));
+    }
+    FromRule {
+        rule,
+        balancing: balancing.map(|b| BalancingPlan {
+            source: format!("{name}'s loadBalancer ({})", b.describe()),
+            balancing: b,
+            differences: Vec::new(),
+        }),
+        circuit_breaker,
+        connect,
+        destination: DestinationSettings {
+            source: name,
+            outlier,
+            idle_timeout,
+            fields,
+            differences,
+        },
+    }
+}
+
+/// `loadBalancer` (`applyLoadBalancer`, `ApplyRingHashLoadBalancer`).
+fn load_balancer(lb: &Value, name: &str, differences: &mut Vec<String>) -> Option<Balancing> {
+    if lb.get("localityLbSetting").is_some() {
+        differences.push("loadBalancer.localityLbSetting has no field here".into());
+    }
+    if lb.get("warmupDurationSecs").is_some() || lb.get("warmup").is_some() {
+        differences.push("the loadBalancer warm-up is not written".into());
+    }
+    if let Some(simple) = lb.get("simple").and_then(Value::as_str) {
+        return match simple {
+            "ROUND_ROBIN" => Some(Balancing::RoundRobin),
+            "LEAST_REQUEST" | "LEAST_CONN" => Some(Balancing::LeastRequest),
+            "RANDOM" => Some(Balancing::Random),
+            "UNSPECIFIED" => None,
+            other => {
+                differences.push(format!("loadBalancer.simple {other} has no equivalent"));
+                None
+            }
+        };
+    }
+    let hash = lb.get("consistentHash")?;
+    if hash.get("ringHash").is_some() || hash.get("minimumRingSize").is_some() {
+        differences.push(format!(
+            "{name} hashed on a ring, Envoy Gateway uses Maglev: each key maps to an endpoint again once, at the cut-over"
+        ));
+    }
+    if let Some(h) = hash.get("httpHeaderName").and_then(Value::as_str) {
+        return Some(Balancing::HashHeader(h.to_ascii_lowercase()));
+    }
+    if let Some(q) = hash.get("httpQueryParameterName").and_then(Value::as_str) {
+        return Some(Balancing::HashQueryParam(q.to_string()));
+    }
+    if hash.get("useSourceIp").and_then(Value::as_bool) == Some(true) {
+        return Some(Balancing::HashSourceIp);
+    }
+    if let Some(c) = hash.get("httpCookie") {
+        let cookie = c.get("name").and_then(Value::as_str)?;
+        let ttl = c
+            .get("ttl")
+            .and_then(|v| duration(v, "consistentHash.httpCookie.ttl", differences));
+        let attributes = c
+            .get("path")
+            .and_then(Value::as_str)
+            .map(|p| vec![("Path".to_string(), p.to_string())])
+            .unwrap_or_default();
+        if c.get("attributes").is_some() {
+            differences.push("httpCookie.attributes are not written".into());
+        }
+        return Some(Balancing::HashCookie {
+            name: cookie.to_string(),
+            ttl,
+            attributes,
+        });
+    }
+    differences.push("this consistentHash key has no equivalent".into());
+    None
+}
+
+/// `outlierDetection` (`applyOutlierDetection`), with the Envoy defaults Istio left in place
+/// written out: Envoy Gateway's CRD defaults differ (a 3 s interval).
+fn outlier_detection(od: &Value, differences: &mut Vec<String>) -> OutlierDetection {
+    let u32_of = |key: &str| {
+        od.get(key)
+            .and_then(|v| {
+                v.as_u64()
+                    .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+            })
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+    };
+    // Consecutive_5XxErrors: 0 turns the check off (enforcing 0); unset: Envoy's 5.
+    let consecutive_5xx = match u32_of("consecutive5xxErrors") {
+        Some(0) => {
+            differences.push("consecutive5xxErrors 0 (5xx never eject) cannot be said: Envoy Gateway ejects after 5 consecutive 5xx unless told another count".into());
+            Some(5)
+        }
+        Some(n) => Some(n),
+        None => Some(5),
+    };
+    if od.get("consecutiveErrors").is_some() {
+        differences.push("the deprecated consecutiveErrors is not written".into());
+    }
+    let mut text = |key: &str, default: &str| {
+        od.get(key)
+            .and_then(|v| duration(v, &format!("outlierDetection.{key}"), differences))
+            .unwrap_or_else(|| default.to_string())
+    };
+    let interval = text("interval", "10s");
+    let base_ejection_time = text("baseEjectionTime", "30s");
+    let split = od
+        .get("splitExternalLocalOriginErrors")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    OutlierDetection {
+        consecutive_5xx,
+        consecutive_gateway_errors: u32_of("consecutiveGatewayErrors").filter(|n| *n > 0),
+        interval,
+        base_ejection_time,
+        max_ejection_percent: u32_of("maxEjectionPercent")
+            .filter(|n| *n > 0)
+            .unwrap_or(10),
+        // Envoy's default for a split check is 5 failures, enforced.
+        local_origin_failures: split.then(|| {
+            u32_of("consecutiveLocalOriginFailures")
+                .filter(|n| *n > 0)
+                .unwrap_or(5)
+        }),
+        panic_threshold: u32_of("minHealthPercent").unwrap_or(0).min(100),
+    }
+}
