@@ -171,30 +171,15 @@ fn destination_settings(
 ) -> Result<Option<FromRule>, (Vec<(String, String)>, String)> {
     let mut backends: BTreeSet<(String, String)> = BTreeSet::new();
     for g in generated {
-        let (ns, refs): (&str, Vec<(&str, Option<&str>, Option<&str>)>) = match g {
-            Generated::HttpRoute(o) => (
-                g.namespace(),
-                o.spec
-                    .rules
-                    .iter()
-                    .flat_map(|r| &r.backend_refs)
-                    .map(|b| (b.name.as_str(), b.namespace.as_deref(), b.kind.as_deref()))
-                    .collect(),
-            ),
-            Generated::GrpcRoute(o) => (
-                g.namespace(),
-                o.spec
-                    .rules
-                    .iter()
-                    .flat_map(|r| &r.backend_refs)
-                    .map(|b| (b.name.as_str(), b.namespace.as_deref(), b.kind.as_deref()))
-                    .collect(),
-            ),
+        let refs: Vec<&crate::gwapi::BackendRef> = match g {
+            Generated::HttpRoute(o) => o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect(),
+            Generated::GrpcRoute(o) => o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect(),
             _ => continue,
         };
-        for (name, namespace, kind) in refs {
-            if kind.is_none_or(|k| k == "Service") {
-                backends.insert((namespace.unwrap_or(ns).to_string(), name.to_string()));
+        for b in refs {
+            if b.kind.as_deref().is_none_or(|k| k == "Service") {
+                let ns = b.namespace.as_deref().unwrap_or(g.namespace());
+                backends.insert((ns.to_string(), b.name.clone()));
             }
         }
     }

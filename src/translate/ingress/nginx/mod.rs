@@ -433,6 +433,29 @@ pub(crate) fn forwarded_client_address(
     })
 }
 
+/// A Go `strconv.Atoi` integer: what the annotation parser's `GetIntAnnotation` and
+/// `ReadConfig`'s ints accept (an optional sign, then ASCII digits).
+pub(crate) fn atoi(value: &str) -> Option<i64> {
+    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
+/// The annotations of an Ingress carrying `pairs` (short keys), for the families' tests.
+#[cfg(test)]
+pub(crate) fn annotations_of(pairs: &[(&str, &str)]) -> Annotations {
+    let map: serde_json::Map<String, serde_json::Value> = pairs
+        .iter()
+        .map(|(k, v)| (format!("{PREFIX}{k}"), serde_json::json!(v)))
+        .collect();
+    let ing: Ingress =
+        serde_json::from_value(serde_json::json!({"metadata": {"annotations": map}, "spec": {}}))
+            .unwrap();
+    Annotations::of(&ing, PREFIX)
+}
+
 /// The note field of an annotation.
 pub(crate) fn field(key: &str) -> String {
     format!("metadata.annotations[\"{PREFIX}{key}\"]")

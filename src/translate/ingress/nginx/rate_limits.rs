@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::translate::target::backend::{RateLimit, RateUnit};
 
-use super::{Annotations, PREFIX, field};
+use super::{Annotations, PREFIX, atoi as integer, field};
 
 pub(crate) const KEYS: &[&str] = &[
     "limit-rps",
@@ -38,15 +38,6 @@ pub(crate) const SETTINGS: &[&str] = &["limit-req-status-code"];
 /// Conditions one Envoy Gateway rate-limit selector can hold (`MaxItems=8`): one counts
 /// clients, the rest exempt ranges.
 const MAX_EXEMPT_PER_FAMILY: usize = 7;
-
-/// A Go `strconv.Atoi` integer.
-fn integer(value: &str) -> Option<i64> {
-    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    value.parse().ok()
-}
 
 /// The Ingress's rate limit for a target that writes it, or the note saying why it cannot be
 /// kept. `forwarded` is the ConfigMap key that made nginx count the forwarded client address
@@ -171,19 +162,8 @@ pub(crate) fn apply(
 
 #[cfg(test)]
 mod tests {
+    use super::super::annotations_of as ann;
     use super::*;
-
-    fn ann(pairs: &[(&str, &str)]) -> Annotations {
-        let map: serde_json::Map<String, serde_json::Value> = pairs
-            .iter()
-            .map(|(k, v)| (format!("{PREFIX}{k}"), serde_json::json!(v)))
-            .collect();
-        let ing: crate::model::ingress::Ingress = serde_json::from_value(
-            serde_json::json!({"metadata": {"annotations": map}, "spec": {}}),
-        )
-        .unwrap();
-        Annotations::of(&ing, PREFIX)
-    }
 
     // ratelimit/main.go Parse; template.go buildRateLimit.
     #[test]

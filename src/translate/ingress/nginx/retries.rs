@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::translate::target::backend::{Retry, RetryOn};
 
-use super::{Annotations, PREFIX, field};
+use super::{Annotations, PREFIX, atoi as integer, field};
 
 pub(crate) const KEYS: &[&str] = &[
     "proxy-next-upstream",
@@ -39,16 +39,6 @@ pub(crate) const SETTINGS: &[&str] = &[
     "proxy-next-upstream-timeout",
     "retry-non-idempotent",
 ];
-
-/// A Go `strconv.Atoi` integer (the annotation parser's `GetIntAnnotation`; `ReadConfig`'s
-/// ints).
-fn integer(value: &str) -> Option<i64> {
-    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    value.parse().ok()
-}
 
 /// The location's `proxy_next_upstream` words, tries and timeout, as nginx had them.
 struct NextUpstream<'a> {
@@ -218,19 +208,8 @@ pub(crate) fn apply(
 
 #[cfg(test)]
 mod tests {
+    use super::super::annotations_of as ann;
     use super::*;
-
-    fn ann(pairs: &[(&str, &str)]) -> Annotations {
-        let map: serde_json::Map<String, serde_json::Value> = pairs
-            .iter()
-            .map(|(k, v)| (format!("{PREFIX}{k}"), serde_json::json!(v)))
-            .collect();
-        let ing: crate::model::ingress::Ingress = serde_json::from_value(
-            serde_json::json!({"metadata": {"annotations": map}, "spec": {}}),
-        )
-        .unwrap();
-        Annotations::of(&ing, PREFIX)
-    }
 
     fn settings(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs

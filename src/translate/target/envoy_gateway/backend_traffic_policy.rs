@@ -488,14 +488,11 @@ pub(crate) fn keep(
             r.source,
             describe_retry(r)
         );
-        notes.push(if r.differences.is_empty() {
-            Diagnostic::new(Code::TargetRetriesKept, what)
-        } else {
-            Diagnostic::new(
-                Code::TargetRetriesApproximate,
-                format!("{what}, but {}", r.differences.join("; ")),
-            )
-        });
+        notes.push(kept_or_approximate(
+            (Code::TargetRetriesKept, Code::TargetRetriesApproximate),
+            what,
+            &r.differences,
+        ));
     }
     if let Some(b) = &kept.balancing {
         let what = format!(
@@ -504,14 +501,14 @@ pub(crate) fn keep(
             b.source,
             summary(&b.balancing)
         );
-        notes.push(if b.differences.is_empty() {
-            Diagnostic::new(Code::TargetLoadBalancingKept, what)
-        } else {
-            Diagnostic::new(
+        notes.push(kept_or_approximate(
+            (
+                Code::TargetLoadBalancingKept,
                 Code::TargetLoadBalancingApproximate,
-                format!("{what}, but {}", b.differences.join("; ")),
-            )
-        });
+            ),
+            what,
+            &b.differences,
+        ));
     }
     if let Some(c) = &kept.circuit_breaker {
         let limit = |n: u32| {
@@ -542,14 +539,14 @@ pub(crate) fn keep(
             d.source,
             d.fields.join(", ")
         );
-        notes.push(if d.differences.is_empty() {
-            Diagnostic::new(Code::TargetDestinationRuleKept, what)
-        } else {
-            Diagnostic::new(
+        notes.push(kept_or_approximate(
+            (
+                Code::TargetDestinationRuleKept,
                 Code::TargetDestinationRuleApproximate,
-                format!("{what}, but {}", d.differences.join("; ")),
-            )
-        });
+            ),
+            what,
+            &d.differences,
+        ));
     }
     if let Some(r) = &kept.rate_limit {
         notes.push(Diagnostic::new(
@@ -564,6 +561,15 @@ pub(crate) fn keep(
         ));
     }
     notes
+}
+
+/// The note for a setting kept (`codes.0`), or kept with `differences` (`codes.1`).
+fn kept_or_approximate(codes: (Code, Code), what: String, differences: &[String]) -> Diagnostic {
+    if differences.is_empty() {
+        Diagnostic::new(codes.0, what)
+    } else {
+        Diagnostic::new(codes.1, format!("{what}, but {}", differences.join("; ")))
+    }
 }
 
 /// The written `loadBalancer`, in a few words.
