@@ -313,7 +313,8 @@ pub struct TranslateArgs {
     /// Implementation the output is tuned for [default: istio, or `target`].
     #[arg(long, value_enum)]
     pub target: Option<TargetArg>,
-    /// gatewayClassName of generated Gateways [default: istio, or `gatewayClassName`].
+    /// gatewayClassName of generated Gateways [default: `gatewayClassName`, else istio, or eg
+    /// with --target envoy-gateway].
     #[arg(long, value_name = "NAME")]
     pub gateway_class: Option<String>,
     /// How the ingress-nginx controller was configured, as `kubectl get cm,deploy -o yaml`

@@ -50,6 +50,19 @@ pub enum Target {
     Generic,
 }
 
+impl Target {
+    /// The `gatewayClassName` generated Gateways get when the configuration names none: the
+    /// class Istio creates for itself (`istio`, also for the portable output, as before), and
+    /// the one Envoy Gateway's quickstart defines (`eg`, envoyproxy/gateway
+    /// `examples/kubernetes/quickstart.yaml`; Envoy Gateway installs no class itself).
+    pub fn default_gateway_class(self) -> &'static str {
+        match self {
+            Target::Istio | Target::Generic => "istio",
+            Target::EnvoyGateway => "eg",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TcpRouteVersion {
@@ -142,7 +155,8 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Config {
-    /// `gatewayClassName` of every generated Gateway.
+    /// `gatewayClassName` of every generated Gateway; empty: the target's default
+    /// ([`Config::gateway_class`]).
     pub gateway_class_name: String,
     /// Namespace of the Istio ingress gateway workload: where Istio reads `credentialName`
     /// Secrets from and judges `exportTo`. Unset: the namespace of the gateway workload (or
@@ -255,7 +269,7 @@ pub struct ConfigOrigin {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            gateway_class_name: "istio".into(),
+            gateway_class_name: String::new(),
             istio_gateway_namespace: None,
             cluster_domain: "cluster.local".into(),
             channel: Channel::Standard,
@@ -362,6 +376,16 @@ pub enum ConfigError {
 }
 
 impl Config {
+    /// The `gatewayClassName` of generated Gateways: the configured one, else the target's
+    /// default ([`Target::default_gateway_class`]).
+    pub fn gateway_class(&self) -> &str {
+        if self.gateway_class_name.is_empty() {
+            self.target.default_gateway_class()
+        } else {
+            &self.gateway_class_name
+        }
+    }
+
     /// Loads `path` if given, else `<root>/.gateway-migrate.yaml` if it exists, else defaults.
     /// The configuration for the repository at `root`: `path` when given, else the nearest
     /// `.gateway-migrate.yaml` (or `.yml`) in `root` or a directory above it, up to and

@@ -283,7 +283,7 @@ pub(crate) fn resolve(
         } else if let Some(cloud) = cloud_gateway_class(name.as_deref(), dialect) {
             (cloud.to_string(), Evidence::CloudClass)
         } else {
-            (config.gateway_class_name.clone(), Evidence::Setting)
+            (config.gateway_class().to_string(), Evidence::Setting)
         };
     ClassInfo {
         name,

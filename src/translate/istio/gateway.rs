@@ -138,7 +138,7 @@ pub(super) fn translate(
     }
     mesh_defaults(ctx, &mut result.notes);
     let spec = GatewaySpec {
-        gateway_class_name: ctx.config.gateway_class_name.clone(),
+        gateway_class_name: ctx.config.gateway_class().to_string(),
         addresses,
         listeners: plan.listeners.iter().map(|l| l.listener.clone()).collect(),
         tls: (!plan.frontend.is_empty()).then(|| GatewayTls {

@@ -301,7 +301,7 @@ impl World<'_> {
     /// repository, the implementation of its `controllerName` (none that the tool models:
     /// spec rules only); for Istio's own class names, Istio.
     pub(crate) fn implementation(&self, class: &str) -> Target {
-        if class == self.config.gateway_class_name {
+        if class == self.config.gateway_class() {
             return self.config.target;
         }
         match self.class_controllers.get(class).map(String::as_str) {
