@@ -92,6 +92,7 @@ pub fn translate(index: &Index, config: &Config) -> Vec<SourceResult> {
         }
     }
     target::close_gateways(&mut results);
+    target::unique_policy_names(&mut results);
     relocate(&mut results);
     results
 }

@@ -34,11 +34,15 @@ use crate::translate::target::backend::{
 /// The traffic policy fields carried for Envoy Gateway.
 const CARRIED: [&str; 3] = ["loadBalancer", "connectionPool", "outlierDetection"];
 
-/// What one DestinationRule's top-level traffic policy becomes.
+/// What the traffic policy Istio's gateway applied to one backend becomes.
 #[derive(Debug, Clone, PartialEq)]
 struct FromRule {
-    /// `(namespace, name)` of the DestinationRule.
-    rule: (String, String),
+    /// `(namespace, name)` of the DestinationRule, when one applied (else only the mesh's
+    /// `defaultTrafficPolicy`).
+    rule: Option<(String, String)>,
+    /// The DestinationRule's field the carried blocks are under (`spec.trafficPolicy`, or a
+    /// `portLevelSettings` entry).
+    path: String,
     balancing: Option<BalancingPlan>,
     circuit_breaker: Option<CircuitBreaker>,
     connect: Option<String>,
@@ -72,7 +76,7 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
     let envoy_gateway = ctx.config.target == crate::config::Target::EnvoyGateway;
     // DestinationRules whose settings every VirtualService reaching them carried, and those
     // some could not.
-    let mut carried: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut carried: BTreeSet<((String, String), String)> = BTreeSet::new();
     let mut lost: BTreeSet<(String, String)> = BTreeSet::new();
     for r in results.iter_mut() {
         let Some(obj) = index.objects.get(r.object) else {
@@ -90,7 +94,7 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
             .iter()
             .any(|g| crate::translate::target::RouteScope::of(g).is_some());
         if envoy_gateway && forwards {
-            match super::default_retries::of(vs, mesh) {
+            match super::default_retries::of(&routes_of(index, obj, vs), mesh) {
                 Ok(retry) => kept.retry = retry,
                 Err(why) => r.notes.push(Diagnostic::new(
                     Code::IstioMeshDefaultRetries,
@@ -100,12 +104,13 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
                 )),
             }
             kept.circuit_breaker = Some(CircuitBreaker::unlimited(
-                "Istio set no limit (its default thresholds)",
+                "Istio's default thresholds (no limit)",
             ));
+            note_route_retries(&r.generated, &mut r.notes);
             match destination_settings(ctx, &r.generated) {
                 Ok(None) => {}
                 Ok(Some(d)) => {
-                    carried.insert(d.rule.clone());
+                    carried.extend(d.rule.clone().map(|k| (k, d.path.clone())));
                     kept.balancing = d.balancing;
                     if let Some(cb) = d.circuit_breaker {
                         kept.circuit_breaker = Some(cb);
@@ -115,6 +120,9 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
                 }
                 Err((rules, why)) => {
                     lost.extend(rules);
+                    if let Some(cb) = kept.circuit_breaker.as_mut() {
+                        cb.source = "Istio's default thresholds (no limit); the DestinationRules' connectionPool is not carried".into();
+                    }
                     r.notes.push(Diagnostic::new(
                         Code::TargetDestinationRuleApproximate,
                         format!(
@@ -134,21 +142,21 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
         let Some(obj) = index.objects.get(r.object) else {
             continue;
         };
-        let key = (obj.namespace.clone(), obj.meta.name.clone());
-        if !matches!(obj.body, SourceBody::DestinationRule(_))
-            || !carried.contains(&key)
-            || lost.contains(&key)
-        {
+        let rule = (obj.namespace.clone(), obj.meta.name.clone());
+        if !matches!(obj.body, SourceBody::DestinationRule(_)) || lost.contains(&rule) {
             continue;
         }
         for n in r.notes.iter_mut() {
             let Some(field) = n.location.field.clone() else {
                 continue;
             };
-            let Some(key) = field.strip_prefix("spec.trafficPolicy.") else {
+            let Some((path, key)) = field.rsplit_once('.') else {
                 continue;
             };
-            if n.code != Code::IstioTrafficPolicyLost || !CARRIED.contains(&key) {
+            if n.code != Code::IstioTrafficPolicyLost
+                || !CARRIED.contains(&key)
+                || !carried.contains(&(rule.clone(), path.to_string()))
+            {
                 continue;
             }
             *n = Diagnostic::new(
@@ -162,6 +170,54 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
     }
 }
 
+/// The HTTP routes Istio's gateway used for `vs`: its own, with each delegating entry replaced
+/// by the delegate's (`delegate.namespace`, else the root's namespace; delegates do not nest).
+fn routes_of<'a>(
+    index: &'a crate::index::Index,
+    obj: &crate::model::SourceObject,
+    vs: &'a crate::model::istio::VirtualService,
+) -> Vec<&'a crate::model::istio::HttpRoute> {
+    vs.http
+        .iter()
+        .flat_map(|route| match &route.delegate {
+            None => vec![route],
+            Some(d) => {
+                let ns = d.namespace.as_deref().unwrap_or(&obj.namespace);
+                d.name
+                    .as_deref()
+                    .and_then(|name| index.virtual_service(ns, name))
+                    .map(|(_, delegate)| delegate.http.iter().collect())
+                    .unwrap_or_default()
+            }
+        })
+        .collect()
+}
+
+/// An HTTPRoute rule `retry` without `codes` (a VirtualService's `retries`) is retried by
+/// Envoy Gateway on its default conditions, which include 503 responses for every method
+/// (`internal/gatewayapi/route.go` `processRouteRetry` leaves `RetryOn` unset;
+/// `internal/xds/translator/route.go` `buildRetryPolicy` keeps status 503), where Istio's
+/// `retries` without a status in `retryOn` retried none (`retry.go` `ConvertPolicy`).
+fn note_route_retries(generated: &[Generated], notes: &mut Vec<Diagnostic>) {
+    let without_codes = generated
+        .iter()
+        .filter_map(|g| match g {
+            Generated::HttpRoute(o) => Some(&o.spec.rules),
+            _ => None,
+        })
+        .flatten()
+        .filter(|r| r.retry.as_ref().is_some_and(|retry| retry.codes.is_empty()))
+        .count();
+    if without_codes > 0 {
+        notes.push(Diagnostic::new(
+            Code::TargetRetriesApproximate,
+            format!(
+                "{without_codes} rule(s) carry the VirtualService's retries as HTTPRoute retry without codes: Envoy Gateway then also retries 503 responses (POST included), which Istio's retries did not unless retryOn named the status"
+            ),
+        ));
+    }
+}
+
 /// The DestinationRule settings shared by every backend of the generated routes (`Ok(None)`:
 /// none has any), or the DestinationRules concerned and why they cannot be written.
 #[allow(clippy::type_complexity)]
@@ -169,46 +225,60 @@ fn destination_settings(
     ctx: &Ctx,
     generated: &[Generated],
 ) -> Result<Option<FromRule>, (Vec<(String, String)>, String)> {
-    let mut backends: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut backends: BTreeSet<(String, String, Option<u32>)> = BTreeSet::new();
+    let mut rules = 0;
     for g in generated {
         let refs: Vec<&crate::gwapi::BackendRef> = match g {
-            Generated::HttpRoute(o) => o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect(),
-            Generated::GrpcRoute(o) => o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect(),
+            Generated::HttpRoute(o) => {
+                rules += o
+                    .spec
+                    .rules
+                    .iter()
+                    .filter(|r| !r.backend_refs.is_empty())
+                    .count();
+                o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect()
+            }
+            Generated::GrpcRoute(o) => {
+                rules += o
+                    .spec
+                    .rules
+                    .iter()
+                    .filter(|r| !r.backend_refs.is_empty())
+                    .count();
+                o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect()
+            }
             _ => continue,
         };
         for b in refs {
             if b.kind.as_deref().is_none_or(|k| k == "Service") {
                 let ns = b.namespace.as_deref().unwrap_or(g.namespace());
-                backends.insert((ns.to_string(), b.name.clone()));
+                backends.insert((ns.to_string(), b.name.clone(), b.port));
             }
         }
     }
-    let mut per_backend: BTreeMap<(String, String), Option<FromRule>> = BTreeMap::new();
+    let mut per_backend: BTreeMap<(String, String, Option<u32>), Option<FromRule>> =
+        BTreeMap::new();
     let mut concerned = Vec::new();
-    for (ns, name) in &backends {
-        match rule_for(ctx, ns, name) {
-            Ok(found) => {
-                if let Some(f) = &found {
-                    concerned.push(f.rule.clone());
-                }
-                per_backend.insert((ns.clone(), name.clone()), found);
-            }
-            Err((rules, why)) => return Err((rules, why)),
+    for (ns, name, port) in &backends {
+        let found = rule_for(ctx, ns, name, *port)?;
+        if let Some(rule) = found.as_ref().and_then(|f| f.rule.clone()) {
+            concerned.push(rule);
         }
+        per_backend.insert((ns.clone(), name.clone(), *port), found);
     }
     let mut values = per_backend.values();
-    let Some(first) = values.next().cloned() else {
+    let Some(mut first) = values.next().cloned() else {
         return Ok(None);
     };
     if values.any(|v| *v != first) {
         let list: Vec<String> = per_backend
             .iter()
-            .map(|((ns, n), f)| match f {
-                Some(f) => format!(
-                    "Service {ns}/{n} gets DestinationRule {}/{}",
-                    f.rule.0, f.rule.1
-                ),
-                None => format!("Service {ns}/{n} gets none"),
+            .map(|((ns, n, port), f)| {
+                let port = port.map(|p| format!(":{p}")).unwrap_or_default();
+                match f {
+                    Some(f) => format!("Service {ns}/{n}{port} gets {}", f.destination.source),
+                    None => format!("Service {ns}/{n}{port} gets none"),
+                }
             })
             .collect();
         concerned.sort();
@@ -221,16 +291,39 @@ fn destination_settings(
             ),
         ));
     }
+    // Envoy Gateway builds one cluster per route rule (`internal/gatewayapi/helpers.go`
+    // `irRouteDestinationName`), each with the circuit breaker's thresholds.
+    if let Some(f) = first.as_mut()
+        && rules > 1
+        && f.circuit_breaker.as_ref().is_some_and(|c| {
+            [
+                c.max_connections,
+                c.max_pending_requests,
+                c.max_parallel_requests,
+                c.max_parallel_retries,
+            ]
+            .iter()
+            .any(|n| *n != u32::MAX)
+        })
+    {
+        f.destination.differences.push(format!(
+            "Istio applied the connectionPool limits once per Service, Envoy Gateway applies them to each of the route's {rules} rules apart"
+        ));
+    }
     Ok(first)
 }
 
-/// What the DestinationRule Istio's gateway chose for Service `ns/name` did, when it set any
-/// of [`CARRIED`].
+/// The traffic policy Istio's gateway applied to Service `ns/name` on `port`, when it set any
+/// of [`CARRIED`]: the chosen DestinationRule's (its `portLevelSettings` entry for the port
+/// replaces the whole policy, `util.go` `GetPortLevelTrafficPolicy`), with the mesh's
+/// `defaultTrafficPolicy` for a `connectionPool` or `outlierDetection` it lacks
+/// (`cluster_traffic_policy.go` `applyDefaultTrafficPolicy`).
 #[allow(clippy::type_complexity)]
 fn rule_for(
     ctx: &Ctx,
     ns: &str,
     name: &str,
+    port: Option<u32>,
 ) -> Result<Option<FromRule>, (Vec<(String, String)>, String)> {
     // A per-version Service the translator wrote for a subset (`<service>-<subset>`): Istio
     // applied the base Service's DestinationRule merged with the subset's policy.
@@ -274,7 +367,7 @@ fn rule_for(
     }
     let proxies: Vec<&str> = ctx.gateway_proxy_namespaces().into_iter().collect();
     let [proxy_ns] = proxies[..] else {
-        return Ok(None);
+        return Ok(with_mesh_default(ctx, None, BTreeMap::new()));
     };
     let Some(chosen) = super::destination_rule::gateway_choice(ctx, name, ns, proxy_ns) else {
         // No rule for the Service, or one with a wildcard host somewhere: which one Istio's
@@ -289,7 +382,7 @@ fn rule_for(
                 })
         });
         return match own {
-            None => Ok(None),
+            None => Ok(with_mesh_default(ctx, None, BTreeMap::new())),
             Some((o, _)) => Err((
                 vec![(o.namespace.clone(), o.meta.name.clone())],
                 format!(
@@ -302,6 +395,9 @@ fn rule_for(
         .iter()
         .map(|(n, m)| (n.to_string(), m.to_string()))
         .collect();
+    if rules.is_empty() {
+        return Ok(with_mesh_default(ctx, None, BTreeMap::new()));
+    }
     let [(rule_ns, rule_name)] = &rules[..] else {
         return Err((
             rules.clone(),
@@ -316,12 +412,56 @@ fn rule_for(
         .destination_rules()
         .find(|(o, _)| &o.namespace == rule_ns && &o.meta.name == rule_name)
     else {
-        return Ok(None);
+        return Ok(with_mesh_default(ctx, None, BTreeMap::new()));
     };
-    if !has_carried(d) {
-        return Ok(None);
-    }
-    Ok(Some(convert((rule_ns.clone(), rule_name.clone()), d)))
+    let key = (rule_ns.clone(), rule_name.clone());
+    let mut source = format!("DestinationRule {rule_ns}/{rule_name}");
+    let Some(tp) = &d.traffic_policy else {
+        return Ok(with_mesh_default(ctx, Some((key, source)), BTreeMap::new()));
+    };
+    let port_level = tp.port_level_settings.iter().find(|pl| {
+        pl.port
+            .as_ref()
+            .and_then(|p| p.number)
+            .is_some_and(|n| Some(n) == port)
+    });
+    let mut path = "spec.trafficPolicy".to_string();
+    let extra = match port_level {
+        Some(pl) => {
+            if let Some(i) = tp
+                .port_level_settings
+                .iter()
+                .position(|p| std::ptr::eq(p, pl))
+            {
+                path = format!("spec.trafficPolicy.portLevelSettings[{i}]");
+            }
+            source.push_str(&format!(
+                " (its portLevelSettings for port {})",
+                port.unwrap_or_default()
+            ));
+            &pl.extra
+        }
+        None if port.is_none()
+            && tp
+                .port_level_settings
+                .iter()
+                .any(|pl| CARRIED.iter().any(|k| pl.extra.contains_key(*k))) =>
+        {
+            return Err((
+                vec![key],
+                format!(
+                    "the route names no port of Service {ns}/{name}, and its DestinationRule has portLevelSettings, which replace the policy per port"
+                ),
+            ));
+        }
+        None => &tp.extra,
+    };
+    let own: BTreeMap<String, Value> = extra
+        .iter()
+        .filter(|(k, _)| CARRIED.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Ok(with_mesh_default(ctx, Some((key, source)), own).map(|f| FromRule { path, ..f }))
 }
 
 fn has_carried(d: &DestinationRule) -> bool {
@@ -349,25 +489,48 @@ fn count(v: Option<&Value>) -> Option<u32> {
         .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
-/// The top-level traffic policy of DestinationRule `rule` in Envoy Gateway's terms.
-fn convert(rule: (String, String), d: &DestinationRule) -> FromRule {
-    let name = format!("DestinationRule {}/{}", rule.0, rule.1);
-    let mut fields = Vec::new();
-    let mut differences = Vec::new();
-    let extra = d
-        .traffic_policy
-        .as_ref()
-        .map(|tp| tp.extra.clone())
-        .unwrap_or_default();
-    if let Some(tp) = &d.traffic_policy {
-        for pl in &tp.port_level_settings {
-            for k in pl.extra.keys().filter(|k| CARRIED.contains(&k.as_str())) {
-                differences.push(format!(
-                    "its portLevelSettings {k} is not written (one policy covers every port)"
-                ));
+/// `policy` (the carried blocks of the DestinationRule `rule`, when one applied) with the
+/// mesh's `defaultTrafficPolicy` blocks it lacks, in Envoy Gateway's terms; `None` when no
+/// block is left.
+fn with_mesh_default(
+    ctx: &Ctx,
+    rule: Option<((String, String), String)>,
+    mut policy: BTreeMap<String, Value>,
+) -> Option<FromRule> {
+    let mut name = rule.as_ref().map_or_else(
+        || "the mesh's defaultTrafficPolicy".to_string(),
+        |(_, s)| s.clone(),
+    );
+    if let Some(default) = ctx
+        .index
+        .istio_mesh()
+        .and_then(|m| m.mesh.get("defaultTrafficPolicy"))
+    {
+        for block in ["connectionPool", "outlierDetection"] {
+            if !policy.contains_key(block)
+                && let Some(v) = default.get(block)
+            {
+                policy.insert(block.to_string(), v.clone());
+                if rule.is_some() {
+                    name.push_str(&format!(" (with the mesh's default {block})"));
+                }
             }
         }
     }
+    if policy.is_empty() {
+        return None;
+    }
+    Some(convert(rule.map(|(k, _)| k), name, &policy))
+}
+
+/// A traffic policy's carried blocks (`extra`), from `name`, in Envoy Gateway's terms.
+fn convert(
+    rule: Option<(String, String)>,
+    name: String,
+    extra: &BTreeMap<String, Value>,
+) -> FromRule {
+    let mut fields = Vec::new();
+    let mut differences = Vec::new();
     let mut balancing = None;
     if let Some(lb) = extra.get("loadBalancer") {
         fields.push("loadBalancer".to_string());
@@ -424,6 +587,7 @@ fn convert(rule: (String, String), d: &DestinationRule) -> FromRule {
     }
     FromRule {
         rule,
+        path: "spec.trafficPolicy".to_string(),
         balancing: balancing.map(|b| BalancingPlan {
             source: format!("{name}'s loadBalancer ({})", b.describe()),
             balancing: b,
@@ -510,15 +674,11 @@ fn outlier_detection(od: &Value, differences: &mut Vec<String>) -> OutlierDetect
             })
             .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
     };
-    // Consecutive_5XxErrors: 0 turns the check off (enforcing 0); unset: Envoy's 5.
-    let consecutive_5xx = match u32_of("consecutive5xxErrors") {
-        Some(0) => {
-            differences.push("consecutive5xxErrors 0 (5xx never eject) cannot be said: Envoy Gateway ejects after 5 consecutive 5xx unless told another count".into());
-            Some(5)
-        }
-        Some(n) => Some(n),
-        None => Some(5),
-    };
+    // Consecutive_5XxErrors: 0 turns the check off; unset: Envoy's 5. Envoy Gateway passes
+    // 0 through (`buildXdsOutlierDetection`), and Envoy never counts up to 0.
+    let consecutive_5xx = Some(u32_of("consecutive5xxErrors").unwrap_or(5));
+    // applyOutlierDetection sets `enforcing_success_rate` 0; Envoy Gateway leaves Envoy's 100.
+    differences.push("Envoy Gateway leaves Envoy's success-rate ejection on, which Istio turned off (with 5 or more endpoints, one whose success rate is far below the others' may be ejected)".into());
     if od.get("consecutiveErrors").is_some() {
         differences.push("the deprecated consecutiveErrors is not written".into());
     }

@@ -7,27 +7,35 @@
 //! so its BackendTrafficPolicy gets the same retry (`translate::target::backend`).
 
 use crate::controllers::IstioMesh;
-use crate::model::istio::VirtualService;
+use crate::model::istio::HttpRoute;
 use crate::translate::target::backend::{Retry, RetryOn};
 
-/// What Istio retried on the routes of `vs`, when every one of them left it to the mesh
-/// default (`Err` with the reason when some set their own: one policy covers every rule of the
-/// route, so it cannot give the default to some only).
-pub(crate) fn of(vs: &VirtualService, mesh: &IstioMesh) -> Result<Option<Retry>, String> {
-    let own = vs.http.iter().filter(|r| r.retries.is_some()).count();
+/// What Istio retried on `routes` (a VirtualService's HTTP routes, its delegates' in place of
+/// the entries that delegate), when every one of them left it to the mesh default (`Err` with
+/// the reason when some set their own: one policy covers every rule of the route, so it
+/// cannot give the default to some only).
+pub(crate) fn of(routes: &[&HttpRoute], mesh: &IstioMesh) -> Result<Option<Retry>, String> {
+    let own = routes.iter().filter(|r| r.retries.is_some()).count();
     let Some((attempts, on)) = mesh.default_retries() else {
         return Ok(None);
     };
-    if own > 0 && own < vs.http.len() {
+    if own > 0 && own < routes.len() {
         return Err(format!(
-            "{own} of its {} HTTP routes set their own retries, the others got the mesh default ({attempts} retries on {on}), which one policy for the whole route cannot give to some rules only",
-            vs.http.len()
+            "{own} of its {} HTTP routes (delegates' included) set their own retries, the others got the mesh default ({attempts} retries on {on}), which one policy for the whole route cannot give to some rules only",
+            routes.len()
         ));
     }
-    if own > 0 || vs.http.is_empty() {
+    if own > 0 || routes.is_empty() {
         return Ok(None);
     }
-    Ok(Some(retry(attempts, &on)))
+    let mut r = retry(attempts, &on);
+    // ConvertPolicy copies the policy's perTryTimeout.
+    r.per_try_timeout = mesh
+        .mesh
+        .pointer("/defaultHttpRetryPolicy/perTryTimeout")
+        .and_then(serde_json::Value::as_str)
+        .and_then(super::duration::to_gateway);
+    Ok(Some(r))
 }
 
 /// Istio's `retryOn` string (`parseRetryOn`: comma-separated, trimmed; a number is a status
@@ -55,6 +63,7 @@ fn retry(attempts: u64, on: &str) -> Retry {
         on: triggers,
         status_codes,
         source: format!("every route without retries of its own {attempts} times on {on}"),
+        per_try_timeout: None,
         differences,
     }
 }
@@ -71,8 +80,12 @@ mod tests {
         }
     }
 
-    fn vs(http: serde_json::Value) -> VirtualService {
-        serde_json::from_value(serde_json::json!({"hosts": ["a"], "http": http})).unwrap()
+    fn vs(http: serde_json::Value) -> Vec<HttpRoute> {
+        serde_json::from_value(http).unwrap()
+    }
+
+    fn of(routes: &[HttpRoute], mesh: &IstioMesh) -> Result<Option<Retry>, String> {
+        super::of(&routes.iter().collect::<Vec<_>>(), mesh)
     }
 
     // retry.go: `defaultNumRetries` 2, `defaultRetryOn` without status codes.
@@ -103,11 +116,12 @@ mod tests {
         let off = mesh(serde_json::json!({"defaultHttpRetryPolicy": {"attempts": 0}}));
         assert_eq!(of(&vs(serde_json::json!([{}])), &off), Ok(None));
         let codes = mesh(serde_json::json!({"defaultHttpRetryPolicy":
-            {"attempts": 3, "retryOn": "gateway-error, 429,retriable-headers"}}));
+            {"attempts": 3, "retryOn": "gateway-error, 429,retriable-headers", "perTryTimeout": "2s"}}));
         let r = of(&vs(serde_json::json!([{}])), &codes).unwrap().unwrap();
         assert_eq!(r.retries, 3);
         assert_eq!(r.on, [RetryOn::GatewayError, RetryOn::RetriableStatusCodes]);
         assert_eq!(r.status_codes, [429]);
+        assert_eq!(r.per_try_timeout.as_deref(), Some("2s"));
         assert_eq!(r.differences.len(), 1, "{:?}", r.differences);
         let own = vs(serde_json::json!([{"retries": {"attempts": 1}}]));
         assert_eq!(of(&own, &mesh(serde_json::Value::Null)), Ok(None));

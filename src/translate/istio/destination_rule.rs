@@ -88,11 +88,12 @@ pub(super) fn translate(
     // a DestinationRule no gateway proxy can see never applied to gateway traffic, and a
     // BackendTLSPolicy would add TLS that traffic never had.
     let proxies = ctx.gateway_proxy_namespaces();
-    if !dr.export_to.is_empty()
+    let exported = export_to(ctx, dr);
+    if !exported.is_empty()
         && !proxies.is_empty()
         && !proxies
             .iter()
-            .any(|ns| crate::semantics::istio::visible_from(&dr.export_to, &obj.namespace, ns))
+            .any(|ns| crate::semantics::istio::visible_from(&exported, &obj.namespace, ns))
     {
         let listed: Vec<&str> = proxies.iter().copied().collect();
         notes.push(Diagnostic::new(Code::IstioDestinationRuleNotVisible, format!("exportTo hides this DestinationRule from the gateway proxies (namespace {}), so Istio's gateways never applied it: nothing is translated for Gateway API traffic (sidecars that see it keep using it)", listed.join(", "))).at("spec.exportTo"));
@@ -104,7 +105,17 @@ pub(super) fn translate(
         && !chosen.contains(&(obj.namespace.as_str(), obj.name()))
     {
         let names: Vec<String> = chosen.iter().map(|(n, m)| format!("{n}/{m}")).collect();
-        notes.push(Diagnostic::new(Code::IstioDestinationRuleNotVisible, format!("the gateway proxy (namespace {proxy_ns}) uses {} for Service {ns}/{name}, which Istio looks up before this one (proxy namespace, then the Service's, then the root namespace): nothing is translated for Gateway API traffic", names.join(", "))).at("spec.host"));
+        let message = if names.is_empty() {
+            format!(
+                "the gateway proxy (namespace {proxy_ns}) applies no DestinationRule to Service {ns}/{name}: Istio looks in the proxy's namespace, then the Service's, then the root namespace, and this one is not there or not exported to the proxy; nothing is translated for Gateway API traffic"
+            )
+        } else {
+            format!(
+                "the gateway proxy (namespace {proxy_ns}) uses {} for Service {ns}/{name}, which Istio looks up before this one (proxy namespace, then the Service's, then the root namespace): nothing is translated for Gateway API traffic",
+                names.join(", ")
+            )
+        };
+        notes.push(Diagnostic::new(Code::IstioDestinationRuleNotVisible, message).at("spec.host"));
         return result;
     }
     let top = dr.traffic_policy.as_ref();
@@ -520,6 +531,25 @@ fn policy(
 /// root namespace only those exported to `.`), else those of the Service's namespace exported
 /// to the proxy, else those of the root namespace exported to it. `None` when a rule for the
 /// Service names it by a wildcard (the choice is not followed then) or none applies.
+/// Where a DestinationRule is visible: its `exportTo`, else the mesh's
+/// `defaultDestinationRuleExportTo` (`push_context.go` `setDestinationRules`; unset: every
+/// namespace).
+pub(super) fn export_to(ctx: &Ctx, d: &DestinationRule) -> Vec<String> {
+    if !d.export_to.is_empty() {
+        return d.export_to.clone();
+    }
+    ctx.index
+        .istio_mesh()
+        .and_then(|m| m.mesh.get("defaultDestinationRuleExportTo"))
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub(super) fn gateway_choice<'a>(
     ctx: &'a Ctx,
     name: &str,
@@ -545,21 +575,29 @@ pub(super) fn gateway_choice<'a>(
         }
     }
     let visible = |o: &SourceObject, d: &DestinationRule| {
-        crate::semantics::istio::visible_from(&d.export_to, &o.namespace, proxy_ns)
+        crate::semantics::istio::visible_from(&export_to(ctx, d), &o.namespace, proxy_ns)
     };
     let in_tier = |tier: usize, o: &SourceObject, d: &DestinationRule| match tier {
-        0 => o.namespace == proxy_ns && (proxy_ns != root || d.export_to.iter().any(|e| e == ".")),
+        0 => {
+            o.namespace == proxy_ns
+                && (proxy_ns != root || export_to(ctx, d).iter().any(|e| e == "."))
+        }
         1 => o.namespace == ns && visible(o, d),
         _ => o.namespace == root && visible(o, d),
     };
-    (0..3).find_map(|tier| {
-        let chosen: Vec<(&str, &str)> = for_service
-            .iter()
-            .filter(|(o, d)| in_tier(tier, o, d))
-            .map(|(o, _)| (o.namespace.as_str(), o.name()))
-            .collect();
-        (!chosen.is_empty()).then_some(chosen)
-    })
+    // `None` above: a wildcard host may apply, not worked out; `Some(empty)`: no rule applies.
+    Some(
+        (0..3)
+            .find_map(|tier| {
+                let chosen: Vec<(&str, &str)> = for_service
+                    .iter()
+                    .filter(|(o, d)| in_tier(tier, o, d))
+                    .map(|(o, _)| (o.namespace.as_str(), o.name()))
+                    .collect();
+                (!chosen.is_empty()).then_some(chosen)
+            })
+            .unwrap_or_default(),
+    )
 }
 
 fn extra_policy_notes(

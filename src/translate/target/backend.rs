@@ -86,6 +86,8 @@ pub(crate) struct Retry {
     /// What the source did, for the note (`failed connections (proxy_next_upstream error
     /// timeout, 3 tries)`).
     pub(crate) source: String,
+    /// How long each try may take (`None`: no limit of its own).
+    pub(crate) per_try_timeout: Option<String>,
     /// What the source did that the retry does not, for the note (empty: nothing).
     pub(crate) differences: Vec<String>,
 }
@@ -170,8 +172,9 @@ impl RateUnit {
 pub(crate) struct RateLimit {
     /// Requests per unit; a request must fit every one.
     pub(crate) limits: Vec<(u32, RateUnit)>,
-    /// Client ranges (`address/bits`) that were not limited.
-    pub(crate) exempt: Vec<String>,
+    /// The client ranges (`address/bits`) whose addresses are each counted apart; together
+    /// they cover every address the source limited (outside its allow-list).
+    pub(crate) counted: Vec<String>,
     /// What the source did, for the note.
     pub(crate) source: String,
     /// What the target does differently, for the note.

@@ -20,6 +20,67 @@ use crate::gwapi::{Generated, HttpRouteFilter};
 use crate::target::{self as profiles, Support};
 use crate::translated::{GrantRequest, SourceResult};
 
+/// Gives each generated policy a name no other source's policy of the same kind has in its
+/// namespace: the Istio and Ingress translators name theirs after their sources (a
+/// VirtualService and an Ingress may share a name) and run apart, and a second object of the
+/// same name would replace the first on apply. Policies are referenced by nothing, so a later
+/// one (in source order) is renamed, with a note.
+pub(crate) fn unique_policy_names(results: &mut [SourceResult]) {
+    use std::collections::BTreeSet;
+    let key = |o: &crate::gwapi::Object<serde_json::Value>| {
+        (
+            o.kind.clone(),
+            o.metadata.namespace.clone().unwrap_or_default(),
+            o.metadata.name.clone(),
+        )
+    };
+    let mut taken: BTreeSet<(String, String, String)> = results
+        .iter()
+        .flat_map(|r| &r.generated)
+        .filter_map(|g| match g {
+            Generated::Policy(o) => Some(key(o)),
+            _ => None,
+        })
+        .collect();
+    let mut seen: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for r in results.iter_mut() {
+        let mut renamed = Vec::new();
+        for g in &mut r.generated {
+            let Generated::Policy(o) = g else { continue };
+            let k = key(o);
+            if seen.insert(k.clone()) {
+                continue;
+            }
+            let base = &k.2;
+            let mut n = 2;
+            let name = loop {
+                let suffix = format!("-{n}");
+                let stem: String = base
+                    .chars()
+                    .take(253usize.saturating_sub(suffix.len()))
+                    .collect();
+                let candidate = format!("{}{suffix}", stem.trim_end_matches('-'));
+                if !taken.contains(&(k.0.clone(), k.1.clone(), candidate.clone())) {
+                    break candidate;
+                }
+                n += 1;
+            };
+            taken.insert((k.0.clone(), k.1.clone(), name.clone()));
+            seen.insert((k.0.clone(), k.1.clone(), name.clone()));
+            o.metadata.name = name.clone();
+            renamed.push(format!("{} {}/{base} → {name}", k.0, k.1));
+        }
+        for what in renamed {
+            r.notes.push(Diagnostic::new(
+                Code::TargetPolicyRenamed,
+                format!(
+                    "{what}: another source's policy of that kind and name is generated in the same namespace"
+                ),
+            ));
+        }
+    }
+}
+
 /// One access control of a source object.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Control {

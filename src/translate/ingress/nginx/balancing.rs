@@ -195,9 +195,8 @@ pub(crate) fn resolve(plans: &mut [IngressPlan]) {
         if mine.iter().any(|u| u != first) {
             plan.result.notes.push(Diagnostic::new(
                 Code::NginxLoadBalance,
-                format!(
-                    "{PREFIX}load-balance: not translated: the Services this Ingress forwards to were balanced differently by ingress-nginx (their affinity, upstream-hash-by or load-balance come from the first Ingress naming each), and one policy covers the whole route"
-                ),
+                "the balancing of this Ingress's backends is not written: ingress-nginx balanced its Services differently (each one's affinity, upstream-hash-by and load-balance come from the first Ingress naming it), and one policy covers the whole route"
+                    .to_string(),
             ));
             continue;
         }
@@ -352,9 +351,18 @@ fn balancing(
             balancing: Balancing::LeastRequest,
             differences: vec!["Envoy Gateway has no EWMA: least request (the endpoint with the fewest requests in flight) is the closest".into()],
         })),
-        // Not set: ingress-nginx's round robin, Envoy Gateway's least request; both spread
-        // requests evenly, so nothing is written.
-        None => Ok(None),
+        // Not set: ingress-nginx's round robin (`balancer.lua` `DEFAULT_LB_ALG`), where Envoy
+        // Gateway would pick least request.
+        None => Ok(Some(BalancingPlan {
+            source: "round robin (ingress-nginx's default)".into(),
+            balancing: Balancing::RoundRobin,
+            differences,
+        })),
+        // `loadbalancing/main.go` accepts `chash`; without `upstream-hash-by` its key is empty.
+        Some("chash") => Err((
+            "load-balance",
+            "chash hashes upstream-hash-by, which this upstream does not set (every request gets the same key)".into(),
+        )),
         Some(other) => Err((
             "load-balance",
             format!("ingress-nginx does not know the algorithm {other:?}"),
@@ -426,7 +434,10 @@ mod tests {
             Balancing::LeastRequest
         );
         u.load_balance = None;
-        assert_eq!(balancing(&u, &[], false), Ok(None));
+        assert_eq!(
+            balancing(&u, &[], false).unwrap().unwrap().balancing,
+            Balancing::RoundRobin
+        );
     }
 
     #[test]

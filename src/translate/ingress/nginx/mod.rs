@@ -96,6 +96,13 @@ impl Annotations {
         self.map.keys().map(String::as_str)
     }
 
+    /// An integer annotation, read as ingress-nginx reads it (`parser.parseInt`: Go's
+    /// `strconv.Atoi` on the raw value, so `" 7"` is no integer and the annotation counts as
+    /// unset).
+    pub(crate) fn int(&self, key: &str) -> Option<i64> {
+        atoi(self.raw.get(key)?)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
@@ -443,6 +450,49 @@ pub(crate) fn atoi(value: &str) -> Option<i64> {
     value.parse().ok()
 }
 
+/// An integer of the controller's ConfigMap, read as `configmap.go` `ReadConfig` decodes it
+/// (mapstructure's weakly typed `decodeInt`: the empty string is 0, anything else
+/// `strconv.ParseInt(value, 0, 64)`, so `0x10`, `0o10` and `010` are 16, 8 and 8, and `1_000`
+/// needs a base prefix). `None` when Go would refuse it (`ReadConfig` then keeps every
+/// default).
+pub(crate) fn configmap_int(value: &str) -> Option<i64> {
+    if value.is_empty() {
+        return Some(0);
+    }
+    let (negative, unsigned) = match value.as_bytes()[0] {
+        b'+' => (false, &value[1..]),
+        b'-' => (true, &value[1..]),
+        _ => (false, value),
+    };
+    let lower = unsigned.to_ascii_lowercase();
+    let (radix, digits, prefixed) = if let Some(d) = lower.strip_prefix("0x") {
+        (16, d.to_string(), true)
+    } else if let Some(d) = lower.strip_prefix("0o") {
+        (8, d.to_string(), true)
+    } else if let Some(d) = lower.strip_prefix("0b") {
+        (2, d.to_string(), true)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, lower[1..].to_string(), true)
+    } else {
+        (10, lower.clone(), false)
+    };
+    // strconv's underscoreOK: only with a base prefix, each one between digits (or right
+    // after the prefix).
+    if digits.contains('_') {
+        let bytes = digits.as_bytes();
+        let misplaced = bytes.last() == Some(&b'_') || bytes.windows(2).any(|w| w == b"__");
+        if !prefixed || misplaced {
+            return None;
+        }
+    }
+    let digits: String = digits.chars().filter(|c| *c != '_').collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let magnitude = i64::from_str_radix(&digits, radix).ok()?;
+    Some(if negative { -magnitude } else { magnitude })
+}
+
 /// The annotations of an Ingress carrying `pairs` (short keys), for the families' tests.
 #[cfg(test)]
 pub(crate) fn annotations_of(pairs: &[(&str, &str)]) -> Annotations {
@@ -556,6 +606,35 @@ fn read_backend_settings(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // mapstructure v1.5 `decodeInt` (weakly typed): `strconv.ParseInt(s, 0, 64)`, "" is 0;
+    // `parser.parseInt`: `strconv.Atoi` on the raw annotation.
+    #[test]
+    fn configmap_and_annotation_integers_read_as_go_reads_them() {
+        for (text, want) in [
+            ("10", Some(10)),
+            ("010", Some(8)),
+            ("0x10", Some(16)),
+            ("0O17", Some(15)),
+            ("0b101", Some(5)),
+            ("-3", Some(-3)),
+            ("", Some(0)),
+            ("0", Some(0)),
+            ("1_000", None),
+            ("0x_1f", Some(31)),
+            ("0x1__f", None),
+            ("0_7", Some(7)),
+            ("08", None),
+            (" 7", None),
+            ("7s", None),
+        ] {
+            assert_eq!(configmap_int(text), want, "{text:?}");
+        }
+        let ann = Annotations::from_pairs(&[("a", " 7"), ("b", "+7"), ("c", "-2")]);
+        assert_eq!(ann.int("a"), None);
+        assert_eq!(ann.int("b"), Some(7));
+        assert_eq!(ann.int("c"), Some(-2));
+    }
 
     // `parser/main.go`: `parseBool` reads the raw value (`"true\n"` is no boolean, so the
     // annotation is unset), `parseString` each line trimmed.

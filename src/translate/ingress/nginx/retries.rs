@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::translate::target::backend::{Retry, RetryOn};
 
-use super::{Annotations, PREFIX, atoi as integer, field};
+use super::{Annotations, field};
 
 pub(crate) const KEYS: &[&str] = &[
     "proxy-next-upstream",
@@ -43,9 +43,11 @@ pub(crate) const SETTINGS: &[&str] = &[
 /// The location's `proxy_next_upstream` words, tries and timeout, as nginx had them.
 struct NextUpstream<'a> {
     words: Vec<&'a str>,
-    /// Where the words come from, for the note.
+    /// Where the words and the tries come from, for the note.
     from: String,
     tries: i64,
+    /// Whether the Ingress's own annotation gave the tries (notes point at it).
+    own_tries: bool,
     timeout: i64,
     non_idempotent: bool,
 }
@@ -59,17 +61,25 @@ fn read<'a>(
         !v.is_empty()
             && crate::semantics::ingress_nginx::annotation_value_valid("proxy-next-upstream", v)
     });
-    let (value, from) = match (own, setting("proxy-next-upstream")) {
-        (Some(v), _) => (v, format!("{PREFIX}proxy-next-upstream")),
-        (None, Some(v)) => (v, "the ConfigMap's proxy-next-upstream".to_string()),
-        (None, None) => ("error timeout", "ingress-nginx's default".to_string()),
+    let (value, words_from) = match (own, setting("proxy-next-upstream")) {
+        (Some(v), _) => (v, "the annotation"),
+        (None, Some(v)) => (v, "the ConfigMap"),
+        (None, None) => ("error timeout", "ingress-nginx's default"),
     };
-    let int = |key: &str, default: i64| {
-        ann.get(key)
-            .and_then(integer)
-            .or_else(|| setting(key).and_then(integer))
-            .unwrap_or(default)
+    // proxy/main.go `Parse`: an annotation that is no integer falls back to the ConfigMap's
+    // value, which `ReadConfig` decoded (else the default).
+    let int = |key: &str, default: i64| -> (i64, &'static str) {
+        match ann.int(key) {
+            Some(n) => (n, "the annotation"),
+            None => match setting(key).and_then(super::configmap_int) {
+                Some(n) => (n, "the ConfigMap"),
+                None => (default, "ingress-nginx's default"),
+            },
+        }
     };
+    let (tries, tries_from) = int("proxy-next-upstream-tries", 3);
+    let (timeout, _) = int("proxy-next-upstream-timeout", 0);
+    let from = format!("proxy-next-upstream from {words_from}, tries from {tries_from}");
     // `ReadConfig`'s weakly typed bool: the empty string is false.
     let retry_non_idempotent = match setting("retry-non-idempotent") {
         Some("") | None => false,
@@ -80,8 +90,9 @@ fn read<'a>(
         non_idempotent: retry_non_idempotent || words.contains(&"non_idempotent"),
         words,
         from,
-        tries: int("proxy-next-upstream-tries", 3),
-        timeout: int("proxy-next-upstream-timeout", 0),
+        tries,
+        own_tries: tries_from == "the annotation",
+        timeout,
     }
 }
 
@@ -138,6 +149,16 @@ fn retry(n: &NextUpstream) -> Result<Option<Retry>, (&'static str, String)> {
             },
         }
     }
+    // `error` and `timeout` also cover a connection that breaks or times out after the request
+    // was sent, before the response header: nginx retried idempotent requests then (all with
+    // non_idempotent); Envoy's `reset` would retry every method, and a late header is not
+    // retried without a per-try timeout.
+    if n.words.contains(&"error") && !n.non_idempotent {
+        differences.push("idempotent requests whose backend connection broke after they were sent are not retried (Envoy Gateway's reset condition would retry POST too)".into());
+    }
+    if n.words.contains(&"timeout") {
+        differences.push("a response header later than proxy-read-timeout is not retried".into());
+    }
     if !codes.is_empty() {
         on.push(RetryOn::RetriableStatusCodes);
     }
@@ -146,7 +167,11 @@ fn retry(n: &NextUpstream) -> Result<Option<Retry>, (&'static str, String)> {
     codes.sort_unstable();
     codes.dedup();
     if on.is_empty() {
-        return Ok(None);
+        if differences.is_empty() {
+            return Ok(None);
+        }
+        // Only conditions Envoy Gateway cannot keep: nginx retried, the target will not.
+        return Err(("proxy-next-upstream", differences.join("; ")));
     }
     if n.timeout > 0 {
         differences.push(format!(
@@ -168,6 +193,7 @@ fn retry(n: &NextUpstream) -> Result<Option<Retry>, (&'static str, String)> {
             n.tries,
             n.from
         ),
+        per_try_timeout: None,
         differences,
     }))
 }
@@ -189,20 +215,26 @@ pub(crate) fn apply(
             (Some(r), None)
         }
         Ok(None) => (None, None),
-        Err((key, why)) => (
-            None,
-            Some(
-                Diagnostic::new(
-                    if key == "proxy-next-upstream" {
-                        Code::NginxProxyNextUpstream
-                    } else {
-                        Code::NginxProxyNextUpstreamTries
-                    },
-                    format!("{PREFIX}{key}: not translated: {why}; no retry is written"),
-                )
-                .at(field(key)),
-            ),
-        ),
+        Err((key, why)) => {
+            let d = Diagnostic::new(
+                if key == "proxy-next-upstream" {
+                    Code::NginxProxyNextUpstream
+                } else {
+                    Code::NginxProxyNextUpstreamTries
+                },
+                format!(
+                    "{key} ({}): not translated: {why}; no retry is written",
+                    n.from
+                ),
+            );
+            // Point at the annotation only when the Ingress has it.
+            let own = if key == "proxy-next-upstream" {
+                ann.get(key).is_some()
+            } else {
+                n.own_tries
+            };
+            (None, Some(if own { d.at(field(key)) } else { d }))
+        }
     }
 }
 
@@ -222,7 +254,8 @@ mod tests {
         r.on.iter().map(|t| t.envoy_name()).collect()
     }
 
-    // config.go NewDefault: `error timeout`, 3 tries; nothing after the request was sent.
+    // config.go NewDefault: `error timeout`, 3 tries; what fails after the request was sent
+    // (idempotent requests only) and a late response header are not kept.
     #[test]
     fn the_default_retries_failed_connections_twice() {
         let (r, note) = apply(&ann(&[]), None, false);
@@ -233,7 +266,34 @@ mod tests {
             names(&r),
             ["reset-before-request", "connect-failure", "refused-stream"]
         );
-        assert!(r.status_codes.is_empty() && r.differences.is_empty());
+        assert!(r.status_codes.is_empty());
+        assert_eq!(r.differences.len(), 2, "{:?}", r.differences);
+    }
+
+    // proxy/main.go: Atoi on the raw annotation (" 7" falls back to the ConfigMap); ReadConfig
+    // reads "010" with base 0.
+    #[test]
+    fn tries_are_read_as_go_reads_them() {
+        let cm = settings(&[("proxy-next-upstream-tries", "010")]);
+        assert_eq!(apply(&ann(&[]), Some(&cm), false).0.unwrap().retries, 7);
+        let spaced = ann(&[("proxy-next-upstream-tries", " 7")]);
+        let r = apply(&spaced, Some(&cm), false).0.unwrap();
+        assert_eq!(r.retries, 7);
+        assert!(
+            r.source.contains("tries from the ConfigMap"),
+            "{}",
+            r.source
+        );
+    }
+
+    // Conditions none of which Envoy Gateway keeps: nginx retried, the target will not.
+    #[test]
+    fn conditions_nothing_keeps_are_reported() {
+        let (r, note) = apply(&ann(&[("proxy-next-upstream", "http_502")]), None, false);
+        assert!(r.is_none());
+        let note = note.unwrap();
+        assert_eq!(note.code, Code::NginxProxyNextUpstream);
+        assert!(note.message.contains("502"), "{}", note.message);
     }
 
     // The annotation wins over the ConfigMap; an invalid one falls back to it (proxy/main.go).
@@ -259,7 +319,7 @@ mod tests {
         let codes = ann(&[("proxy-next-upstream", "error http_503 http_502")]);
         let r = apply(&codes, None, false).0.unwrap();
         assert!(r.status_codes.is_empty());
-        assert_eq!(r.differences.len(), 2, "{:?}", r.differences);
+        assert_eq!(r.differences.len(), 3, "{:?}", r.differences);
         let cm = settings(&[("retry-non-idempotent", "true")]);
         let r = apply(&codes, Some(&cm), false).0.unwrap();
         assert_eq!(r.status_codes, [502, 503]);
@@ -275,6 +335,6 @@ mod tests {
         assert!(r.is_none());
         assert_eq!(note.unwrap().code, Code::NginxProxyNextUpstreamTries);
         let timeout = ann(&[("proxy-next-upstream-timeout", "10")]);
-        assert_eq!(apply(&timeout, None, false).0.unwrap().differences.len(), 1);
+        assert_eq!(apply(&timeout, None, false).0.unwrap().differences.len(), 3);
     }
 }

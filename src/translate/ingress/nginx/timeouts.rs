@@ -56,10 +56,18 @@ fn effective(
     key: &str,
     default: u64,
 ) -> u64 {
-    let positive = |v: &str| seconds(v).filter(|s| *s > 0);
-    ann.get(key)
+    // The annotation is Go's `Atoi` of the raw value; the ConfigMap's, `ReadConfig`'s base-0
+    // integer. A value of 0 or less was nginx's too (`apply` says so); the translation keeps
+    // the next one down.
+    let positive = |n: i64| u64::try_from(n).ok().filter(|s| *s > 0);
+    ann.int(key)
         .and_then(positive)
-        .or_else(|| settings.and_then(|s| s.get(key)).and_then(|v| positive(v)))
+        .or_else(|| {
+            settings
+                .and_then(|s| s.get(key))
+                .and_then(|v| super::configmap_int(v))
+                .and_then(positive)
+        })
         .unwrap_or(default)
 }
 
@@ -89,15 +97,23 @@ pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, exact: bool) {
             "proxy-send-timeout",
             "proxy-connect-timeout",
         ] {
-            if let Some(raw) = ann.get(key).filter(|v| seconds(v).is_none_or(|s| s == 0)) {
-                plan.result.notes.push(
-                    Diagnostic::new(
-                        Code::NginxTimeout,
-                        format!("{key} {raw:?} is not a positive number of seconds; ingress-nginx used the controller's value, and so does the translation"),
-                    )
-                    .at(field(key)),
-                );
-            }
+            let Some(raw) = ann.get(key) else { continue };
+            let message = match ann.int(key) {
+                // proxy/main.go `Parse`: only a value that does not read falls back.
+                None => format!(
+                    "{key} {raw:?} is not an integer; ingress-nginx used the ConfigMap's value (or its default), and so does the translation"
+                ),
+                Some(n) if n < 0 => format!(
+                    "{key} {n}: ingress-nginx wrote a negative time into nginx's configuration, which nginx refuses, so the controller could not load it; the translation uses the ConfigMap's value (or the default)"
+                ),
+                Some(0) => format!(
+                    "{key} 0: ingress-nginx gave nginx a time of 0 s (nginx.tmpl), which the translation does not reproduce; it uses the ConfigMap's value (or the default)"
+                ),
+                Some(_) => continue,
+            };
+            plan.result
+                .notes
+                .push(Diagnostic::new(Code::NginxTimeout, message).at(field(key)));
         }
         return;
     }

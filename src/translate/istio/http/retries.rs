@@ -32,7 +32,8 @@ pub(super) fn translate(
             Diagnostic::new(
                 Code::IstioRetriesDisabled,
                 format!(
-                    "{what} disables retries in Istio (perTryTimeout and retryOn have no effect then); Gateway API cannot say \"no retries\" (retry.attempts is at least 1) and a route without retry gets the implementation's default (Istio's: 2 attempts on connect-failure, refused-stream, unavailable, cancelled); nothing written"
+                    "{what} disables retries in Istio (perTryTimeout and retryOn have no effect then); Gateway API cannot say \"no retries\" (retry.attempts is at least 1) and a route without retry gets {}; nothing written",
+                    target_default(ctx)
                 ),
             )
             .at(field),
@@ -40,7 +41,7 @@ pub(super) fn translate(
         return Retry::default();
     }
     if ctx.config.channel != Channel::Experimental {
-        notes.push(Diagnostic::new(Code::IstioRetries, "retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental). On Istio the default retry policy (2 attempts on connect-failure, refused-stream, unavailable, cancelled) still applies").at(path.to_string()));
+        notes.push(Diagnostic::new(Code::IstioRetries, format!("retries need the Gateway API experimental channel (HTTPRoute retry, GEP-1731); not translated (run with --channel experimental); the route gets {} instead", target_default(ctx))).at(path.to_string()));
         return Retry::default();
     }
     let mut out = HttpRouteRetry::default();
@@ -107,5 +108,27 @@ pub(super) fn translate(
     Retry {
         retry: Some(out),
         backend_request,
+    }
+}
+
+/// The retries a route without its own gets on the target: on Istio the mesh's
+/// `defaultHttpRetryPolicy` or Istio's default (`retry.go` `ConvertPolicy`); Envoy Gateway
+/// retries nothing unless a policy says so.
+fn target_default(ctx: &Ctx) -> String {
+    match ctx.config.target {
+        crate::config::Target::Istio => {
+            let assumed = crate::controllers::IstioMesh {
+                source: crate::controllers::ConfigSource::Assumed,
+                mesh: serde_json::Value::Null,
+            };
+            match ctx.index.istio_mesh().unwrap_or(&assumed).default_retries() {
+                Some((n, on)) => format!("Istio's default retries ({n} on {on})"),
+                None => "no retries (the mesh's defaultHttpRetryPolicy has none)".into(),
+            }
+        }
+        crate::config::Target::EnvoyGateway => {
+            "no retries (Envoy Gateway retries only where a policy says so)".into()
+        }
+        crate::config::Target::Generic => "the implementation's default retries".into(),
     }
 }

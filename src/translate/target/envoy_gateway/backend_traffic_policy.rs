@@ -157,6 +157,14 @@ impl HealthCheckSpec {
 struct RetrySpec {
     num_retries: u32,
     retry_on: RetryOnSpec,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    per_retry: Option<PerRetry>,
+}
+
+/// `retry_types.go` `PerRetryPolicy`.
+#[derive(Debug, Serialize)]
+struct PerRetry {
+    timeout: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -175,6 +183,10 @@ impl RetrySpec {
                 triggers: r.on.iter().map(|t| t.envoy_name()).collect(),
                 http_status_codes: r.status_codes.clone(),
             },
+            per_retry: r
+                .per_try_timeout
+                .clone()
+                .map(|timeout| PerRetry { timeout }),
         }
     }
 }
@@ -290,8 +302,6 @@ struct SourceCidr {
     #[serde(rename = "type")]
     type_: &'static str,
     value: String,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    invert: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -301,38 +311,27 @@ struct Limit {
 }
 
 impl RateLimitSpec {
-    /// One rule per limit and address family: the family's clients counted apart
-    /// (`Distinct`), each exempt range of that family left out (an inverted `Exact` match).
+    /// One rule per limit and counted range, each client of the range counted apart
+    /// (`Distinct`; a rule holds one source CIDR, `buildRateLimitRule`).
     fn of(r: &RateLimit) -> RateLimitSpec {
-        let mut rules = Vec::new();
-        for (requests, unit) in &r.limits {
-            for family in ["0.0.0.0/0", "::/0"] {
-                let v6 = family.contains(':');
-                let mut client_selectors = vec![ClientSelector {
-                    source_cidr: SourceCidr {
-                        type_: "Distinct",
-                        value: family.to_string(),
-                        invert: false,
-                    },
-                }];
-                client_selectors.extend(r.exempt.iter().filter(|c| c.contains(':') == v6).map(
-                    |c| ClientSelector {
+        let rules = r
+            .limits
+            .iter()
+            .flat_map(|(requests, unit)| {
+                r.counted.iter().map(move |range| RateLimitRule {
+                    client_selectors: vec![ClientSelector {
                         source_cidr: SourceCidr {
-                            type_: "Exact",
-                            value: c.clone(),
-                            invert: true,
+                            type_: "Distinct",
+                            value: range.clone(),
                         },
-                    },
-                ));
-                rules.push(RateLimitRule {
-                    client_selectors,
+                    }],
                     limit: Limit {
                         requests: *requests,
                         unit: unit.envoy_name(),
                     },
-                });
-            }
-        }
+                })
+            })
+            .collect();
         RateLimitSpec {
             local: LocalRateLimit { rules },
         }
@@ -555,7 +554,7 @@ pub(crate) fn keep(
                 "{} limited {}: {policy} sets a local rateLimit counting each client address ({} rule(s)), but {}",
                 kept.data_plane,
                 r.source,
-                r.limits.len() * 2,
+                r.limits.len() * r.counted.len(),
                 r.differences.join("; ")
             ),
         ));
