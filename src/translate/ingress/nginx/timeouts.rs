@@ -89,7 +89,7 @@ pub(crate) fn read_settings(
 }
 
 /// `exact`: the target carries the idle and connect timeouts as they are
-/// (`translate::target::envoy_gateway::timeouts`), so nothing is approximated here.
+/// (`translate::target::envoy_gateway::backend_traffic_policy`), so nothing is approximated here.
 pub(crate) fn apply(plan: &mut IngressPlan, ann: &Annotations, exact: bool) {
     if exact {
         for key in [
