@@ -453,8 +453,7 @@ pub(crate) fn atoi(value: &str) -> Option<i64> {
 /// An integer of the controller's ConfigMap, read as `configmap.go` `ReadConfig` decodes it
 /// (mapstructure's weakly typed `decodeInt`: the empty string is 0, anything else
 /// `strconv.ParseInt(value, 0, 64)`, so `0x10`, `0o10` and `010` are 16, 8 and 8, and `1_000`
-/// needs a base prefix). `None` when Go would refuse it (`ReadConfig` then keeps every
-/// default).
+/// needs a base prefix). `None` when Go would refuse it (the key keeps its default).
 pub(crate) fn configmap_int(value: &str) -> Option<i64> {
     if value.is_empty() {
         return Some(0);
@@ -538,7 +537,8 @@ pub(crate) fn apply(
     // configmap.go `ReadConfig`: a number among 301, 302, 307 and 308, else the default 308.
     plan.http_redirect_code = settings
         .and_then(|s| s.get("http-redirect-code"))
-        .and_then(|v| v.parse::<u16>().ok())
+        .and_then(|v| configmap_int(v))
+        .and_then(|v| u16::try_from(v).ok())
         .filter(|c| [301, 302, 307, 308].contains(c))
         .unwrap_or(308);
     // template.go `isLocationInLocationList`: a location whose path starts with one of the
