@@ -132,6 +132,16 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
                 }
             }
         }
+        // cluster_builder.go `buildCluster`: a cluster's connect timeout is the mesh's
+        // `connectTimeout` (10 s, Envoy Gateway's too) unless a DestinationRule sets one.
+        if envoy_gateway && kept.connect.is_none() {
+            kept.connect = mesh
+                .mesh
+                .get("connectTimeout")
+                .and_then(Value::as_str)
+                .and_then(super::duration::to_gateway)
+                .filter(|t| t != "10s");
+        }
         let names = envoy_gateway.then_some(&mut namer as &mut crate::translate::target::Namer);
         let notes =
             backend_traffic_policy::keep(&mut r.generated, &obj.meta.name, &kept, names, &existing);
@@ -170,23 +180,31 @@ pub(super) fn keep(ctx: &Ctx, results: &mut [SourceResult]) {
     }
 }
 
-/// The HTTP routes Istio's gateway used for `vs`: its own, with each delegating entry replaced
-/// by the delegate's (`delegate.namespace`, else the root's namespace; delegates do not nest).
-fn routes_of<'a>(
-    index: &'a crate::index::Index,
+/// Whether each HTTP route Istio's gateway used for `vs` sets `retries`: its own routes, with
+/// each delegating entry replaced by the delegate's (`delegate.namespace`, else the root's
+/// namespace; delegates do not nest), which inherit the delegating entry's `retries` when
+/// they set none (`pilot/pkg/model/virtualservice.go` `mergeHTTPRoute`).
+fn routes_of(
+    index: &crate::index::Index,
     obj: &crate::model::SourceObject,
-    vs: &'a crate::model::istio::VirtualService,
-) -> Vec<&'a crate::model::istio::HttpRoute> {
+    vs: &crate::model::istio::VirtualService,
+) -> Vec<bool> {
     vs.http
         .iter()
         .flat_map(|route| match &route.delegate {
-            None => vec![route],
+            None => vec![route.retries.is_some()],
             Some(d) => {
                 let ns = d.namespace.as_deref().unwrap_or(&obj.namespace);
                 d.name
                     .as_deref()
                     .and_then(|name| index.virtual_service(ns, name))
-                    .map(|(_, delegate)| delegate.http.iter().collect())
+                    .map(|(_, delegate)| {
+                        delegate
+                            .http
+                            .iter()
+                            .map(|r| r.retries.is_some() || route.retries.is_some())
+                            .collect()
+                    })
                     .unwrap_or_default()
             }
         })
@@ -539,6 +557,7 @@ fn convert(
     let mut circuit_breaker = None;
     let mut connect = None;
     let mut idle_timeout = None;
+    let mut max_connection_duration = None;
     if let Some(pool) = extra.get("connectionPool") {
         fields.push("connectionPool".to_string());
         let tcp = pool.get("tcp");
@@ -562,8 +581,17 @@ fn convert(
             .and_then(|h| h.get("idleTimeout"))
             .or_else(|| tcp.and_then(|t| t.get("idleTimeout")))
             .and_then(|v| duration(v, "connectionPool idleTimeout", &mut differences));
+        max_connection_duration = tcp
+            .and_then(|t| t.get("maxConnectionDuration"))
+            .and_then(|v| {
+                duration(
+                    v,
+                    "connectionPool.tcp.maxConnectionDuration",
+                    &mut differences,
+                )
+            });
         for (section, keys) in [
-            (tcp, &["maxConnectionDuration", "tcpKeepalive"][..]),
+            (tcp, &["tcpKeepalive"][..]),
             (
                 http,
                 &[
@@ -584,6 +612,10 @@ fn convert(
     if let Some(od) = extra.get("outlierDetection") {
         fields.push("outlierDetection".to_string());
         outlier = Some(outlier_detection(od, &mut differences));
+        // loadbalancer.go `ApplyToCluster`: with outlier detection on, the mesh's locality
+        // load balancing (on by default, mesh.go) fails over by zone: the gateway preferred
+        // endpoints in its own zone.
+        differences.push("Istio's gateway preferred endpoints in its own zone once outlier detection was on (locality failover, on by default); Envoy Gateway spreads requests across zones unless its loadBalancer zoneAware says otherwise".into());
     }
     FromRule {
         rule,
@@ -599,6 +631,7 @@ fn convert(
             source: name,
             outlier,
             idle_timeout,
+            max_connection_duration,
             fields,
             differences,
         },
@@ -610,8 +643,16 @@ fn load_balancer(lb: &Value, name: &str, differences: &mut Vec<String>) -> Optio
     if lb.get("localityLbSetting").is_some() {
         differences.push("loadBalancer.localityLbSetting has no field here".into());
     }
-    if lb.get("warmupDurationSecs").is_some() || lb.get("warmup").is_some() {
-        differences.push("the loadBalancer warm-up is not written".into());
+    // applyLoadBalancer reads the warm-up for round robin and least request only.
+    let simple = lb.get("simple").and_then(Value::as_str);
+    if (lb.get("warmupDurationSecs").is_some() || lb.get("warmup").is_some())
+        && matches!(
+            simple,
+            Some("ROUND_ROBIN" | "LEAST_REQUEST" | "LEAST_CONN") | None
+        )
+        && lb.get("consistentHash").is_none()
+    {
+        differences.push("the loadBalancer warm-up (slow start) is not written".into());
     }
     if let Some(simple) = lb.get("simple").and_then(Value::as_str) {
         return match simple {
@@ -626,6 +667,11 @@ fn load_balancer(lb: &Value, name: &str, differences: &mut Vec<String>) -> Optio
         };
     }
     let hash = lb.get("consistentHash")?;
+    if let Some(size) = hash.pointer("/maglev/tableSize") {
+        differences.push(format!(
+            "the Maglev table size {size} is not written (Envoy Gateway's default is 65537)"
+        ));
+    }
     if hash.get("ringHash").is_some() || hash.get("minimumRingSize").is_some() {
         differences.push(format!(
             "{name} hashed on a ring, Envoy Gateway uses Maglev: each key maps to an endpoint again once, at the cut-over"

@@ -7,15 +7,14 @@
 //! so its BackendTrafficPolicy gets the same retry (`translate::target::backend`).
 
 use crate::controllers::IstioMesh;
-use crate::model::istio::HttpRoute;
 use crate::translate::target::backend::{Retry, RetryOn};
 
-/// What Istio retried on `routes` (a VirtualService's HTTP routes, its delegates' in place of
-/// the entries that delegate), when every one of them left it to the mesh default (`Err` with
-/// the reason when some set their own: one policy covers every rule of the route, so it
-/// cannot give the default to some only).
-pub(crate) fn of(routes: &[&HttpRoute], mesh: &IstioMesh) -> Result<Option<Retry>, String> {
-    let own = routes.iter().filter(|r| r.retries.is_some()).count();
+/// What Istio retried on a VirtualService's HTTP routes (its delegates' in place of the
+/// entries that delegate), given whether each sets `retries` of its own, when every one of
+/// them left it to the mesh default (`Err` with the reason when some set their own: one
+/// policy covers every rule of the route, so it cannot give the default to some only).
+pub(crate) fn of(routes: &[bool], mesh: &IstioMesh) -> Result<Option<Retry>, String> {
+    let own = routes.iter().filter(|own| **own).count();
     let Some((attempts, on)) = mesh.default_retries() else {
         return Ok(None);
     };
@@ -80,12 +79,16 @@ mod tests {
         }
     }
 
-    fn vs(http: serde_json::Value) -> Vec<HttpRoute> {
+    fn vs(http: serde_json::Value) -> Vec<crate::model::istio::HttpRoute> {
         serde_json::from_value(http).unwrap()
     }
 
-    fn of(routes: &[HttpRoute], mesh: &IstioMesh) -> Result<Option<Retry>, String> {
-        super::of(&routes.iter().collect::<Vec<_>>(), mesh)
+    fn of(
+        routes: &[crate::model::istio::HttpRoute],
+        mesh: &IstioMesh,
+    ) -> Result<Option<Retry>, String> {
+        let own: Vec<bool> = routes.iter().map(|r| r.retries.is_some()).collect();
+        super::of(&own, mesh)
     }
 
     // retry.go: `defaultNumRetries` 2, `defaultRetryOn` without status codes.

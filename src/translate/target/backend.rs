@@ -236,6 +236,8 @@ pub(crate) struct DestinationSettings {
     pub(crate) source: String,
     pub(crate) outlier: Option<OutlierDetection>,
     pub(crate) idle_timeout: Option<String>,
+    /// How long an upstream connection may live.
+    pub(crate) max_connection_duration: Option<String>,
     /// The fields written, for the note.
     pub(crate) fields: Vec<String>,
     /// What the target does differently, for the note.

@@ -475,12 +475,14 @@ pub(crate) fn configmap_int(value: &str) -> Option<i64> {
     } else {
         (10, lower.clone(), false)
     };
-    // strconv's underscoreOK: only with a base prefix, each one between digits (or right
-    // after the prefix).
+    // strconv's underscoreOK (base 0 only): each `_` between two digits, or between the base
+    // prefix (`0x`, `0o`, `0b`, or the `0` of an octal) and a digit.
     if digits.contains('_') {
         let bytes = digits.as_bytes();
-        let misplaced = bytes.last() == Some(&b'_') || bytes.windows(2).any(|w| w == b"__");
-        if !prefixed || misplaced {
+        let misplaced = bytes.last() == Some(&b'_')
+            || bytes.windows(2).any(|w| w == b"__")
+            || (!prefixed && bytes.first() == Some(&b'_'));
+        if misplaced {
             return None;
         }
     }
@@ -620,7 +622,9 @@ mod tests {
             ("-3", Some(-3)),
             ("", Some(0)),
             ("0", Some(0)),
-            ("1_000", None),
+            ("1_000", Some(1000)),
+            ("1__0", None),
+            ("_1", None),
             ("0x_1f", Some(31)),
             ("0x1__f", None),
             ("0_7", Some(7)),

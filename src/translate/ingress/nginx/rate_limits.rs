@@ -178,10 +178,18 @@ pub(crate) fn apply(
     exempt.sort();
     exempt.dedup();
     let counted = counted(&exempt);
+    if counted.is_empty() {
+        // nginx.tmpl's geo/map: every client in the allow-list gets an empty key, which
+        // limit_req does not count.
+        return (None, None);
+    }
     if counted.len() * limits.len() > MAX_RULES {
+        let names: Vec<&str> = limits.iter().map(|(k, _, _)| *k).collect();
         return fail(format!(
-            "keeping the allow-list takes {} ranges outside it per limit, and an Envoy Gateway local rate limit holds at most {MAX_RULES} rules",
-            counted.len()
+            "keeping the allow-list takes {} ranges outside it for each of {}, {} rules in all, and an Envoy Gateway local rate limit holds at most {MAX_RULES}; none of the limits is written",
+            counted.len(),
+            names.join(" and "),
+            counted.len() * limits.len()
         ));
     }
     // nginx.tmpl: every zone is keyed by `limit-conn-zone-variable` (`$binary_remote_addr`).

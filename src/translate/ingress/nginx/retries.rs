@@ -104,11 +104,19 @@ fn retry(n: &NextUpstream) -> Result<Option<Retry>, (&'static str, String)> {
     }
     match n.tries {
         1 => return Ok(None),
-        t if t < 1 => {
+        0 => {
+            return Err((
+                "proxy-next-upstream-tries",
+                "nginx retried with no limit on tries (0), which a retry policy cannot say".into(),
+            ));
+        }
+        // nginx.tmpl writes `proxy_next_upstream_tries -1;`, which nginx's number parser
+        // (`ngx_conf_set_num_slot`) refuses: the configuration never loaded.
+        t if t < 0 => {
             return Err((
                 "proxy-next-upstream-tries",
                 format!(
-                    "nginx retried with no limit on tries ({t}), which a retry policy cannot say"
+                    "nginx refuses a negative number of tries ({t}), so the controller could not load this configuration"
                 ),
             ));
         }

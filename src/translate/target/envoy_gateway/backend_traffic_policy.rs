@@ -82,6 +82,8 @@ struct HttpTimeout {
     stream_idle_timeout: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     connection_idle_timeout: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_connection_duration: Option<String>,
 }
 
 /// `circuit_breaker_types.go` `CircuitBreaker`.
@@ -443,6 +445,10 @@ pub(crate) fn keep(
                     .destination
                     .as_ref()
                     .and_then(|d| d.idle_timeout.clone()),
+                max_connection_duration: kept
+                    .destination
+                    .as_ref()
+                    .and_then(|d| d.max_connection_duration.clone()),
             },
         },
         retry: kept.retry.as_ref().map(RetrySpec::of),
