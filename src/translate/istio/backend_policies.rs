@@ -246,27 +246,13 @@ fn destination_settings(
     let mut backends: BTreeSet<(String, String, Option<u32>)> = BTreeSet::new();
     let mut rules = 0;
     for g in generated {
-        let refs: Vec<&crate::gwapi::BackendRef> = match g {
-            Generated::HttpRoute(o) => {
-                rules += o
-                    .spec
-                    .rules
-                    .iter()
-                    .filter(|r| !r.backend_refs.is_empty())
-                    .count();
-                o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect()
-            }
-            Generated::GrpcRoute(o) => {
-                rules += o
-                    .spec
-                    .rules
-                    .iter()
-                    .filter(|r| !r.backend_refs.is_empty())
-                    .count();
-                o.spec.rules.iter().flat_map(|r| &r.backend_refs).collect()
-            }
+        let per_rule: Vec<&Vec<crate::gwapi::BackendRef>> = match g {
+            Generated::HttpRoute(o) => o.spec.rules.iter().map(|r| &r.backend_refs).collect(),
+            Generated::GrpcRoute(o) => o.spec.rules.iter().map(|r| &r.backend_refs).collect(),
             _ => continue,
         };
+        rules += per_rule.iter().filter(|refs| !refs.is_empty()).count();
+        let refs = per_rule.into_iter().flatten();
         for b in refs {
             if b.kind.as_deref().is_none_or(|k| k == "Service") {
                 let ns = b.namespace.as_deref().unwrap_or(g.namespace());
