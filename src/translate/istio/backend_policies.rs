@@ -536,9 +536,10 @@ fn convert(
     let mut fields = Vec::new();
     let mut differences = Vec::new();
     let mut balancing = None;
+    let mut slow_start = None;
     if let Some(lb) = extra.get("loadBalancer") {
         fields.push("loadBalancer".to_string());
-        balancing = load_balancer(lb, &name, &mut differences);
+        balancing = load_balancer(lb, &name, &mut slow_start, &mut differences);
     }
     let mut circuit_breaker = None;
     let mut connect = None;
@@ -607,6 +608,7 @@ fn convert(
         rule,
         path: "spec.trafficPolicy".to_string(),
         balancing: balancing.map(|b| BalancingPlan {
+            slow_start,
             source: format!("{name}'s loadBalancer ({})", b.describe()),
             balancing: b,
             differences: Vec::new(),
@@ -625,22 +627,38 @@ fn convert(
 }
 
 /// `loadBalancer` (`applyLoadBalancer`, `ApplyRingHashLoadBalancer`).
-fn load_balancer(lb: &Value, name: &str, differences: &mut Vec<String>) -> Option<Balancing> {
+fn load_balancer(
+    lb: &Value,
+    name: &str,
+    slow_start: &mut Option<String>,
+    differences: &mut Vec<String>,
+) -> Option<Balancing> {
     if lb.get("localityLbSetting").is_some() {
         differences.push("loadBalancer.localityLbSetting has no field here".into());
     }
-    // applyLoadBalancer reads the warm-up for round robin and least request only.
+    // applyLoadBalancer reads the warm-up for round robin and least request (Istio's default
+    // algorithm) only; `setSlowStartConfig` gives Envoy the window alone (linear growth),
+    // which Envoy Gateway's `slowStart.window` is.
     let simple = lb.get("simple").and_then(Value::as_str);
-    if (lb.get("warmupDurationSecs").is_some() || lb.get("warmup").is_some())
-        && matches!(
-            simple,
-            Some("ROUND_ROBIN" | "LEAST_REQUEST" | "LEAST_CONN") | None
-        )
-        && lb.get("consistentHash").is_none()
-    {
-        differences.push("the loadBalancer warm-up (slow start) is not written".into());
+    let warms = matches!(
+        simple,
+        Some("ROUND_ROBIN" | "LEAST_REQUEST" | "LEAST_CONN") | None
+    ) && lb.get("consistentHash").is_none();
+    if warms {
+        *slow_start = lb
+            .get("warmupDurationSecs")
+            .or_else(|| lb.pointer("/warmup/duration"))
+            .and_then(|v| duration(v, "loadBalancer warm-up", differences));
+        if lb.pointer("/warmup/aggression").is_some()
+            || lb.pointer("/warmup/minimumPercent").is_some()
+        {
+            differences.push("the warm-up's aggression and minimum percent are not written (Envoy Gateway's slow start grows linearly)".into());
+        }
+        if slow_start.is_some() && simple.is_none() {
+            return Some(Balancing::LeastRequest);
+        }
     }
-    if let Some(simple) = lb.get("simple").and_then(Value::as_str) {
+    if let Some(simple) = simple {
         return match simple {
             "ROUND_ROBIN" => Some(Balancing::RoundRobin),
             "LEAST_REQUEST" | "LEAST_CONN" => Some(Balancing::LeastRequest),

@@ -137,6 +137,9 @@ impl Balancing {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BalancingPlan {
     pub(crate) balancing: Balancing,
+    /// How long a new endpoint's share of requests grows linearly (round robin and least
+    /// request only; Envoy's slow start).
+    pub(crate) slow_start: Option<String>,
     /// What the source did, for the note (`EWMA (the ConfigMap's load-balance)`).
     pub(crate) source: String,
     pub(crate) differences: Vec<String>,

@@ -285,6 +285,7 @@ fn balancing(
             differences.push("persistent mode kept each session on its endpoint when endpoints were added, Envoy's consistent hash moves some sessions when the endpoints change (as balanced mode did)".into());
         }
         return Ok(Some(BalancingPlan {
+            slow_start: None,
             source: format!("a sticky session cookie {} (affinity: cookie)", c.name),
             balancing: Balancing::HashCookie {
                 name: c.name.clone(),
@@ -334,6 +335,7 @@ fn balancing(
             differences.push("a request without the hashed value was sent to one endpoint by nginx (a hash of the empty string) and is balanced normally by Envoy".to_string());
         }
         return Ok(Some(BalancingPlan {
+            slow_start: None,
             source: format!("a consistent hash of {by} (upstream-hash-by)"),
             balancing,
             differences,
@@ -341,11 +343,13 @@ fn balancing(
     }
     match up.load_balance.as_deref() {
         Some("round_robin") => Ok(Some(BalancingPlan {
+            slow_start: None,
             source: "round robin (load-balance)".into(),
             balancing: Balancing::RoundRobin,
             differences,
         })),
         Some("ewma") => Ok(Some(BalancingPlan {
+            slow_start: None,
             source: "EWMA, the endpoint with the lowest latency-weighted load (load-balance)"
                 .into(),
             balancing: Balancing::LeastRequest,
@@ -354,6 +358,7 @@ fn balancing(
         // Not set: ingress-nginx's round robin (`balancer.lua` `DEFAULT_LB_ALG`), where Envoy
         // Gateway would pick least request.
         None => Ok(Some(BalancingPlan {
+            slow_start: None,
             source: "round robin (ingress-nginx's default)".into(),
             balancing: Balancing::RoundRobin,
             differences,

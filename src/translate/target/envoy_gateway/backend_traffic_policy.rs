@@ -37,7 +37,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::super::backend::{
-    BackendSettings, Balancing, CircuitBreaker, OutlierDetection, RateLimit, Retry,
+    BackendSettings, Balancing, BalancingPlan, CircuitBreaker, OutlierDetection, RateLimit, Retry,
 };
 use super::super::{ExistingPolicy, Namer, RouteScope};
 use super::{API_VERSION, TargetRef};
@@ -200,6 +200,14 @@ struct LoadBalancer {
     type_: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     consistent_hash: Option<ConsistentHash>,
+    /// `loadbalancer_types.go` `SlowStart` (round robin and least request only, by CEL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slow_start: Option<SlowStart>,
+}
+
+#[derive(Debug, Serialize)]
+struct SlowStart {
+    window: String,
 }
 
 #[derive(Debug, Default, Serialize)]
@@ -230,20 +238,27 @@ struct Cookie {
 }
 
 impl LoadBalancer {
-    fn of(b: &Balancing) -> LoadBalancer {
+    fn of(plan: &BalancingPlan) -> LoadBalancer {
+        let slow_start = plan.slow_start.clone().map(|window| SlowStart { window });
         let plain = |type_| LoadBalancer {
             type_,
             consistent_hash: None,
+            slow_start,
         };
         let hash = |h: ConsistentHash| LoadBalancer {
             type_: "ConsistentHash",
             consistent_hash: Some(h),
+            slow_start: None,
         };
         let named = |name: &String| vec![Named { name: name.clone() }];
-        match b {
+        match &plan.balancing {
             Balancing::RoundRobin => plain("RoundRobin"),
             Balancing::LeastRequest => plain("LeastRequest"),
-            Balancing::Random => plain("Random"),
+            Balancing::Random => LoadBalancer {
+                type_: "Random",
+                consistent_hash: None,
+                slow_start: None,
+            },
             Balancing::HashSourceIp => hash(ConsistentHash {
                 type_: "SourceIP",
                 ..Default::default()
@@ -452,10 +467,7 @@ pub(crate) fn keep(
             },
         },
         retry: kept.retry.as_ref().map(RetrySpec::of),
-        load_balancer: kept
-            .balancing
-            .as_ref()
-            .map(|b| LoadBalancer::of(&b.balancing)),
+        load_balancer: kept.balancing.as_ref().map(LoadBalancer::of),
         rate_limit: kept.rate_limit.as_ref().map(RateLimitSpec::of),
         circuit_breaker: kept.circuit_breaker.as_ref().map(CircuitBreakerSpec::of),
         health_check: kept
@@ -504,7 +516,7 @@ pub(crate) fn keep(
             "{} chose backend endpoints by {}: {policy} sets loadBalancer {}",
             kept.data_plane,
             b.source,
-            summary(&b.balancing)
+            summary(b)
         );
         notes.push(kept_or_approximate(
             (
@@ -578,10 +590,13 @@ fn kept_or_approximate(codes: (Code, Code), what: String, differences: &[String]
 }
 
 /// The written `loadBalancer`, in a few words.
-fn summary(b: &Balancing) -> String {
-    let lb = LoadBalancer::of(b);
+fn summary(plan: &BalancingPlan) -> String {
+    let lb = LoadBalancer::of(plan);
     let Some(hash) = lb.consistent_hash else {
-        return format!("type {}", lb.type_);
+        return match lb.slow_start {
+            Some(s) => format!("type {} with a slow start of {}", lb.type_, s.window),
+            None => format!("type {}", lb.type_),
+        };
     };
     let on = match (
         &hash.cookie,
