@@ -26,49 +26,36 @@ use crate::translated::{GrantRequest, SourceResult};
 /// same name would replace the first on apply. Policies are referenced by nothing, so a later
 /// one (in source order) is renamed, with a note.
 pub(crate) fn unique_policy_names(results: &mut [SourceResult]) {
+    use crate::translate::ingress::names::{MAX_NAME, NameAllocator};
     use std::collections::BTreeSet;
     let key = |o: &crate::gwapi::Object<serde_json::Value>| {
         (
-            o.kind.clone(),
             o.metadata.namespace.clone().unwrap_or_default(),
+            o.kind.clone(),
             o.metadata.name.clone(),
         )
     };
-    let mut taken: BTreeSet<(String, String, String)> = results
-        .iter()
-        .flat_map(|r| &r.generated)
-        .filter_map(|g| match g {
-            Generated::Policy(o) => Some(key(o)),
-            _ => None,
-        })
-        .collect();
+    // Every name in use is reserved, so a renamed policy takes none of them.
+    let mut names = NameAllocator::default();
+    for g in results.iter().flat_map(|r| &r.generated) {
+        if let Generated::Policy(o) = g {
+            let (ns, kind, name) = key(o);
+            names.reserve(&ns, &kind, &name);
+        }
+    }
     let mut seen: BTreeSet<(String, String, String)> = BTreeSet::new();
     for r in results.iter_mut() {
         let mut renamed = Vec::new();
         for g in &mut r.generated {
             let Generated::Policy(o) = g else { continue };
-            let k = key(o);
-            if seen.insert(k.clone()) {
+            let (ns, kind, base) = key(o);
+            if seen.insert((ns.clone(), kind.clone(), base.clone())) {
                 continue;
             }
-            let base = &k.2;
-            let mut n = 2;
-            let name = loop {
-                let suffix = format!("-{n}");
-                let stem: String = base
-                    .chars()
-                    .take(253usize.saturating_sub(suffix.len()))
-                    .collect();
-                let candidate = format!("{}{suffix}", stem.trim_end_matches('-'));
-                if !taken.contains(&(k.0.clone(), k.1.clone(), candidate.clone())) {
-                    break candidate;
-                }
-                n += 1;
-            };
-            taken.insert((k.0.clone(), k.1.clone(), name.clone()));
-            seen.insert((k.0.clone(), k.1.clone(), name.clone()));
+            let name = names.allocate(&ns, &kind, &base, MAX_NAME);
+            seen.insert((ns.clone(), kind.clone(), name.clone()));
             o.metadata.name = name.clone();
-            renamed.push(format!("{} {}/{base} → {name}", k.0, k.1));
+            renamed.push(format!("{kind} {ns}/{base} → {name}"));
         }
         for what in renamed {
             r.notes.push(Diagnostic::new(
